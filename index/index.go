@@ -49,6 +49,9 @@ type Index struct {
 	dirty atomic.Bool // writes not yet known to be persisted
 	syncN atomic.Uint64
 	stats lengthStats
+
+	bleveOnly bool        // rank with Bleve's searchers only (tests, benchmarks)
+	plists    *plistCache // decoded frequent posting lists; nil unless read-only
 }
 
 // lengthStats are running totals of analysed field lengths over every page
@@ -136,6 +139,9 @@ func Open(dir string, opts *Options) (*Index, error) {
 				return nil, fmt.Errorf("index: open %s: length stats %q: %w", dir, v, ErrIncompatible)
 			}
 		}
+	}
+	if o.ReadOnly && o.PostingsCache > 0 {
+		ix.plists = &plistCache{budget: o.PostingsCache, minDF: minCachedDF}
 	}
 	ix.log.Debug("index opened", "dir", dir, "in_memory", o.InMemory, "read_only", o.ReadOnly, "created", created)
 	return ix, nil

@@ -2,6 +2,7 @@ package index
 
 import (
 	"context"
+	"encoding/binary"
 	"fmt"
 	"math"
 	"slices"
@@ -9,8 +10,10 @@ import (
 	"strings"
 
 	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/index/scorch"
 	"github.com/blevesearch/bleve/v2/search"
 	"github.com/blevesearch/bleve/v2/search/query"
+	bindex "github.com/blevesearch/bleve_index_api"
 )
 
 // SearchOptions refine Search.
@@ -56,7 +59,6 @@ func (ix *Index) Search(ctx context.Context, q string, opts SearchOptions) ([]Hi
 	if len(terms) == 0 {
 		return nil, nil
 	}
-	bq := buildQuery(terms, opts.FilterYear)
 	n, err := ix.bi.DocCount()
 	if err != nil {
 		return nil, fmt.Errorf("index: search %q: %w", q, err)
@@ -65,6 +67,94 @@ func (ix *Index) Search(ctx context.Context, q string, opts SearchOptions) ([]Hi
 		return nil, nil
 	}
 	stats := ix.bm25Stats(n)
+	if !ix.bleveOnly {
+		out, ok, err := ix.searchMaxScore(ctx, q, terms, opts.FilterYear, k, stats)
+		if ok || err != nil {
+			return out, err
+		}
+	}
+	return ix.searchBleve(ctx, q, terms, opts.FilterYear, k, stats)
+}
+
+// searchMaxScore ranks with topK over Bleve's index reader and loads the
+// stored fields of the k best pages. ok is false when topK cannot rank
+// this index.
+func (ix *Index) searchMaxScore(ctx context.Context, q string, terms []string, year, k int, stats *search.BM25Stats) (out []Hit, ok bool, err error) {
+	adv, err := ix.bi.Advanced()
+	if err != nil {
+		return nil, false, fmt.Errorf("index: search %q: %w", q, err)
+	}
+	if _, ok := adv.(*scorch.Scorch); !ok {
+		// Internal IDs are scorch's 8-byte document numbers; the
+		// in-memory index (upsidedown) has others.
+		return nil, false, nil
+	}
+	r, err := adv.Reader()
+	if err != nil {
+		return nil, false, fmt.Errorf("index: search %q: %w", q, err)
+	}
+	defer r.Close()
+	cands, ok, err := topK(ctx, r, ix.plists, terms, year, k, stats)
+	if err != nil {
+		return nil, false, fmt.Errorf("index: search %q: %w", q, err)
+	}
+	if !ok {
+		return nil, false, nil
+	}
+	out = make([]Hit, len(cands))
+	var id [8]byte
+	for i, c := range cands {
+		binary.BigEndian.PutUint64(id[:], c.doc)
+		url, err := r.ExternalID(id[:])
+		if err != nil {
+			return nil, false, fmt.Errorf("index: search %q: %w", q, err)
+		}
+		out[i] = Hit{URL: url, Score: roundScore(c.score)}
+	}
+	slices.SortStableFunc(out, func(a, b Hit) int {
+		if a.Score != b.Score {
+			if a.Score > b.Score {
+				return -1
+			}
+			return 1
+		}
+		return strings.Compare(a.URL, b.URL)
+	})
+	out = out[:min(k, len(out))]
+	for i := range out {
+		h := &out[i]
+		doc, err := r.Document(h.URL)
+		if err != nil {
+			return nil, false, fmt.Errorf("index: search %q: %w", q, err)
+		}
+		var text string
+		if doc != nil {
+			doc.VisitFields(func(f bindex.Field) {
+				switch f.Name() {
+				case fieldTitle:
+					h.Title = string(f.Value())
+				case fieldText:
+					text = string(f.Value())
+				case fieldYear:
+					if h.Year == 0 {
+						h.Year, _ = strconv.Atoi(string(f.Value()))
+					}
+				}
+			})
+		}
+		h.Snippet = snippet(text, terms, ix.an.text)
+		if year != 0 {
+			h.Year = year
+		}
+	}
+	return out, true, nil
+}
+
+// searchBleve ranks with Bleve's own searchers, visiting every posting of
+// every term. It is the reference topK is tested against, and the path
+// for an index without BM25 statistics.
+func (ix *Index) searchBleve(ctx context.Context, q string, terms []string, year, k int, stats *search.BM25Stats) ([]Hit, error) {
+	bq := buildQuery(terms, year)
 
 	// Ask for one more hit than needed; if it ties with the k-th, widen
 	// until the tie group is complete, so that sorting by URL below is
@@ -105,7 +195,7 @@ func (ix *Index) Search(ctx context.Context, q string, opts SearchOptions) ([]Hi
 			URL:     h.ID,
 			Title:   title,
 			Snippet: snippet(text, terms, ix.an.text),
-			Year:    opts.FilterYear,
+			Year:    year,
 			Score:   roundScore(h.Score),
 		}
 		if out[i].Year == 0 {

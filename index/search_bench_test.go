@@ -268,3 +268,37 @@ func TestPrintQueries(t *testing.T) {
 		t.Logf("%-70q year=%d  fts=%s", q.Text, q.FilterYear, ftsMatch(q))
 	}
 }
+
+// BenchmarkSearchStore runs the benchmark queries against the index of a
+// built store (LEAPER_BENCH_STORE=DIR, e.g. the full corpus), ranking with
+// MaxScore and with Bleve's exhaustive searchers, one query at a time.
+func BenchmarkSearchStore(b *testing.B) {
+	dir := os.Getenv("LEAPER_BENCH_STORE")
+	if dir == "" {
+		b.Skip("set LEAPER_BENCH_STORE to a store directory")
+	}
+	ix, err := index.Open(filepath.Join(dir, "index"), &index.Options{ReadOnly: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer ix.Close()
+	qs := loadCorpus(b).Queries(1000, 42)
+	ctx := context.Background()
+	for _, mode := range []struct {
+		name  string
+		bleve bool
+	}{{"maxscore", false}, {"bleve", true}} {
+		b.Run(mode.name, func(b *testing.B) {
+			index.SetBleveOnly(ix, mode.bleve)
+			defer index.SetBleveOnly(ix, false)
+			n := 0
+			for b.Loop() {
+				q := qs[n%len(qs)]
+				n++
+				if _, err := ix.Search(ctx, q.Text, index.SearchOptions{K: 10, FilterYear: q.FilterYear}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

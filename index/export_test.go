@@ -1,0 +1,11 @@
+package index
+
+// SetBleveOnly makes Search rank with Bleve's own searchers, the reference
+// that MaxScore evaluation is compared with.
+func SetBleveOnly(ix *Index, on bool) { ix.bleveOnly = on }
+
+// CachePostings makes a read-only index decode every posting list of at
+// least minDF postings, within budget bytes.
+func CachePostings(ix *Index, minDF uint64, budget int64) {
+	ix.plists = &plistCache{budget: budget, minDF: minDF}
+}
