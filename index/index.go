@@ -379,9 +379,53 @@ func (ix *Index) Compact(ctx context.Context) error {
 		return fmt.Errorf("index: compact: %w", err)
 	}
 	ix.dirty.Store(true)
-	err = ix.syncLocked(ctx)
+	if err := ix.syncLocked(ctx); err != nil {
+		return err
+	}
 	ix.log.Debug("index compacted", "elapsed", time.Since(start))
-	return err
+	return ix.removeUnusedSegments(s)
+}
+
+// removeUnusedSegments deletes the segment files the live snapshot does
+// not use. Scorch removes them in the background, but may not get to it
+// before Close, and a compacted index would otherwise keep every
+// pre-merge segment on disk (twice the size). A reader still holding an
+// older snapshot keeps its mapping of a removed file.
+func (ix *Index) removeUnusedSegments(s *scorch.Scorch) error {
+	r, err := s.Reader()
+	if err != nil {
+		return fmt.Errorf("index: compact: %w", err)
+	}
+	defer r.Close()
+	snap, ok := r.(*scorch.IndexSnapshot)
+	if !ok {
+		return nil
+	}
+	live := map[string]bool{}
+	dir := ""
+	for _, ss := range snap.Segments() {
+		p, ok := ss.Segment().(interface{ Path() string })
+		if !ok {
+			return nil // an unpersisted segment: leave the files alone
+		}
+		live[filepath.Base(p.Path())] = true
+		dir = filepath.Dir(p.Path())
+	}
+	if dir == "" {
+		return nil
+	}
+	files, err := os.ReadDir(dir)
+	if err != nil {
+		return fmt.Errorf("index: compact: %w", err)
+	}
+	for _, f := range files {
+		if n := f.Name(); filepath.Ext(n) == ".zap" && !live[n] {
+			if err := os.Remove(filepath.Join(dir, n)); err != nil && !errors.Is(err, os.ErrNotExist) {
+				return fmt.Errorf("index: compact: %w", err)
+			}
+		}
+	}
+	return nil
 }
 
 // compactPlan merges every segment in one task, so that each posting is

@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -279,6 +280,10 @@ func TestPersistAndCompact(t *testing.T) {
 	}
 	if err := ix.Close(); err != nil {
 		t.Fatal(err)
+	}
+	// The pre-merge segments are gone from disk.
+	if zaps, _ := filepath.Glob(filepath.Join(dir, "store", "*.zap")); len(zaps) != 1 {
+		t.Errorf("segment files after compaction: %v, want one", zaps)
 	}
 	ro, err := index.Open(dir, &index.Options{ReadOnly: true})
 	if err != nil {

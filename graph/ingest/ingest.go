@@ -28,7 +28,7 @@ type Options struct {
 	Clean  *graph.CleanOptions
 	Logger *slog.Logger
 	// Progress is called as work advances: stage names are "read",
-	// "bitmaps", "pages", "index".
+	// "bitmaps", "pages", "index", "compact".
 	Progress func(stage string, done, total int)
 	// OnSkip is called for each input record that could not be read.
 	OnSkip func(*table.ParseError)
@@ -136,7 +136,7 @@ func Build(ctx context.Context, dir string, inputs []string, opts *Options) (*Re
 	}
 	rep.Finalize = time.Since(t)
 	t = time.Now()
-	if err := ix.finish(); err != nil {
+	if err := ix.finish(ctx); err != nil {
 		return nil, err
 	}
 	if err := b.Commit(); err != nil {
@@ -205,14 +205,21 @@ func (x *indexer) abort() {
 	os.RemoveAll(x.tmp)
 }
 
-func (x *indexer) finish() error {
+func (x *indexer) finish(ctx context.Context) error {
 	if len(x.buf) > 0 {
 		x.batches <- x.buf
 	}
 	close(x.batches)
 	err := <-x.done
 	if err == nil {
-		err = x.ix.Sync(context.Background())
+		err = x.ix.Sync(ctx)
+	}
+	if err == nil {
+		// One segment instead of one per batch: each search term is
+		// then one dictionary lookup and one posting list.
+		x.progress("compact", 0, 1)
+		err = x.ix.Compact(ctx)
+		x.progress("compact", 1, 1)
 	}
 	if cerr := x.ix.Close(); err == nil {
 		err = cerr
