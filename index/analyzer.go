@@ -58,11 +58,14 @@ func newTextAnalyzer() *textAnalyzer {
 
 // each calls fn with every term of s in order.
 func (a *textAnalyzer) each(s []byte, fn func(term string)) {
-	a.eachPos(s, func(t string, _, _ int) { fn(t) })
+	a.eachPos(s, nil, func(t string, _, _ int) { fn(t) })
 }
 
 // eachPos calls fn with every term of s and the byte range of its word.
-func (a *textAnalyzer) eachPos(s []byte, fn func(term string, start, end int)) {
+// When first is not nil, words whose first byte (lower-cased) it does not
+// hold are skipped without being stemmed: Porter's rules rewrite suffixes
+// only and never the first letter, so a term starts as its word does.
+func (a *textAnalyzer) eachPos(s []byte, first *[256]bool, fn func(term string, start, end int)) {
 	var buf []byte
 	n := len(s)
 	for i := 0; i < n; {
@@ -108,7 +111,7 @@ func (a *textAnalyzer) eachPos(s []byte, fn func(term string, start, end int)) {
 		} else if l > 4 && buf[l-1] == 's' && bytes.HasSuffix(buf[:l-1], []byte("’")) {
 			buf = buf[:l-4]
 		}
-		if len(buf) == 0 {
+		if len(buf) == 0 || first != nil && !first[buf[0]] {
 			continue
 		}
 		if t := a.term(buf); t != "" {

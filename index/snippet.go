@@ -1,7 +1,11 @@
 package index
 
 import (
+	"slices"
 	"strings"
+	"unicode"
+	"unicode/utf8"
+	"unsafe"
 )
 
 const (
@@ -12,20 +16,20 @@ const (
 	snippetScan = 64 << 10
 )
 
-var punctSpacing = strings.NewReplacer(
-	" ,", ",", " .", ".", " ;", ";", " :", ":", " !", "!", " ?", "?",
-	" )", ")", "( ", "(", " ]", "]", "[ ", "[", " 's", "'s", " n't", "n't",
-	" %", "%", "**", "", "__", "", "`", "",
-)
-
 // plainText turns a markdown or tokenised body into one line of prose:
 // headings lose their #, table rows become comma-separated cells, separator
 // rows and link targets disappear, and the corpus's "word , word" spacing is
 // undone. It is deterministic and never adds characters that were not in
 // the input apart from ", " and ". " joints.
+//
+// Per line, in order: cells joined by ", " (table rows), links stripped,
+// the spacing rules of respace, white space collapsed as strings.Fields
+// would. It runs on every search hit, so it works in two reused buffers
+// rather than through strings.Replacer and strings.Fields; the test holds
+// it equal to that composition.
 func plainText(s string) string {
-	var b strings.Builder
-	b.Grow(len(s))
+	out := make([]byte, 0, len(s))
+	var row, sp []byte
 	for line := range strings.SplitSeq(s, "\n") {
 		line = strings.TrimSpace(line)
 		if line == "" || isTableRule(line) {
@@ -37,26 +41,112 @@ func plainText(s string) string {
 			line = line[2:]
 		}
 		if strings.HasPrefix(line, "|") {
-			line = tableRow(line)
+			row = appendTableRow(row[:0], line)
+			line = unsafeString(row)
 		}
 		line = stripLinks(line)
-		line = punctSpacing.Replace(line)
-		line = strings.Join(strings.Fields(line), " ")
-		if line == "" {
-			continue
-		}
-		if b.Len() > 0 {
-			switch prev := b.String()[b.Len()-1]; prev {
+		sp = respace(sp[:0], line)
+		n := len(out)
+		if n > 0 {
+			switch out[n-1] {
 			case '.', '!', '?', ':', ';', ',':
-				b.WriteByte(' ')
+				out = append(out, ' ')
 			default:
-				b.WriteString(". ")
+				out = append(out, ". "...)
 			}
 		}
-		b.WriteString(line)
+		m := len(out)
+		out = appendFields(out, sp)
+		if len(out) == m {
+			out = out[:n] // nothing left of the line
+		}
 	}
-	return b.String()
+	return string(out)
 }
+
+// respace applies the corpus's spacing rules: no space before , . ; : ! ?
+// ) ] % 's n't, none after ( [, and no ** __ ` markup. Like
+// strings.Replacer, it scans left to right and never rescans a
+// replacement.
+func respace(dst []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		var next byte
+		if i+1 < len(s) {
+			next = s[i+1]
+		}
+		switch c {
+		case ' ':
+			switch next {
+			case ',', '.', ';', ':', '!', '?', ')', ']', '%':
+				dst = append(dst, next)
+				i++
+				continue
+			case '\'':
+				if i+2 < len(s) && s[i+2] == 's' {
+					dst = append(dst, "'s"...)
+					i += 2
+					continue
+				}
+			case 'n':
+				if i+3 < len(s) && s[i+2] == '\'' && s[i+3] == 't' {
+					dst = append(dst, "n't"...)
+					i += 3
+					continue
+				}
+			}
+		case '(', '[':
+			if next == ' ' {
+				dst = append(dst, c)
+				i++
+				continue
+			}
+		case '*', '_':
+			if next == c {
+				i++
+				continue
+			}
+		case '`':
+			continue
+		}
+		dst = append(dst, c)
+	}
+	return dst
+}
+
+// appendFields appends the white-space separated fields of s (as
+// strings.Fields splits them) joined by single spaces.
+func appendFields(dst, s []byte) []byte {
+	start := len(dst)
+	space := true // at a field boundary
+	for i := 0; i < len(s); {
+		c := s[i]
+		w := 1
+		var isSpace bool
+		if c < utf8.RuneSelf {
+			isSpace = asciiSpace[c]
+		} else {
+			var r rune
+			r, w = utf8.DecodeRune(s[i:])
+			isSpace = unicode.IsSpace(r)
+		}
+		if isSpace {
+			space = true
+		} else {
+			if space && len(dst) > start {
+				dst = append(dst, ' ')
+			}
+			space = false
+			dst = append(dst, s[i:i+w]...)
+		}
+		i += w
+	}
+	return dst
+}
+
+var asciiSpace = [utf8.RuneSelf]bool{'\t': true, '\n': true, '\v': true, '\f': true, '\r': true, ' ': true}
+
+func unsafeString(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }
 
 // isTableRule reports a markdown table separator such as |---|:--:|.
 func isTableRule(line string) bool {
@@ -73,15 +163,20 @@ func isTableRule(line string) bool {
 	return dash
 }
 
-func tableRow(line string) string {
-	cells := strings.Split(strings.Trim(line, "|"), "|")
-	out := cells[:0]
-	for _, c := range cells {
+// appendTableRow appends the non-empty cells of a |-separated row,
+// trimmed, joined by ", ".
+func appendTableRow(dst []byte, line string) []byte {
+	first := true
+	for c := range strings.SplitSeq(strings.Trim(line, "|"), "|") {
 		if c = strings.TrimSpace(c); c != "" {
-			out = append(out, c)
+			if !first {
+				dst = append(dst, ", "...)
+			}
+			first = false
+			dst = append(dst, c...)
 		}
 	}
-	return strings.Join(out, ", ")
+	return dst
 }
 
 // stripLinks rewrites [text](target) as text.
@@ -197,13 +292,15 @@ func findMatches(plain string, terms []string, an *textAnalyzer) []match {
 	if len(terms) == 0 {
 		return nil
 	}
-	index := make(map[string]int, len(terms))
-	for i, t := range terms {
-		index[t] = i
+	var first [256]bool
+	for _, t := range terms {
+		if t != "" {
+			first[t[0]] = true
+		}
 	}
 	var ms []match
-	an.eachPos([]byte(plain), func(t string, start, end int) {
-		if i, ok := index[t]; ok {
+	an.eachPos(unsafeBytes(plain), &first, func(t string, start, end int) {
+		if i := slices.Index(terms, t); i >= 0 {
 			ms = append(ms, match{start: start, end: end, term: i})
 		}
 	})
