@@ -312,8 +312,9 @@ func (b *Builder) Cancel() { b.wb.Cancel() }
 // Finalize derives the bitmaps and the pages from the stored trees and
 // passages and counts everything; Commit then marks the store complete.
 // Running it again gives the same result. onPage, when not nil, is called
-// with every page in URL order as it is written: the index is fed from it.
-func (b *Builder) Finalize(ctx context.Context, progress func(stage string, done, total int), onPage func(*Page) error) error {
+// with every page in URL order as it is written, and the entities it
+// shows: the index is fed from it.
+func (b *Builder) Finalize(ctx context.Context, progress func(stage string, done, total int), onPage func(*Page, []Shown) error) error {
 	if progress == nil {
 		progress = func(string, int, int) {}
 	}

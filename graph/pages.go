@@ -106,7 +106,7 @@ type pageBuilder struct {
 // page holds its tables (and its own article's passage, when the corpus
 // has one); an entity page holds the passage and the facts the tables
 // state about the entity.
-func (b *Builder) writePages(ctx context.Context, trees []*Tree, ents []*Entity, progress func(string, int, int), onPage func(*Page) error) (int, error) {
+func (b *Builder) writePages(ctx context.Context, trees []*Tree, ents []*Entity, progress func(string, int, int), onPage func(*Page, []Shown) error) (int, error) {
 	s := b.s
 	pages := map[string]*pageBuilder{}
 	get := func(url, title, kind string) *pageBuilder {
@@ -203,11 +203,12 @@ func (b *Builder) writePages(ctx context.Context, trees []*Tree, ents []*Entity,
 		if err := wb.Set(strKey(pPage, u), buf); err != nil {
 			return 0, err
 		}
-		if err := wb.Set(strKey(pPageEnts, u), encodeShown(shownOf(p, ents))); err != nil {
+		shown := shownOf(p, ents)
+		if err := wb.Set(strKey(pPageEnts, u), encodeShown(shown)); err != nil {
 			return 0, err
 		}
 		if onPage != nil {
-			if err := onPage(p); err != nil {
+			if err := onPage(p, shown); err != nil {
 				return 0, err
 			}
 		}

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"hash/maphash"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"unicode"
@@ -61,11 +62,45 @@ func (a *textAnalyzer) each(s []byte, fn func(term string)) {
 	a.eachPos(s, nil, func(t string, _, _ int) { fn(t) })
 }
 
+// wordFilter tells from the first two bytes of a lower-cased word whether
+// its term can be one of a set, so that other words need not be stemmed.
+// Porter's rules rewrite suffixes only: a term keeps its word's first
+// letter, and its second unless the rule Y -> I turned "ay" into "ai".
+type wordFilter struct {
+	first [256]bool
+	any   [256]bool // first bytes of one-byte terms: any second byte
+	pairs []uint16  // first two bytes of longer terms
+}
+
+func newWordFilter(terms []string) *wordFilter {
+	f := &wordFilter{}
+	for _, t := range terms {
+		if t == "" {
+			continue
+		}
+		f.first[t[0]] = true
+		if len(t) == 1 {
+			f.any[t[0]] = true
+			continue
+		}
+		f.pairs = append(f.pairs, uint16(t[0])<<8|uint16(t[1]))
+		if t[1] == 'i' {
+			f.pairs = append(f.pairs, uint16(t[0])<<8|'y')
+		}
+	}
+	return f
+}
+
+func (f *wordFilter) pass(w []byte) bool {
+	if !f.first[w[0]] {
+		return false
+	}
+	return len(w) < 2 || f.any[w[0]] || slices.Contains(f.pairs, uint16(w[0])<<8|uint16(w[1]))
+}
+
 // eachPos calls fn with every term of s and the byte range of its word.
-// When first is not nil, words whose first byte (lower-cased) it does not
-// hold are skipped without being stemmed: Porter's rules rewrite suffixes
-// only and never the first letter, so a term starts as its word does.
-func (a *textAnalyzer) eachPos(s []byte, first *[256]bool, fn func(term string, start, end int)) {
+// When f is not nil, words it does not pass are skipped unstemmed.
+func (a *textAnalyzer) eachPos(s []byte, f *wordFilter, fn func(term string, start, end int)) {
 	var buf []byte
 	n := len(s)
 	for i := 0; i < n; {
@@ -111,7 +146,7 @@ func (a *textAnalyzer) eachPos(s []byte, first *[256]bool, fn func(term string, 
 		} else if l > 4 && buf[l-1] == 's' && bytes.HasSuffix(buf[:l-1], []byte("’")) {
 			buf = buf[:l-4]
 		}
-		if len(buf) == 0 || first != nil && !first[buf[0]] {
+		if len(buf) == 0 || f != nil && !f.pass(buf) {
 			continue
 		}
 		if t := a.term(buf); t != "" {

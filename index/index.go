@@ -35,6 +35,9 @@ type Page struct {
 	// and Hit.Year reports the first when no filter is given, so put the
 	// page's own year (publication, event) first.
 	Years []int
+	// Stored is kept with the page, not searched, and returned with its
+	// hits: data a caller needs for every hit without another lookup.
+	Stored []byte
 }
 
 // Index is a full-text index of pages. It is safe for concurrent use.
@@ -445,10 +448,15 @@ var compactPlan = mergeplan.MergePlanOptions{
 // reflection-based mapper.
 func (ix *Index) document(p *Page) (d *document.Document, title, text *textField) {
 	d = document.NewDocument(p.URL)
-	title = &textField{name: fieldTitle, value: unsafeBytes(p.Title), opts: textOptions, an: ix.an.text}
+	title = &textField{name: fieldTitle, value: unsafeBytes(p.Title), opts: titleOptions, an: ix.an.text}
 	text = &textField{name: fieldText, value: unsafeBytes(p.Text), opts: textOptions, an: ix.an.text}
 	d.AddField(title)
 	d.AddField(text)
+	// Snippets are cut from the plain text: compute it once, here.
+	d.AddField(document.NewTextFieldCustom(fieldPlain, nil, []byte(plainText(snippetText(p.Text))), storedOptions, nil))
+	if len(p.Stored) > 0 {
+		d.AddField(document.NewTextFieldCustom(fieldStored, nil, p.Stored, storedOptions, nil))
+	}
 	for i, y := range p.Years {
 		d.AddField(document.NewTextFieldCustom(fieldYear, []uint64{uint64(i)}, strconv.AppendInt(nil, int64(y), 10), yearOptions, ix.an.keyword))
 	}

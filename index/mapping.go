@@ -13,6 +13,12 @@ const (
 	fieldTitle = "title"
 	fieldText  = "text"
 	fieldYear  = "year"
+	// fieldStored holds Page.Stored: stored, not indexed.
+	fieldStored = "stored"
+	// fieldPlain holds the start of the text as snippets read it
+	// (plainText of its first snippetScan bytes): stored, not indexed.
+	// Indexes built before it store the text field instead.
+	fieldPlain = "plain"
 )
 
 // formatVersion is stored in the index; Open refuses other versions.
@@ -28,8 +34,10 @@ const titleBoost = 3.0
 // ourselves, so locations would only cost time and space), stored so that a
 // read-only replica needs nothing but the index directory.
 const (
-	textOptions = bindex.IndexField | bindex.StoreField
-	yearOptions = bindex.IndexField | bindex.StoreField
+	titleOptions  = bindex.IndexField | bindex.StoreField
+	textOptions   = bindex.IndexField
+	yearOptions   = bindex.IndexField | bindex.StoreField
+	storedOptions = bindex.StoreField
 )
 
 // newMapping describes the documents for Bleve's query side (which analyser

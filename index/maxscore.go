@@ -186,7 +186,9 @@ func topK(ctx context.Context, r bindex.IndexReader, pc *plistCache, terms []str
 	var all []*clause
 	defer func() {
 		for _, c := range all {
-			_ = c.tfr.Close()
+			if c.tfr != nil {
+				_ = c.tfr.Close()
+			}
 			if c.mem != nil {
 				_ = c.mem.tfr.Close()
 			}
@@ -199,22 +201,28 @@ func topK(ctx context.Context, r bindex.IndexReader, pc *plistCache, terms []str
 			boost float64
 			avg   float64
 		}{{fieldTitle, titleBoost, avgTitle}, {fieldText, 1, avgText}} {
-			tfr, err := r.TermFieldReader(ctx, []byte(t), f.name, true, true, false)
-			if err != nil {
-				return nil, false, err
-			}
-			df := tfr.Count()
-			c := &clause{tfr: tfr, avg: f.avg, qw: f.boost, term: []byte(t), field: f.name}
-			if df == 0 {
-				c.cur = noDoc
-			} else if c.list = pc.get(ctx, r, f.name, c.term, df); c.list != nil {
-				c.pos = -1
+			c := &clause{avg: f.avg, qw: f.boost, term: []byte(t), field: f.name}
+			all = append(all, c)
+			var df uint64
+			if l := pc.cached(f.name, c.term); l != nil {
+				c.list, c.pos, df = l, -1, l.df
+			} else {
+				tfr, err := r.TermFieldReader(ctx, c.term, f.name, true, true, false)
+				if err != nil {
+					return nil, false, err
+				}
+				c.tfr = tfr
+				df = tfr.Count()
+				if df == 0 {
+					c.cur = noDoc
+				} else if l := pc.get(ctx, r, f.name, c.term, df); l != nil {
+					c.list, c.pos = l, -1
+				}
 			}
 			// scorer.TermQueryScorer.computeIDF, BM25 branch.
 			c.idf = math.Log(1 + (float64(n)-float64(df)+0.5)/(float64(df)+0.5))
 			w := f.boost * c.idf
 			sumSq += w * w
-			all = append(all, c)
 		}
 	}
 	total := float64(len(all))

@@ -26,6 +26,7 @@ const postingBytes = 12
 
 // plist is a decoded posting list.
 type plist struct {
+	df   uint64 // the reader's Count
 	docs []uint32
 	freq []uint32
 	norm []float32
@@ -44,7 +45,20 @@ type plistCache struct {
 
 type plistEntry struct {
 	once sync.Once
-	l    *plist // nil when not cached (over budget, error)
+	l    atomic.Pointer[plist] // nil until decoded, or when not cached
+}
+
+// cached returns the decoded list of a term if there is one, without
+// waiting for a decoding in progress.
+func (pc *plistCache) cached(field string, term []byte) *plist {
+	if pc == nil {
+		return nil
+	}
+	v, ok := pc.m.Load(field + "\x00" + string(term))
+	if !ok {
+		return nil
+	}
+	return v.(*plistEntry).l.Load()
 }
 
 // get returns the decoded list of the clause's term, decoding it with a
@@ -74,9 +88,9 @@ func (pc *plistCache) get(ctx context.Context, r bindex.IndexReader, field strin
 			pc.m.Delete(key) // try again another time
 			return
 		}
-		e.l = l
+		e.l.Store(l)
 	})
-	return e.l
+	return e.l.Load()
 }
 
 func decodePostings(ctx context.Context, r bindex.IndexReader, field string, term []byte, df uint64) (*plist, error) {
@@ -85,7 +99,7 @@ func decodePostings(ctx context.Context, r bindex.IndexReader, field string, ter
 		return nil, err
 	}
 	defer tfr.Close()
-	l := &plist{docs: make([]uint32, 0, df), freq: make([]uint32, 0, df), norm: make([]float32, 0, df)}
+	l := &plist{df: df, docs: make([]uint32, 0, df), freq: make([]uint32, 0, df), norm: make([]float32, 0, df)}
 	var tfd bindex.TermFieldDoc
 	for {
 		d, err := tfr.Next(tfd.Reset())

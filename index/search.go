@@ -33,6 +33,8 @@ type Hit struct {
 	// year, else 0.
 	Year  int
 	Score float64
+	// Stored is the page's Page.Stored.
+	Stored []byte
 }
 
 const defaultK = 10
@@ -127,7 +129,8 @@ func (ix *Index) searchMaxScore(ctx context.Context, q string, terms []string, y
 		if err != nil {
 			return nil, false, fmt.Errorf("index: search %q: %w", q, err)
 		}
-		var text string
+		var text, plain string
+		hasPlain := false
 		if doc != nil {
 			doc.VisitFields(func(f bindex.Field) {
 				switch f.Name() {
@@ -135,6 +138,10 @@ func (ix *Index) searchMaxScore(ctx context.Context, q string, terms []string, y
 					h.Title = string(f.Value())
 				case fieldText:
 					text = string(f.Value())
+				case fieldPlain:
+					plain, hasPlain = string(f.Value()), true
+				case fieldStored:
+					h.Stored = slices.Clone(f.Value())
 				case fieldYear:
 					if h.Year == 0 {
 						h.Year, _ = strconv.Atoi(string(f.Value()))
@@ -142,7 +149,11 @@ func (ix *Index) searchMaxScore(ctx context.Context, q string, terms []string, y
 				}
 			})
 		}
-		h.Snippet = snippet(text, terms, ix.an.text)
+		if hasPlain {
+			h.Snippet = plainSnippet(plain, terms, ix.an.text)
+		} else {
+			h.Snippet = snippet(text, terms, ix.an.text)
+		}
 		if year != 0 {
 			h.Year = year
 		}
@@ -163,7 +174,7 @@ func (ix *Index) searchBleve(ctx context.Context, q string, terms []string, year
 	var hits search.DocumentMatchCollection
 	for {
 		req := bleve.NewSearchRequestOptions(bq, size, 0, false)
-		req.Fields = []string{fieldTitle, fieldText, fieldYear}
+		req.Fields = []string{fieldTitle, fieldText, fieldPlain, fieldYear, fieldStored}
 		req.PreSearchData = map[string]any{search.BM25PreSearchDataKey: stats}
 		res, err := ix.bi.SearchInContext(ctx, req)
 		if err != nil {
@@ -189,17 +200,26 @@ func (ix *Index) searchBleve(ctx context.Context, q string, terms []string, year
 
 	out := make([]Hit, len(hits))
 	for i, h := range hits {
-		text, _ := h.Fields[fieldText].(string)
+		var sn string
+		if plain, ok := h.Fields[fieldPlain].(string); ok {
+			sn = plainSnippet(plain, terms, ix.an.text)
+		} else {
+			text, _ := h.Fields[fieldText].(string)
+			sn = snippet(text, terms, ix.an.text)
+		}
 		title, _ := h.Fields[fieldTitle].(string)
 		out[i] = Hit{
 			URL:     h.ID,
 			Title:   title,
-			Snippet: snippet(text, terms, ix.an.text),
+			Snippet: sn,
 			Year:    year,
 			Score:   roundScore(h.Score),
 		}
 		if out[i].Year == 0 {
 			out[i].Year = firstYear(h.Fields[fieldYear])
+		}
+		if s, ok := h.Fields[fieldStored].(string); ok {
+			out[i].Stored = []byte(s)
 		}
 	}
 	return out, nil

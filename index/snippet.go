@@ -213,10 +213,19 @@ type match struct {
 // snippet returns about snippetLen bytes of text around the densest cluster
 // of query terms (terms are analysed, i.e. stemmed, as the index is).
 func snippet(text string, terms []string, an *textAnalyzer) string {
+	return plainSnippet(plainText(snippetText(text)), terms, an)
+}
+
+// snippetText is the part of a page's text snippets are cut from.
+func snippetText(text string) string {
 	if len(text) > snippetScan {
 		text = text[:snippetScan]
 	}
-	plain := plainText(text)
+	return text
+}
+
+// plainSnippet is snippet given plainText(snippetText(text)).
+func plainSnippet(plain string, terms []string, an *textAnalyzer) string {
 	if len(plain) <= snippetLen {
 		return plain
 	}
@@ -292,14 +301,8 @@ func findMatches(plain string, terms []string, an *textAnalyzer) []match {
 	if len(terms) == 0 {
 		return nil
 	}
-	var first [256]bool
-	for _, t := range terms {
-		if t != "" {
-			first[t[0]] = true
-		}
-	}
 	var ms []match
-	an.eachPos(unsafeBytes(plain), &first, func(t string, start, end int) {
+	an.eachPos(unsafeBytes(plain), newWordFilter(terms), func(t string, start, end int) {
 		if i := slices.Index(terms, t); i >= 0 {
 			ms = append(ms, match{start: start, end: end, term: i})
 		}

@@ -45,6 +45,7 @@ type Web struct {
 	// 32000: entity-dense goals need whole tables.
 	MaxEvidence int
 	closeAll    bool
+	names       namesCache
 }
 
 // Open opens the store in dir read-only, as every reader should.
@@ -170,7 +171,7 @@ func (w *Web) search(ctx context.Context, queries []string, single bool, filterY
 			}
 			items[i] = fmt.Sprintf("%d. [%s](%s)%s\n\n%s", i+1, h.Title, h.URL, date, h.Snippet)
 			obs.URLs = append(obs.URLs, h.URL)
-			ids, err := w.shownInSnippet(h.URL, h.Title+"\n"+h.Snippet)
+			ids, err := w.shownInSnippet(h, h.Title+"\n"+h.Snippet)
 			if err != nil {
 				return nil, err
 			}
@@ -190,22 +191,18 @@ func (w *Web) search(ctx context.Context, queries []string, single bool, filterY
 }
 
 // shownInSnippet returns the entities of a page whose name the text shows.
-func (w *Web) shownInSnippet(url, text string) ([]uint32, error) {
-	ents, err := w.G.PageEntities(url)
-	if errors.Is(err, graph.ErrNotFound) {
-		return nil, nil
+// The index keeps each page's names prepared for matching (see
+// graph.NamesBlob); stores built before that are read through a cache.
+func (w *Web) shownInSnippet(h index.Hit, text string) ([]uint32, error) {
+	low := strings.ToLower(text)
+	if ids, ok := graph.MatchNames(h.Stored, low); ok {
+		return ids, nil
 	}
+	p, err := w.names.get(w.G, h.URL)
 	if err != nil {
 		return nil, err
 	}
-	low := strings.ToLower(text)
-	var out []uint32
-	for _, e := range ents {
-		if len(e.Name) >= 2 && containsWord(low, strings.ToLower(e.Name)) {
-			out = append(out, e.ID)
-		}
-	}
-	return out, nil
+	return p.match(low), nil
 }
 
 // containsWord reports whether sub occurs in s at word boundaries.

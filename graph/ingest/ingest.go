@@ -189,8 +189,8 @@ func newIndexer(ctx context.Context, dir string, o Options) (*indexer, error) {
 	return x, nil
 }
 
-func (x *indexer) add(p *graph.Page) error {
-	x.buf = append(x.buf, index.Page{URL: p.URL, Title: p.Title, Text: graph.PageText(p), Years: p.Years})
+func (x *indexer) add(p *graph.Page, shown []graph.Shown) error {
+	x.buf = append(x.buf, index.Page{URL: p.URL, Title: p.Title, Text: graph.PageText(p), Years: p.Years, Stored: graph.NamesBlob(shown)})
 	if len(x.buf) == indexBatch {
 		x.batches <- x.buf
 		x.buf = make([]index.Page, 0, indexBatch)
