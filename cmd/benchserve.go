@@ -11,6 +11,7 @@ import (
 	"math/rand/v2"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"slices"
 	"strconv"
@@ -193,33 +194,15 @@ func runBenchServe(ctx context.Context, o *BenchServeOptions) error {
 	}
 
 	maxC := slices.Max(o.Clients)
-	hc := &http.Client{Transport: &http.Transport{
-		MaxIdleConns: maxC * 2, MaxIdleConnsPerHost: maxC * 2, IdleConnTimeout: time.Minute,
-		DisableCompression: true,
-	}, Timeout: time.Minute}
-	post := func(ctx context.Context, r benchReq) error {
-		req, err := http.NewRequestWithContext(ctx, http.MethodPost, base+"/"+r.Endpoint, bytes.NewReader(r.Body))
-		if err != nil {
-			return err
-		}
-		req.Header.Set("Content-Type", "application/json")
-		if token != "" {
-			req.Header.Set("Authorization", "Bearer "+token)
-		}
-		resp, err := hc.Do(req)
-		if err != nil {
-			return err
-		}
-		_, err = io.Copy(io.Discard, resp.Body)
-		resp.Body.Close()
-		if resp.StatusCode != http.StatusOK {
-			return fmt.Errorf("%s: HTTP %d", r.Endpoint, resp.StatusCode)
-		}
+	post, err := httpDoer(base, token, maxC)
+	if err != nil {
 		return err
 	}
-	ftsDo := func(ctx context.Context, r benchReq) error {
-		_, err := ft.search(ctx, r.Query)
-		return err
+	ftsDo := func() (doer, func()) {
+		return func(ctx context.Context, r benchReq) error {
+			_, err := ft.search(ctx, r.Query)
+			return err
+		}, func() {}
 	}
 
 	// Warm the OS page cache and both engines once, unmeasured.
@@ -295,7 +278,11 @@ func cmpOr[T comparable](a, b T) T {
 
 // loadRun sends n requests from c concurrent clients, cycling through
 // reqs, and measures each. It stops by itself after n requests or timeout.
-func loadRun(ctx context.Context, target string, c, n int, reqs []benchReq, do func(context.Context, benchReq) error, timeout time.Duration) (BenchRun, error) {
+// doer sends one request; newDoer gives each client its own (one
+// connection each for HTTP) and a function to release it.
+type doer func(context.Context, benchReq) error
+
+func loadRun(ctx context.Context, target string, c, n int, reqs []benchReq, newDoer func() (doer, func()), timeout time.Duration) (BenchRun, error) {
 	r := BenchRun{Target: target, Clients: c, Requests: n}
 	if len(reqs) == 0 {
 		return r, nil
@@ -310,8 +297,10 @@ func loadRun(ctx context.Context, target string, c, n int, reqs []benchReq, do f
 	t0 := time.Now()
 	for range c {
 		wg.Add(1)
+		do, release := newDoer()
 		go func() {
 			defer wg.Done()
+			defer release()
 			for {
 				i := int(next.Add(1) - 1)
 				if i >= n || ctx.Err() != nil {
@@ -353,7 +342,7 @@ func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
 // soakRun runs the mix from c clients for d and reports the resident
 // memory of this process (and so of the in-process server) at start and end.
-func soakRun(ctx context.Context, c int, d time.Duration, reqs []benchReq, do func(context.Context, benchReq) error, errOut io.Writer) (BenchRun, error) {
+func soakRun(ctx context.Context, c int, d time.Duration, reqs []benchReq, newDoer func() (doer, func()), errOut io.Writer) (BenchRun, error) {
 	r := BenchRun{Target: "soak", Clients: c, RSSStart: rssKB()}
 	fmt.Fprintf(errOut, "soak: %v with %d clients, RSS %d kB\n", d, c, r.RSSStart)
 	ctx, cancel := context.WithTimeout(ctx, d)
@@ -365,8 +354,10 @@ func soakRun(ctx context.Context, c int, d time.Duration, reqs []benchReq, do fu
 	t0 := time.Now()
 	for range c {
 		wg.Add(1)
+		do, release := newDoer()
 		go func() {
 			defer wg.Done()
+			defer release()
 			for ctx.Err() == nil {
 				i := int(next.Add(1) - 1)
 				s := time.Now()
@@ -525,4 +516,112 @@ func benchWorkload(ctx context.Context, g *graph.Store, tasksPath string, n int,
 		}
 	}
 	return out, nil
+}
+
+// httpDoer returns the load generator's HTTP clients. For an http://
+// server each client keeps one connection and speaks HTTP/1.1 on it
+// directly, reading each answer before sending the next request, as wrk
+// does: net/http's client adds two goroutines per connection, and in one
+// process with the server on two cores those goroutines compete with the
+// server's and blur its latency. Other URLs go through net/http.
+func httpDoer(base, token string, clients int) (func() (doer, func()), error) {
+	u, err := url.Parse(base)
+	if err != nil {
+		return nil, fmt.Errorf("bench: --url %q: %w", base, err)
+	}
+	if u.Scheme != "http" {
+		hc := &http.Client{Transport: &http.Transport{
+			MaxIdleConns: clients * 2, MaxIdleConnsPerHost: clients * 2, IdleConnTimeout: time.Minute,
+			DisableCompression: true,
+		}, Timeout: time.Minute}
+		do := func(ctx context.Context, r benchReq) error {
+			req, err := http.NewRequestWithContext(ctx, http.MethodPost, base+"/"+r.Endpoint, bytes.NewReader(r.Body))
+			if err != nil {
+				return err
+			}
+			req.Header.Set("Content-Type", "application/json")
+			if token != "" {
+				req.Header.Set("Authorization", "Bearer "+token)
+			}
+			resp, err := hc.Do(req)
+			if err != nil {
+				return err
+			}
+			_, err = io.Copy(io.Discard, resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode != http.StatusOK {
+				return fmt.Errorf("%s: HTTP %d", r.Endpoint, resp.StatusCode)
+			}
+			return err
+		}
+		return func() (doer, func()) { return do, func() {} }, nil
+	}
+	prefix := strings.TrimSuffix(u.Path, "/")
+	return func() (doer, func()) {
+		c := &rawClient{addr: u.Host, prefix: prefix, token: token}
+		return c.do, c.close
+	}, nil
+}
+
+// rawClient is one keep-alive HTTP/1.1 connection of the load generator.
+type rawClient struct {
+	addr, prefix, token string
+	conn                net.Conn
+	br                  *bufio.Reader
+	buf                 []byte
+}
+
+func (c *rawClient) do(ctx context.Context, r benchReq) error {
+	if c.conn == nil {
+		var d net.Dialer
+		conn, err := d.DialContext(ctx, "tcp", c.addr)
+		if err != nil {
+			return err
+		}
+		c.conn, c.br = conn, bufio.NewReaderSize(conn, 64<<10)
+	}
+	// A request in flight when a run ends finishes; a stuck one fails.
+	c.conn.SetDeadline(time.Now().Add(time.Minute))
+	b := c.buf[:0]
+	b = append(b, "POST "+c.prefix+"/"+r.Endpoint+" HTTP/1.1\r\nHost: "+c.addr+"\r\nContent-Type: application/json\r\n"...)
+	if c.token != "" {
+		b = append(b, "Authorization: Bearer "+c.token+"\r\n"...)
+	}
+	b = append(b, "Content-Length: "...)
+	b = strconv.AppendInt(b, int64(len(r.Body)), 10)
+	b = append(b, "\r\n\r\n"...)
+	b = append(b, r.Body...)
+	c.buf = b
+	err := func() error {
+		if _, err := c.conn.Write(b); err != nil {
+			return err
+		}
+		resp, err := http.ReadResponse(c.br, nil)
+		if err != nil {
+			return err
+		}
+		_, err = io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		if err != nil {
+			return err
+		}
+		if resp.Close {
+			c.close()
+		}
+		if resp.StatusCode != http.StatusOK {
+			return fmt.Errorf("%s: HTTP %d", r.Endpoint, resp.StatusCode)
+		}
+		return nil
+	}()
+	if err != nil && c.conn != nil {
+		c.close() // a connection in an unknown state is not reused
+	}
+	return err
+}
+
+func (c *rawClient) close() {
+	if c.conn != nil {
+		c.conn.Close()
+		c.conn = nil
+	}
 }

@@ -98,6 +98,29 @@ func (f *wordFilter) pass(w []byte) bool {
 	return len(w) < 2 || f.any[w[0]] || slices.Contains(f.pairs, uint16(w[0])<<8|uint16(w[1]))
 }
 
+// passASCII is pass for an ASCII word not yet lower-cased. It may differ
+// from pass on the word with a trailing 's stripped only when that leaves
+// one byte, whose term is itself: both then pass if a one-byte term could
+// match.
+func (f *wordFilter) passASCII(w []byte) bool {
+	c0 := w[0] | asciiLower[w[0]]
+	if !f.first[c0] {
+		return false
+	}
+	if len(w) < 2 || f.any[c0] {
+		return true
+	}
+	return slices.Contains(f.pairs, uint16(c0)<<8|uint16(w[1]|asciiLower[w[1]]))
+}
+
+// asciiLower is the bit that lower-cases an ASCII capital.
+var asciiLower = func() (t [256]byte) {
+	for c := 'A'; c <= 'Z'; c++ {
+		t[c] = 0x20
+	}
+	return t
+}()
+
 // eachPos calls fn with every term of s and the byte range of its word.
 // When f is not nil, words it does not pass are skipped unstemmed.
 func (a *textAnalyzer) eachPos(s []byte, f *wordFilter, fn func(term string, start, end int)) {
@@ -139,6 +162,9 @@ func (a *textAnalyzer) eachPos(s []byte, f *wordFilter, fn func(term string, sta
 				}
 			}
 			break
+		}
+		if f != nil && ascii && !f.passASCII(s[start:i]) {
+			continue
 		}
 		buf = lowerWord(buf[:0], s[start:i], ascii)
 		if l := len(buf); l > 2 && buf[l-1] == 's' && buf[l-2] == '\'' {

@@ -209,3 +209,20 @@ func FuzzPlainText(f *testing.F) {
 		}
 	})
 }
+
+func FuzzFindMatches(f *testing.F) {
+	f.Add("Ponies' AYS x's O'Neil ablities happy", "pony ays x o'neil abilities happiness")
+	an := newTextAnalyzer()
+	f.Fuzz(func(t *testing.T, text, q string) {
+		terms := an.terms(q)
+		var want []match
+		an.eachPos([]byte(text), nil, func(tm string, start, end int) {
+			if i := slices.Index(terms, tm); i >= 0 {
+				want = append(want, match{start, end, i})
+			}
+		})
+		if got := findMatches(text, terms, an); !slices.Equal(got, want) {
+			t.Fatalf("findMatches(%q, %q) = %v, unfiltered %v", text, terms, got, want)
+		}
+	})
+}
