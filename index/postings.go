@@ -18,8 +18,13 @@ import (
 // do not change.
 
 // minCachedDF is the shortest posting list worth decoding: shorter ones
-// are cheap to walk.
-const minCachedDF = 1024
+// cost little to walk, but a decoded list also saves the dictionary
+// lookup of every later query with the term.
+const minCachedDF = 32
+
+// entryBytes is the memory counted per cached list beyond its postings:
+// key, entry and slice headers.
+const entryBytes = 160
 
 // postingBytes is the memory of one decoded posting.
 const postingBytes = 12
@@ -70,21 +75,22 @@ func (pc *plistCache) get(ctx context.Context, r bindex.IndexReader, field strin
 	}
 	key := field + "\x00" + string(term)
 	v, ok := pc.m.Load(key)
+	cost := int64(df)*postingBytes + entryBytes
 	if !ok {
-		if pc.used.Load()+int64(df)*postingBytes > pc.budget {
+		if pc.used.Load()+cost > pc.budget {
 			return nil
 		}
 		v, _ = pc.m.LoadOrStore(key, &plistEntry{})
 	}
 	e := v.(*plistEntry)
 	e.once.Do(func() {
-		if pc.used.Add(int64(df)*postingBytes) > pc.budget {
-			pc.used.Add(-int64(df) * postingBytes)
+		if pc.used.Add(cost) > pc.budget {
+			pc.used.Add(-cost)
 			return
 		}
 		l, err := decodePostings(ctx, r, field, term, df)
 		if err != nil {
-			pc.used.Add(-int64(df) * postingBytes)
+			pc.used.Add(-cost)
 			pc.m.Delete(key) // try again another time
 			return
 		}

@@ -2,10 +2,10 @@ package index
 
 import (
 	"context"
-	"encoding/binary"
 	"fmt"
 	"math"
 	"slices"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -13,7 +13,6 @@ import (
 	"github.com/blevesearch/bleve/v2/index/scorch"
 	"github.com/blevesearch/bleve/v2/search"
 	"github.com/blevesearch/bleve/v2/search/query"
-	bindex "github.com/blevesearch/bleve_index_api"
 )
 
 // SearchOptions refine Search.
@@ -96,6 +95,10 @@ func (ix *Index) searchMaxScore(ctx context.Context, q string, terms []string, y
 		return nil, false, fmt.Errorf("index: search %q: %w", q, err)
 	}
 	defer r.Close()
+	snap, ok := r.(*scorch.IndexSnapshot)
+	if !ok {
+		return nil, false, nil
+	}
 	cands, ok, err := topK(ctx, r, ix.plists, terms, year, k, stats)
 	if err != nil {
 		return nil, false, fmt.Errorf("index: search %q: %w", q, err)
@@ -103,17 +106,50 @@ func (ix *Index) searchMaxScore(ctx context.Context, q string, terms []string, y
 	if !ok {
 		return nil, false, nil
 	}
-	out = make([]Hit, len(cands))
-	var id [8]byte
+	// Each candidate's stored fields are read once, by document number:
+	// its URL orders ties, the rest makes the hit.
+	segs := snap.Segments()
+	offsets := make([]uint64, len(segs))
+	for i := 1; i < len(segs); i++ {
+		offsets[i] = offsets[i-1] + uint64(segs[i-1].FullSize())
+	}
+	type hitDoc struct {
+		Hit
+		text, plain string
+		hasPlain    bool
+	}
+	docs := make([]hitDoc, len(cands))
 	for i, c := range cands {
-		binary.BigEndian.PutUint64(id[:], c.doc)
-		url, err := r.ExternalID(id[:])
+		seg := sort.Search(len(offsets), func(j int) bool { return offsets[j] > c.doc }) - 1
+		if seg < 0 {
+			return nil, false, fmt.Errorf("index: search %q: document %d outside the index", q, c.doc)
+		}
+		d := &docs[i]
+		d.Score = roundScore(c.score)
+		err := segs[seg].VisitDocument(c.doc-offsets[seg], func(field string, _ byte, v []byte, _ []uint64) bool {
+			switch field {
+			case "_id":
+				d.URL = string(v)
+			case fieldTitle:
+				d.Title = string(v)
+			case fieldText:
+				d.text = string(v)
+			case fieldPlain:
+				d.plain, d.hasPlain = string(v), true
+			case fieldStored:
+				d.Stored = slices.Clone(v)
+			case fieldYear:
+				if d.Year == 0 {
+					d.Year, _ = strconv.Atoi(string(v))
+				}
+			}
+			return true
+		})
 		if err != nil {
 			return nil, false, fmt.Errorf("index: search %q: %w", q, err)
 		}
-		out[i] = Hit{URL: url, Score: roundScore(c.score)}
 	}
-	slices.SortStableFunc(out, func(a, b Hit) int {
+	slices.SortStableFunc(docs, func(a, b hitDoc) int {
 		if a.Score != b.Score {
 			if a.Score > b.Score {
 				return -1
@@ -122,41 +158,19 @@ func (ix *Index) searchMaxScore(ctx context.Context, q string, terms []string, y
 		}
 		return strings.Compare(a.URL, b.URL)
 	})
-	out = out[:min(k, len(out))]
-	for i := range out {
-		h := &out[i]
-		doc, err := r.Document(h.URL)
-		if err != nil {
-			return nil, false, fmt.Errorf("index: search %q: %w", q, err)
-		}
-		var text, plain string
-		hasPlain := false
-		if doc != nil {
-			doc.VisitFields(func(f bindex.Field) {
-				switch f.Name() {
-				case fieldTitle:
-					h.Title = string(f.Value())
-				case fieldText:
-					text = string(f.Value())
-				case fieldPlain:
-					plain, hasPlain = string(f.Value()), true
-				case fieldStored:
-					h.Stored = slices.Clone(f.Value())
-				case fieldYear:
-					if h.Year == 0 {
-						h.Year, _ = strconv.Atoi(string(f.Value()))
-					}
-				}
-			})
-		}
-		if hasPlain {
-			h.Snippet = plainSnippet(plain, terms, ix.an.text)
+	docs = docs[:min(k, len(docs))]
+	out = make([]Hit, len(docs))
+	for i := range docs {
+		d := &docs[i]
+		if d.hasPlain {
+			d.Snippet = plainSnippet(d.plain, terms, ix.an.text)
 		} else {
-			h.Snippet = snippet(text, terms, ix.an.text)
+			d.Snippet = snippet(d.text, terms, ix.an.text)
 		}
 		if year != 0 {
-			h.Year = year
+			d.Year = year
 		}
+		out[i] = d.Hit
 	}
 	return out, true, nil
 }
