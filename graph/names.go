@@ -15,10 +15,13 @@ import (
 // the full-text index. MatchNames then costs a few lookups per word of the
 // snippet, with no decoding and no allocation but the result.
 
-// namesBlob marks the layout: the marker byte, the count n as a
-// little-endian uint32, n ids, n name end offsets (uint32 each, relative
-// to the names), then the names back to back.
-const namesBlob = 0x02
+// namesBlob marks the layout: the marker byte; the count n and the size
+// of a Bloom filter in 64-bit words, little-endian uint32s; the filter;
+// n ids, n name end offsets (uint32 each, relative to the names); the
+// names back to back. The filter holds the first words of the names (two
+// bits each, of FNV-1a): most words of a snippet start no name, and are
+// passed over without a search.
+const namesBlob = 0x03
 
 // NamesBlob prepares shown entities for MatchNames. Names shorter than two
 // bytes are left out: they would match too much to mean anything.
@@ -42,9 +45,26 @@ func NamesBlob(ss []Shown) []byte {
 		}
 		return int(a.id) - int(b.id)
 	})
-	b := make([]byte, 0, 5+8*len(ns)+size)
+	words := 1 // of 64 bits, about 8 bits a name
+	for words*64 < 8*len(ns) {
+		words *= 2
+	}
+	bloom := make([]uint64, words)
+	for _, n := range ns {
+		if w := leadingWord(n.low); w != "" {
+			h := fnv1a(w)
+			m := uint64(words*64 - 1)
+			bloom[(h&m)/64] |= 1 << (h & 63)
+			bloom[((h>>32)&m)/64] |= 1 << ((h >> 32) & 63)
+		}
+	}
+	b := make([]byte, 0, 9+8*words+8*len(ns)+size)
 	b = append(b, namesBlob)
 	b = binary.LittleEndian.AppendUint32(b, uint32(len(ns)))
+	b = binary.LittleEndian.AppendUint32(b, uint32(words))
+	for _, x := range bloom {
+		b = binary.LittleEndian.AppendUint64(b, x)
+	}
 	for _, n := range ns {
 		b = binary.LittleEndian.AppendUint32(b, n.id)
 	}
@@ -62,20 +82,28 @@ func NamesBlob(ss []Shown) []byte {
 // namesView reads a NamesBlob in place.
 type namesView struct {
 	n     int
+	bloom []byte // of words*8 bytes, words a power of two
 	ids   []byte
 	ends  []byte
 	names string
 }
 
 func viewNames(b []byte) (namesView, bool) {
-	if len(b) < 5 || b[0] != namesBlob {
+	if len(b) < 9 || b[0] != namesBlob {
 		return namesView{}, false
 	}
 	n := int(binary.LittleEndian.Uint32(b[1:]))
-	if n < 0 || n > (len(b)-5)/8 {
+	words := int(binary.LittleEndian.Uint32(b[5:]))
+	if words <= 0 || words&(words-1) != 0 || words > (len(b)-9)/8 {
 		return namesView{}, false
 	}
-	v := namesView{n: n, ids: b[5 : 5+4*n], ends: b[5+4*n : 5+8*n], names: string(b[5+8*n:])}
+	b = b[9:]
+	bloom := b[:8*words]
+	b = b[8*words:]
+	if n < 0 || n > len(b)/8 {
+		return namesView{}, false
+	}
+	v := namesView{n: n, bloom: bloom, ids: b[:4*n], ends: b[4*n : 8*n], names: string(b[8*n:])}
 	if n > 0 && int(binary.LittleEndian.Uint32(v.ends[4*(n-1):])) != len(v.names) {
 		return namesView{}, false
 	}
@@ -99,6 +127,24 @@ func (v namesView) name(i int) string {
 }
 
 func (v namesView) id(i int) uint32 { return binary.LittleEndian.Uint32(v.ids[4*i:]) }
+
+// mayStart reports whether some name may have w as its first word.
+func (v namesView) mayStart(w string) bool {
+	h := fnv1a(w)
+	m := uint64(len(v.bloom)*8 - 1)
+	bit := func(i uint64) bool { return v.bloom[i/8]&(1<<(i%8)) != 0 }
+	return bit(h&m) && bit((h>>32)&m)
+}
+
+// fnv1a is the 64-bit FNV-1a hash of s.
+func fnv1a(s string) uint64 {
+	h := uint64(14695981039346656037)
+	for i := 0; i < len(s); i++ {
+		h ^= uint64(s[i])
+		h *= 1099511628211
+	}
+	return h
+}
 
 // lowerBound is the first index whose name is >= s.
 func (v namesView) lowerBound(s string) int {
@@ -134,6 +180,10 @@ func MatchNames(blob []byte, low string) (ids []uint32, ok bool) {
 			continue
 		}
 		w := leadingWord(low[a:])
+		if !v.mayStart(w) {
+			a += len(w)
+			continue
+		}
 		i := v.lowerBound(w)
 		if i < v.n && strings.HasPrefix(v.name(i), w) {
 			for _, r := range nonWordRanges {

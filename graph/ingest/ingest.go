@@ -161,7 +161,11 @@ type indexer struct {
 	progress func(string, int, int)
 }
 
-const indexBatch = 2000
+// indexBatch is the number of pages handed to the index at a time (two
+// Bleve batches of 10,000, built in parallel): on the full corpus, 2,000
+// made 110 segments and a final merge of 6.6 s; 20,000 make 11, and the
+// build is 5-8 s faster; 50,000 leave too much indexing after the pages.
+const indexBatch = 20000
 
 func newIndexer(ctx context.Context, dir string, o Options) (*indexer, error) {
 	tmp := dir + ".new"
