@@ -53,8 +53,9 @@ type Index struct {
 	syncN atomic.Uint64
 	stats lengthStats
 
-	bleveOnly bool        // rank with Bleve's searchers only (tests, benchmarks)
-	plists    *plistCache // decoded frequent posting lists; nil unless read-only
+	bleveOnly bool                       // rank with Bleve's searchers only (tests, benchmarks)
+	plists    *plistCache                // decoded frequent posting lists; nil unless read-only
+	compacted atomic.Pointer[segmentSet] // set by Compact, cleared by writes
 }
 
 // lengthStats are running totals of analysed field lengths over every page
@@ -201,6 +202,9 @@ func (ix *Index) Close() error {
 	if cerr := ix.bi.Close(); err == nil && cerr != nil {
 		err = fmt.Errorf("index: close: %w", cerr)
 	}
+	if c := ix.compacted.Load(); c != nil && err == nil {
+		err = c.removeOthers()
+	}
 	ix.log.Debug("index closed")
 	return err
 }
@@ -242,6 +246,7 @@ func (ix *Index) Add(ctx context.Context, pages []Page) error {
 		return nil
 	}
 	ix.dirty.Store(true)
+	ix.compacted.Store(nil)
 
 	start := time.Now()
 	g, gctx := errgroup.WithContext(ctx)
@@ -301,6 +306,7 @@ func (ix *Index) Delete(ctx context.Context, urls []string) error {
 		return err
 	}
 	ix.dirty.Store(true)
+	ix.compacted.Store(nil)
 	b := ix.bi.NewBatch()
 	for _, u := range urls {
 		b.Delete(u)
@@ -386,45 +392,55 @@ func (ix *Index) Compact(ctx context.Context) error {
 		return err
 	}
 	ix.log.Debug("index compacted", "elapsed", time.Since(start))
-	return ix.removeUnusedSegments(s)
+	c, err := liveSegments(s)
+	ix.compacted.Store(c)
+	return err
 }
 
-// removeUnusedSegments deletes the segment files the live snapshot does
-// not use. Scorch removes them in the background, but may not get to it
-// before Close, and a compacted index would otherwise keep every
-// pre-merge segment on disk (twice the size). A reader still holding an
-// older snapshot keeps its mapping of a removed file.
-func (ix *Index) removeUnusedSegments(s *scorch.Scorch) error {
+// segmentSet is the segment files of a compacted index. Scorch removes
+// the files of merged-away segments in the background, but may not get to
+// it before Close: a compacted index would keep every pre-merge segment on
+// disk (twice the size). Close removes them once scorch has stopped, unless
+// the index changed since Compact.
+type segmentSet struct {
+	dir  string
+	live map[string]bool
+}
+
+func liveSegments(s *scorch.Scorch) (*segmentSet, error) {
 	r, err := s.Reader()
 	if err != nil {
-		return fmt.Errorf("index: compact: %w", err)
+		return nil, fmt.Errorf("index: compact: %w", err)
 	}
 	defer r.Close()
 	snap, ok := r.(*scorch.IndexSnapshot)
 	if !ok {
-		return nil
+		return nil, nil
 	}
-	live := map[string]bool{}
-	dir := ""
+	c := &segmentSet{live: map[string]bool{}}
 	for _, ss := range snap.Segments() {
 		p, ok := ss.Segment().(interface{ Path() string })
 		if !ok {
-			return nil // an unpersisted segment: leave the files alone
+			return nil, nil // an unpersisted segment: leave the files alone
 		}
-		live[filepath.Base(p.Path())] = true
-		dir = filepath.Dir(p.Path())
+		c.live[filepath.Base(p.Path())] = true
+		c.dir = filepath.Dir(p.Path())
 	}
-	if dir == "" {
-		return nil
+	if c.dir == "" {
+		return nil, nil
 	}
-	files, err := os.ReadDir(dir)
+	return c, nil
+}
+
+func (c *segmentSet) removeOthers() error {
+	files, err := os.ReadDir(c.dir)
 	if err != nil {
-		return fmt.Errorf("index: compact: %w", err)
+		return fmt.Errorf("index: close: %w", err)
 	}
 	for _, f := range files {
-		if n := f.Name(); filepath.Ext(n) == ".zap" && !live[n] {
-			if err := os.Remove(filepath.Join(dir, n)); err != nil && !errors.Is(err, os.ErrNotExist) {
-				return fmt.Errorf("index: compact: %w", err)
+		if n := f.Name(); filepath.Ext(n) == ".zap" && !c.live[n] {
+			if err := os.Remove(filepath.Join(c.dir, n)); err != nil && !errors.Is(err, os.ErrNotExist) {
+				return fmt.Errorf("index: close: %w", err)
 			}
 		}
 	}
