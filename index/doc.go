@@ -6,7 +6,8 @@
 //
 // # Main types
 //
-//   - [Page]: URL (the identity), Title, Text, Years.
+//   - [Page]: URL (the identity), Title, Text, Years, and Stored: bytes
+//     kept with the page and returned with its hits.
 //   - [Index], from [Open]: [Index.Add] (batched, parallel, idempotent by
 //     URL), [Index.Search] (free-text query, optional filter year, top K
 //     [Hit]s with snippets), [Index.Count], [Index.Delete], [Index.Sync],
@@ -18,30 +19,39 @@
 //
 // # Design
 //
-// Documents have three fields: title and text, analysed by leaper's own
-// English analyser (equivalent to Bleve's "en": words, possessives,
-// lower case, stop words, Porter stems — but several times faster, see
-// analyzer.go), stored, without term vectors; and year, a stored keyword
-// per year. Documents are built directly, skipping Bleve's reflection
+// Documents have title and text, analysed by leaper's own English
+// analyser (equivalent to Bleve's "en": words, possessives, lower case,
+// stop words, Porter stems — but several times faster, see analyzer.go),
+// without term vectors, the title stored; year, a stored keyword per year;
+// plain, the stored start of the text as snippets read it; and stored,
+// Page.Stored. Documents are built directly, skipping Bleve's reflection
 // mapper. A query is analysed the same way and becomes a disjunction of
 // term queries over title (boost 3) and text; any term may match and
 // pages matching more terms rank higher. Ranking is BM25, with average
 // field lengths that leaper tracks itself so that scores do not depend on
 // how pages were batched. Ties are broken by URL.
 //
-// Snippets are computed by leaper, not Bleve: the stored text is turned
-// into plain prose (markdown headings, table pipes and rules, link
-// targets, emphasis and the corpus's "word , word" spacing removed) and
-// the ~260-byte window holding the most distinct query terms is cut at
-// word boundaries, with "..." where it was cut. Storing the text in the
-// index makes a read-only replica self-contained: it needs nothing but the
-// index directory.
+// Evaluation (maxscore.go) reads Bleve's postings through its index
+// reader and computes Bleve's scores, but skips the pages that cannot
+// reach the k-th score (MaxScore); Bleve's own searchers, which visit every
+// posting, are the reference it is tested against and the path for the
+// in-memory index. A read-only index keeps decoded posting lists of the
+// terms searched, within Options.PostingsCache (postings.go).
+//
+// Snippets are computed by leaper, not Bleve: the text is turned into
+// plain prose (markdown headings, table pipes and rules, link targets,
+// emphasis and the corpus's "word , word" spacing removed) when the page
+// is added, and at search time the ~260-byte window holding the most
+// distinct query terms is cut at word boundaries, with "..." where it was
+// cut. The stored fields make a read-only replica self-contained: it
+// needs nothing but the index directory.
 //
 // Bulk loading: scorch is configured so that each Add batch (10,000 pages
 // by default) becomes one segment, written as is (no in-memory merging,
 // no merging by the background merger until ~100 segments, no fsync wait
 // per batch). Sync and Close wait until everything is on disk; Compact
-// merges everything into one segment.
+// merges everything into one segment, and Close then removes the merged
+// segments' files.
 //
 // # Concurrency
 //
