@@ -177,7 +177,7 @@ func (ix *Index) searchMaxScore(ctx context.Context, q string, terms []string, y
 
 // searchBleve ranks with Bleve's own searchers, visiting every posting of
 // every term. It is the reference topK is tested against, and the path
-// for an index without BM25 statistics.
+// for the in-memory index (not scorch) and for an empty one.
 func (ix *Index) searchBleve(ctx context.Context, q string, terms []string, year, k int, stats *search.BM25Stats) ([]Hit, error) {
 	bq := buildQuery(terms, year)
 
