@@ -49,7 +49,7 @@ func TestMatchNames(t *testing.T) {
 			t.Errorf("%q: MatchNames %v, %v; reference %v", s, got, ok, want)
 		}
 	}
-	if _, ok := MatchNames([]byte{shownBinary, 1}, "x"); ok {
+	if _, ok := MatchNames([]byte{0x01, 1}, "x"); ok {
 		t.Error("MatchNames accepted another encoding")
 	}
 	if _, ok := MatchNames(NamesBlob(nil), "x"); !ok {

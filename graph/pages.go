@@ -2,10 +2,7 @@ package graph
 
 import (
 	"context"
-	"encoding/binary"
 	"encoding/json"
-	"fmt"
-	"math"
 	"strings"
 
 	"github.com/leaper-dev/leaper/graph/table"
@@ -204,7 +201,10 @@ func (b *Builder) writePages(ctx context.Context, trees []*Tree, ents []*Entity,
 			return 0, err
 		}
 		shown := shownOf(p, ents)
-		if err := wb.Set(strKey(pPageEnts, u), encodeShown(shown)); err != nil {
+		if buf, err = json.Marshal(shown); err != nil {
+			return 0, err
+		}
+		if err := wb.Set(strKey(pPageEnts, u), buf); err != nil {
 			return 0, err
 		}
 		if onPage != nil {
@@ -246,53 +246,4 @@ func PageText(p *Page) string {
 		b.WriteString(sg.Text)
 	}
 	return b.String()
-}
-
-// shownBinary marks the binary encoding of a page's shown entities: it is
-// read on every search hit, and JSON decoding was most of a search's cost.
-// Stores written before it hold JSON, which starts with '[' or 'n'.
-const shownBinary = 0x01
-
-// encodeShown writes shownBinary, then for each entity its id and the
-// length of its name as uvarints and the name.
-func encodeShown(ss []Shown) []byte {
-	n := 1
-	for _, s := range ss {
-		n += 2*binary.MaxVarintLen32 + len(s.Name)
-	}
-	b := make([]byte, 1, n)
-	b[0] = shownBinary
-	for _, s := range ss {
-		b = binary.AppendUvarint(b, uint64(s.ID))
-		b = binary.AppendUvarint(b, uint64(len(s.Name)))
-		b = append(b, s.Name...)
-	}
-	return b
-}
-
-// decodeShown reads encodeShown's bytes, or JSON from an older store. The
-// names share one string.
-func decodeShown(b []byte) ([]Shown, error) {
-	if len(b) == 0 || b[0] != shownBinary {
-		var out []Shown
-		err := json.Unmarshal(b, &out)
-		return out, err
-	}
-	all := string(b)
-	var out []Shown
-	for i := 1; i < len(all); {
-		id, n := binary.Uvarint(b[i:])
-		if n <= 0 || id > math.MaxUint32 {
-			return nil, fmt.Errorf("graph: shown entities: bad id at byte %d", i)
-		}
-		i += n
-		l, n := binary.Uvarint(b[i:])
-		if n <= 0 || l > uint64(len(all)-i-n) {
-			return nil, fmt.Errorf("graph: shown entities: bad name length at byte %d", i)
-		}
-		i += n
-		out = append(out, Shown{ID: uint32(id), Name: all[i : i+int(l)]})
-		i += int(l)
-	}
-	return out, nil
 }

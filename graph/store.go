@@ -395,19 +395,7 @@ func (s *Store) Page(url string) (*Page, error) {
 // PageEntities returns the entities a page shows, with their names, by id.
 func (s *Store) PageEntities(url string) ([]Shown, error) {
 	var out []Shown
-	err := s.view(func(txn *badger.Txn) error {
-		it, err := txn.Get(strKey(pPageEnts, url))
-		if errors.Is(err, badger.ErrKeyNotFound) {
-			return ErrNotFound
-		}
-		if err != nil {
-			return err
-		}
-		return it.Value(func(b []byte) (err error) {
-			out, err = decodeShown(b)
-			return err
-		})
-	})
+	err := s.view(func(txn *badger.Txn) error { return getJSON(txn, strKey(pPageEnts, url), &out) })
 	if err != nil {
 		return nil, fmt.Errorf("graph: page entities %q: %w", url, err)
 	}

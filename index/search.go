@@ -85,11 +85,6 @@ func (ix *Index) searchMaxScore(ctx context.Context, q string, terms []string, y
 	if err != nil {
 		return nil, false, fmt.Errorf("index: search %q: %w", q, err)
 	}
-	if _, ok := adv.(*scorch.Scorch); !ok {
-		// Internal IDs are scorch's 8-byte document numbers; the
-		// in-memory index (upsidedown) has others.
-		return nil, false, nil
-	}
 	r, err := adv.Reader()
 	if err != nil {
 		return nil, false, fmt.Errorf("index: search %q: %w", q, err)
@@ -97,6 +92,8 @@ func (ix *Index) searchMaxScore(ctx context.Context, q string, terms []string, y
 	defer r.Close()
 	snap, ok := r.(*scorch.IndexSnapshot)
 	if !ok {
+		// topK reads scorch's 8-byte document numbers; the in-memory
+		// index (upsidedown) has other internal IDs.
 		return nil, false, nil
 	}
 	cands, ok, err := topK(ctx, r, ix.plists, terms, year, k, stats)

@@ -198,30 +198,12 @@ func (w *Web) shownInSnippet(h index.Hit, text string) ([]uint32, error) {
 	if ids, ok := graph.MatchNames(h.Stored, low); ok {
 		return ids, nil
 	}
-	p, err := w.names.get(w.G, h.URL)
+	blob, err := w.names.get(w.G, h.URL)
 	if err != nil {
 		return nil, err
 	}
-	return p.match(low), nil
-}
-
-// containsWord reports whether sub occurs in s at word boundaries.
-func containsWord(s, sub string) bool {
-	for i := 0; ; {
-		j := strings.Index(s[i:], sub)
-		if j < 0 {
-			return false
-		}
-		a, b := i+j, i+j+len(sub)
-		if (a == 0 || !isWordByte(s[a-1])) && (b == len(s) || !isWordByte(s[b])) {
-			return true
-		}
-		i = a + 1
-	}
-}
-
-func isWordByte(c byte) bool {
-	return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 0x80
+	ids, _ := graph.MatchNames(blob, low)
+	return ids, nil
 }
 
 // Visit reads pages for a goal.
