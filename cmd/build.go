@@ -13,7 +13,6 @@ import (
 	"github.com/leaper-dev/leaper/graph"
 	"github.com/leaper-dev/leaper/graph/ingest"
 	"github.com/leaper-dev/leaper/graph/table"
-	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 )
 
@@ -30,6 +29,9 @@ type BuildOptions struct {
 	Quiet   bool
 	isTerm  bool
 	MaxShow int
+	// ProgressEvery is the interval of progress lines when stderr is not
+	// a terminal (10 s by default).
+	ProgressEvery time.Duration
 	// MaxMemory is the heap size below which the build does not collect
 	// garbage; 0 collects as usual.
 	MaxMemory int64
@@ -72,7 +74,8 @@ exit status is then 3.`,
 	c.Flags().BoolVar(&opts.Append, "append", false, "add inputs to an existing store")
 	c.Flags().BoolVar(&opts.Force, "force", false, "delete an existing store and build from scratch")
 	c.Flags().BoolVar(&opts.JSON, "json", false, "print the build report as JSON")
-	c.Flags().BoolVarP(&opts.Quiet, "quiet", "q", false, "print no progress")
+	c.Flags().BoolVarP(&opts.Quiet, "quiet", "q", false, "print no progress (a bar on a terminal, else a line every --progress-every)")
+	c.Flags().DurationVar(&opts.ProgressEvery, "progress-every", 10*time.Second, "interval of progress lines when stderr is not a terminal")
 	c.Flags().Int64Var(&opts.MaxMemory, "max-memory", 4<<30, "bytes of heap the build may use before collecting garbage (0: collect as usual)")
 	return c
 }
@@ -134,25 +137,12 @@ func runBuild(ctx context.Context, o *BuildOptions) error {
 		}
 	}
 	skips := 0
-	bars := map[string]*progressbar.ProgressBar{}
-	progress := func(stage string, done, total int) {
-		if o.Quiet || !o.isTerm {
-			return
-		}
-		bar := bars[stage]
-		if bar == nil {
-			bar = progressbar.NewOptions(max(total, -1), progressbar.OptionSetWriter(o.IO.ErrOut),
-				progressbar.OptionSetDescription(fmt.Sprintf("%-8s", stage)), progressbar.OptionShowCount(),
-				progressbar.OptionClearOnFinish(), progressbar.OptionThrottle(100*time.Millisecond))
-			bars[stage] = bar
-		}
-		if total > 0 {
-			bar.ChangeMax(total)
-		}
-		bar.Set(done)
-		if total > 0 && done >= total {
-			bar.Finish()
-		}
+	var prog *buildProgress
+	progress := func(ingest.Progress) {}
+	if !o.Quiet {
+		prog = newBuildProgress(o.IO.ErrOut, o.isTerm, o.ProgressEvery)
+		defer prog.close()
+		progress = prog.update
 	}
 	rep, err := ingest.Build(ctx, o.Store, o.Inputs, &ingest.Options{
 		Format:   table.Format(o.Format),
@@ -165,6 +155,9 @@ func runBuild(ctx context.Context, o *BuildOptions) error {
 			}
 		},
 	})
+	if prog != nil {
+		prog.close()
+	}
 	if skips > o.MaxShow {
 		fmt.Fprintf(o.IO.ErrOut, "skipped: ... and %d more (see leaper stats)\n", skips-o.MaxShow)
 	}

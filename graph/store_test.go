@@ -100,8 +100,8 @@ func TestResumeAfterInterrupt(t *testing.T) {
 		n := 0
 		_, err := ingest.Build(ctx, dir, []string{graphtest.Corpus()}, &ingest.Options{
 			FlushEvery: 7,
-			Progress: func(stage string, done, total int) {
-				if stage == "read" {
+			Progress: func(p ingest.Progress) {
+				if p.Stage == "read" {
 					n++
 					if n == stopAfter/7+1 {
 						cancel()
