@@ -23,6 +23,7 @@ type BuildOptions struct {
 	Inputs  []string
 	Format  string
 	Titles  string
+	Links   string
 	Append  bool
 	Force   bool
 	JSON    bool
@@ -71,6 +72,7 @@ exit status is then 3.`,
 	}
 	c.Flags().StringVar(&opts.Format, "format", "auto", "input format: auto, wikitables, html, tabel, csv, passages")
 	c.Flags().StringVar(&opts.Titles, "titles", "", "JSON file mapping CSV file names to [title, url]")
+	c.Flags().StringVar(&opts.Links, "links", "auto", "CSV cells written as page titles (Chester_City_F.C.): auto (detect title columns), titles (read them as links), none (text)")
 	c.Flags().BoolVar(&opts.Append, "append", false, "add inputs to an existing store")
 	c.Flags().BoolVar(&opts.Force, "force", false, "delete an existing store and build from scratch")
 	c.Flags().BoolVar(&opts.JSON, "json", false, "print the build report as JSON")
@@ -85,6 +87,11 @@ func runBuild(ctx context.Context, o *BuildOptions) error {
 	case table.FormatAuto, table.FormatWikiTables, table.FormatHTML, table.FormatTabEL, table.FormatCSV, table.FormatPassages:
 	default:
 		return usageErrorf("unknown --format %q (want auto, wikitables, html, tabel, csv or passages)", o.Format)
+	}
+	switch table.LinkMode(o.Links) {
+	case table.LinksAuto, table.LinksTitles, table.LinksNone:
+	default:
+		return usageErrorf("unknown --links %q (want auto, titles or none)", o.Links)
 	}
 	if o.Append && o.Force {
 		return usageErrorf("--append and --force exclude each other")
@@ -147,6 +154,7 @@ func runBuild(ctx context.Context, o *BuildOptions) error {
 	rep, err := ingest.Build(ctx, o.Store, o.Inputs, &ingest.Options{
 		Format:   table.Format(o.Format),
 		Titles:   titles,
+		Links:    table.LinkMode(o.Links),
 		Progress: progress,
 		OnSkip: func(e *table.ParseError) {
 			skips++
@@ -189,6 +197,10 @@ func printBuildReport(o *BuildOptions, r *ingest.Report) {
 	c := r.Counts
 	fmt.Fprintf(w, "  store:     %d trees, %d entities, %d relations, %d triples, %d pages\n",
 		c.Trees, c.Entities, c.Relations, c.Triples, c.Pages)
+	if f := r.Cleaned; f != (table.Fixes{}) {
+		fmt.Fprintf(w, "  cleaned:   %d title cells linked, %d template remnants, %d footnote marks, %d repeated header rows\n",
+			f.Links, f.Templates, f.Footnotes, f.HeaderRows)
+	}
 	if len(r.Reasons) > 0 {
 		keys := make([]string, 0, len(r.Reasons))
 		for k := range r.Reasons {

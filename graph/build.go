@@ -45,6 +45,8 @@ type BuildCounts struct {
 	Passages   int            `json:"passages"`
 	Skipped    int            `json:"skipped"`
 	Reasons    map[string]int `json:"reasons,omitempty"`
+	// Cleaned counts what the readers repaired in the tables read.
+	Cleaned table.Fixes `json:"cleaned"`
 }
 
 // NewBuilder starts or resumes a build. It marks the store incomplete until
@@ -181,6 +183,7 @@ func (b *Builder) AddTable(t *table.Table) (*Tree, *Reject, error) {
 	}
 	b.done[key] = true
 	b.counts.Tables++
+	b.counts.Cleaned.Add(t.Fixes)
 	sh, rej := Shape(t, b.clean)
 	if rej != nil {
 		b.counts.Rejected++
@@ -193,7 +196,7 @@ func (b *Builder) AddTable(t *table.Table) (*Tree, *Reject, error) {
 	}
 	tr := &Tree{ID: b.nextT, TableKey: key, Source: t.Source, PageTitle: t.PageTitle, PageURL: t.PageURL,
 		TableIndex: t.Index, Section: t.Section, Caption: t.Caption, Group: sh.Group,
-		KeyHeader: sh.KeyHeader, KeyDatatype: sh.KeyDatatype, KeyDomain: sh.KeyDomain, Dropped: sh.Dropped}
+		KeyHeader: sh.KeyHeader, KeyDatatype: sh.KeyDatatype, KeyDomain: sh.KeyDomain, Dropped: sh.Dropped, Untitled: t.Untitled}
 	b.nextT++
 	for _, v := range sh.Question {
 		id, err := b.entity(v)

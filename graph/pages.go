@@ -61,6 +61,9 @@ func mdEscape(s string) string { return strings.ReplaceAll(s, "|", "\\|") }
 func RenderTree(t *Tree, ents []*Entity, block int) []Segment {
 	var segs []Segment
 	head := "## " + t.PageTitle
+	if t.Untitled {
+		head = "## Untitled table"
+	}
 	if t.Section != "" {
 		head = "## " + t.Section
 	}

@@ -26,6 +26,8 @@ type Options struct {
 	Format table.Format
 	// Titles maps CSV file base names to [title, url].
 	Titles map[string][2]string
+	// Links says how CSV cells written as page titles are read.
+	Links  table.LinkMode
 	Clean  *graph.CleanOptions
 	Logger *slog.Logger
 	// Progress is called as work advances, from the build's goroutines
@@ -108,7 +110,7 @@ func Build(ctx context.Context, dir string, inputs []string, opts *Options) (*Re
 		o.Progress(Progress{Stage: stage, Done: done, Total: all, Tables: c.Tables + c.Duplicates, Trees: c.Trees,
 			Bytes: doneBytes, TotalBytes: total})
 	}
-	err = table.Read(ctx, inputs, &table.Options{Format: o.Format, Titles: o.Titles, Logger: o.Logger}, func(it table.Item) error {
+	err = table.Read(ctx, inputs, &table.Options{Format: o.Format, Titles: o.Titles, Links: o.Links, Logger: o.Logger}, func(it table.Item) error {
 		if src := itemFile(it); src != cur {
 			doneBytes += sizes[cur]
 			cur = src

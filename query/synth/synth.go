@@ -208,6 +208,9 @@ func newSynth(ctx context.Context, g *graph.Store, o *Options) (*synth, error) {
 	s := &synth{g: g, o: o, index: map[uint32]int{}, rels: map[string][]uint32{},
 		objs: map[objKey][]uint32{}, names: map[uint32]*graph.Entity{}}
 	err := g.EachTree(ctx, func(t *graph.Tree) error {
+		if t.Untitled {
+			return nil // a question would have to name it by its file
+		}
 		s.index[t.ID] = len(s.trees)
 		s.trees = append(s.trees, t)
 		bm := roaring.New()
