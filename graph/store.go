@@ -34,6 +34,10 @@ type Options struct {
 	Logger *slog.Logger
 	// Clean are the cleaning rules used by Build. Default: DefaultCleanOptions.
 	Clean *CleanOptions
+	// SpillBudget is how many bytes of page fragments a build's finalize
+	// holds in memory before it writes them, sorted, to a run file beside
+	// the store. Default 256 MiB.
+	SpillBudget int
 }
 
 func (o *Options) withDefaults() Options {
@@ -47,6 +51,9 @@ func (o *Options) withDefaults() Options {
 	if c.Clean == nil {
 		d := DefaultCleanOptions()
 		c.Clean = &d
+	}
+	if c.SpillBudget <= 0 {
+		c.SpillBudget = 256 << 20
 	}
 	return c
 }
@@ -83,6 +90,7 @@ type Counts struct {
 
 // Store is the entity-relation graph on Badger.
 type Store struct {
+	dir      string
 	db       *badger.DB
 	opts     Options
 	log      *slog.Logger
@@ -91,6 +99,16 @@ type Store struct {
 	manifest Manifest
 	fams     families
 	rels     atomic.Value // *[]*Relation, for read-only stores
+}
+
+// spillDir is where a build spills to disk: beside the store's
+// directory (not inside Badger's), or the temporary directory for a store
+// in memory.
+func (s *Store) spillDir() string {
+	if s.opts.InMemory || s.dir == "" {
+		return os.TempDir()
+	}
+	return filepath.Dir(filepath.Clean(s.dir))
 }
 
 // Open opens the store in dir, creating it unless ReadOnly. Readers should
@@ -124,7 +142,7 @@ func Open(dir string, opts *Options) (*Store, error) {
 		}
 		return nil, fmt.Errorf("graph: open %s: %w", dir, err)
 	}
-	s := &Store{db: db, opts: o, log: o.Logger}
+	s := &Store{dir: dir, db: db, opts: o, log: o.Logger}
 	if err := s.loadManifest(); err != nil {
 		db.Close()
 		return nil, err

@@ -35,6 +35,9 @@ type Options struct {
 	Progress func(Progress)
 	// OnSkip is called for each input record that could not be read.
 	OnSkip func(*table.ParseError)
+	// SpillBudget bounds the memory of page fragments in finalize (see
+	// graph.Options).
+	SpillBudget int
 	// FlushEvery is how many tables are written between durable flushes.
 	FlushEvery int
 }
@@ -86,7 +89,7 @@ func Build(ctx context.Context, dir string, inputs []string, opts *Options) (*Re
 		o.Progress = func(Progress) {}
 	}
 	start := time.Now()
-	st, err := graph.Open(filepath.Join(dir, GraphDir), &graph.Options{Logger: o.Logger, Clean: o.Clean})
+	st, err := graph.Open(filepath.Join(dir, GraphDir), &graph.Options{Logger: o.Logger, Clean: o.Clean, SpillBudget: o.SpillBudget})
 	if err != nil {
 		return nil, err
 	}
