@@ -33,6 +33,9 @@ type BuildOptions struct {
 	// ProgressEvery is the interval of progress lines when stderr is not
 	// a terminal (10 s by default).
 	ProgressEvery time.Duration
+	// SpillBudget bounds the page fragments finalize holds in memory
+	// (hidden flag; for tests and measurements).
+	SpillBudget int
 	// MaxMemory is the heap size below which the build does not collect
 	// garbage; 0 collects as usual.
 	MaxMemory int64
@@ -78,6 +81,8 @@ exit status is then 3.`,
 	c.Flags().BoolVar(&opts.JSON, "json", false, "print the build report as JSON")
 	c.Flags().BoolVarP(&opts.Quiet, "quiet", "q", false, "print no progress (a bar on a terminal, else a line every --progress-every)")
 	c.Flags().DurationVar(&opts.ProgressEvery, "progress-every", 10*time.Second, "interval of progress lines when stderr is not a terminal")
+	c.Flags().IntVar(&opts.SpillBudget, "spill-budget", 0, "bytes of page fragments held in memory before spilling to disk (0: 256 MiB)")
+	c.Flags().MarkHidden("spill-budget")
 	c.Flags().Int64Var(&opts.MaxMemory, "max-memory", 4<<30, "bytes of heap the build may use before collecting garbage (0: collect as usual)")
 	return c
 }
@@ -152,10 +157,11 @@ func runBuild(ctx context.Context, o *BuildOptions) error {
 		progress = prog.update
 	}
 	rep, err := ingest.Build(ctx, o.Store, o.Inputs, &ingest.Options{
-		Format:   table.Format(o.Format),
-		Titles:   titles,
-		Links:    table.LinkMode(o.Links),
-		Progress: progress,
+		Format:      table.Format(o.Format),
+		Titles:      titles,
+		Links:       table.LinkMode(o.Links),
+		SpillBudget: o.SpillBudget,
+		Progress:    progress,
 		OnSkip: func(e *table.ParseError) {
 			skips++
 			if skips <= o.MaxShow {
