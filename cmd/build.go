@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"github.com/leaper-dev/leaper/graph"
-	"github.com/leaper-dev/leaper/graph/ingest"
 	"github.com/leaper-dev/leaper/graph/table"
+	"github.com/leaper-dev/leaper/store"
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 )
@@ -101,7 +101,7 @@ func runBuild(ctx context.Context, o *BuildOptions) error {
 			return fmt.Errorf("--titles %s: want {\"file.csv\": [\"Title\", \"url\"]}: %w", o.Titles, err)
 		}
 	}
-	if ingest.Exists(o.Store) {
+	if store.Exists(o.Store) {
 		switch {
 		case o.Force:
 			if err := os.RemoveAll(o.Store); err != nil {
@@ -109,7 +109,7 @@ func runBuild(ctx context.Context, o *BuildOptions) error {
 			}
 		case o.Append:
 		default:
-			g, err := graph.Open(o.Store+"/"+ingest.GraphDir, &graph.Options{ReadOnly: true})
+			g, err := graph.Open(o.Store+"/"+store.GraphDir, &graph.Options{ReadOnly: true})
 			complete := err == nil && g.Manifest().Complete
 			if g != nil {
 				g.Close()
@@ -154,7 +154,7 @@ func runBuild(ctx context.Context, o *BuildOptions) error {
 			bar.Finish()
 		}
 	}
-	rep, err := ingest.Build(ctx, o.Store, o.Inputs, &ingest.Options{
+	rep, err := store.Build(ctx, o.Store, o.Inputs, &store.Options{
 		Format:   table.Format(o.Format),
 		Titles:   titles,
 		Progress: progress,
@@ -187,7 +187,7 @@ func runBuild(ctx context.Context, o *BuildOptions) error {
 	return nil
 }
 
-func printBuildReport(o *BuildOptions, r *ingest.Report) {
+func printBuildReport(o *BuildOptions, r *store.Report) {
 	w := o.IO.Out
 	fmt.Fprintf(w, "Built %s in %.1fs (read %.1fs, finalize %.1fs, index %.1fs)\n", o.Store,
 		r.Total.Seconds(), r.Read.Seconds(), r.Finalize.Seconds(), r.Index.Seconds())

@@ -10,8 +10,8 @@ import (
 
 	"github.com/leaper-dev/leaper/graph"
 	"github.com/leaper-dev/leaper/graph/graphtest"
-	"github.com/leaper-dev/leaper/graph/ingest"
 	"github.com/leaper-dev/leaper/graph/table"
+	"github.com/leaper-dev/leaper/store"
 )
 
 // dump is a store's content in a comparable form: every tree and entity.
@@ -23,7 +23,7 @@ type dump struct {
 
 func dumpStore(t *testing.T, dir string) dump {
 	t.Helper()
-	g, err := graph.Open(filepath.Join(dir, ingest.GraphDir), &graph.Options{ReadOnly: true})
+	g, err := graph.Open(filepath.Join(dir, store.GraphDir), &graph.Options{ReadOnly: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,9 +48,9 @@ func dumpStore(t *testing.T, dir string) dump {
 	return d
 }
 
-func build(t *testing.T, dir string, inputs ...string) *ingest.Report {
+func build(t *testing.T, dir string, inputs ...string) *store.Report {
 	t.Helper()
-	rep, err := ingest.Build(context.Background(), dir, inputs, nil)
+	rep, err := store.Build(context.Background(), dir, inputs, nil)
 	if err != nil {
 		t.Fatalf("build %v: %v", inputs, err)
 	}
@@ -98,7 +98,7 @@ func TestResumeAfterInterrupt(t *testing.T) {
 		dir := t.TempDir()
 		ctx, cancel := context.WithCancel(context.Background())
 		n := 0
-		_, err := ingest.Build(ctx, dir, []string{graphtest.Corpus()}, &ingest.Options{
+		_, err := store.Build(ctx, dir, []string{graphtest.Corpus()}, &store.Options{
 			FlushEvery: 7,
 			Progress: func(stage string, done, total int) {
 				if stage == "read" {
@@ -114,7 +114,7 @@ func TestResumeAfterInterrupt(t *testing.T) {
 		if !errors.Is(err, context.Canceled) {
 			t.Fatalf("stop after %d: want context.Canceled, got %v", stopAfter, err)
 		}
-		g, err := graph.Open(filepath.Join(dir, ingest.GraphDir), &graph.Options{ReadOnly: true})
+		g, err := graph.Open(filepath.Join(dir, store.GraphDir), &graph.Options{ReadOnly: true})
 		if err != nil {
 			t.Fatalf("reopen interrupted store: %v", err)
 		}
@@ -122,7 +122,7 @@ func TestResumeAfterInterrupt(t *testing.T) {
 			t.Fatal("interrupted store claims to be complete")
 		}
 		g.Close()
-		if _, err := ingest.Build(context.Background(), dir, []string{graphtest.Corpus()}, nil); err != nil {
+		if _, err := store.Build(context.Background(), dir, []string{graphtest.Corpus()}, nil); err != nil {
 			t.Fatalf("resume: %v", err)
 		}
 		if got := dumpStore(t, dir); !reflect.DeepEqual(got, want) {
@@ -132,7 +132,7 @@ func TestResumeAfterInterrupt(t *testing.T) {
 }
 
 func TestReadOnlySharedAndClose(t *testing.T) {
-	dir := filepath.Join(graphtest.SampleStore(t), ingest.GraphDir)
+	dir := filepath.Join(graphtest.SampleStore(t), store.GraphDir)
 	a, err := graph.Open(dir, &graph.Options{ReadOnly: true})
 	if err != nil {
 		t.Fatal(err)

@@ -11,13 +11,13 @@ import (
 	"testing"
 
 	"github.com/leaper-dev/leaper/graph"
-	"github.com/leaper-dev/leaper/graph/ingest"
+	"github.com/leaper-dev/leaper/store"
 )
 
 var (
 	once   sync.Once
 	dir    string
-	report *ingest.Report
+	report *store.Report
 	err    error
 )
 
@@ -49,7 +49,7 @@ func SampleStore(t testing.TB) string {
 		if err != nil {
 			return
 		}
-		report, err = ingest.Build(context.Background(), dir, []string{Corpus()}, nil)
+		report, err = store.Build(context.Background(), dir, []string{Corpus()}, nil)
 	})
 	if err != nil {
 		t.Fatalf("graphtest: build sample store: %v", err)
@@ -58,7 +58,7 @@ func SampleStore(t testing.TB) string {
 }
 
 // SampleReport is the report of the sample build.
-func SampleReport(t testing.TB) *ingest.Report {
+func SampleReport(t testing.TB) *store.Report {
 	SampleStore(t)
 	return report
 }
@@ -66,7 +66,7 @@ func SampleReport(t testing.TB) *ingest.Report {
 // OpenGraph opens the sample store's graph read-only, closed at cleanup.
 func OpenGraph(t testing.TB) *graph.Store {
 	t.Helper()
-	g, err := graph.Open(filepath.Join(SampleStore(t), ingest.GraphDir), &graph.Options{ReadOnly: true})
+	g, err := graph.Open(filepath.Join(SampleStore(t), store.GraphDir), &graph.Options{ReadOnly: true})
 	if err != nil {
 		t.Fatalf("graphtest: open graph: %v", err)
 	}

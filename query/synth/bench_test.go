@@ -8,9 +8,9 @@ import (
 
 	"github.com/leaper-dev/leaper/graph"
 	"github.com/leaper-dev/leaper/graph/graphtest"
-	"github.com/leaper-dev/leaper/graph/ingest"
 	"github.com/leaper-dev/leaper/query"
 	"github.com/leaper-dev/leaper/query/synth"
+	"github.com/leaper-dev/leaper/store"
 )
 
 // benchGraph opens LEAPER_BENCH_STORE (a store built from the shared
@@ -21,7 +21,7 @@ func benchGraph(b *testing.B) *graph.Store {
 	if dir == "" {
 		return graphtest.OpenGraph(b)
 	}
-	g, err := graph.Open(filepath.Join(dir, ingest.GraphDir), &graph.Options{ReadOnly: true})
+	g, err := graph.Open(filepath.Join(dir, store.GraphDir), &graph.Options{ReadOnly: true})
 	if err != nil {
 		b.Fatal(err)
 	}
