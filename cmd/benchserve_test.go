@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/leaper-dev/leaper/graph/graphtest"
+	"github.com/leaper-dev/leaper/store/storetest"
 )
 
 func TestBenchServeFlags(t *testing.T) {
@@ -46,7 +46,7 @@ func TestBenchServeSample(t *testing.T) {
 	if testing.Short() {
 		t.Skip("load run")
 	}
-	store := graphtest.SampleStore(t)
+	store := storetest.SampleStore(t)
 	out, err := runLeaper(t, "bench", "serve", "--store", store, "--clients", "1,4", "--requests", "60",
 		"--fts5", "--fts5-db", filepath.Join(t.TempDir(), "fts.db"), "--cache", "16", "--soak", "1s", "--json")
 	if err != nil {

@@ -10,7 +10,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/leaper-dev/leaper/graph"
 	"github.com/leaper-dev/leaper/graph/table"
 	"github.com/leaper-dev/leaper/store"
 	"github.com/schollz/progressbar/v3"
@@ -101,7 +100,7 @@ func runBuild(ctx context.Context, o *BuildOptions) error {
 			return fmt.Errorf("--titles %s: want {\"file.csv\": [\"Title\", \"url\"]}: %w", o.Titles, err)
 		}
 	}
-	if store.Exists(o.Store) {
+	if state, _ := store.State(o.Store); state != store.Missing {
 		switch {
 		case o.Force:
 			if err := os.RemoveAll(o.Store); err != nil {
@@ -109,12 +108,7 @@ func runBuild(ctx context.Context, o *BuildOptions) error {
 			}
 		case o.Append:
 		default:
-			g, err := graph.Open(o.Store+"/"+store.GraphDir, &graph.Options{ReadOnly: true})
-			complete := err == nil && g.Manifest().Complete
-			if g != nil {
-				g.Close()
-			}
-			if complete {
+			if state == store.Complete {
 				return usageErrorf("store %s already exists: use --append to add inputs, or --force to rebuild it", o.Store)
 			}
 			if !o.Quiet {
@@ -154,7 +148,7 @@ func runBuild(ctx context.Context, o *BuildOptions) error {
 			bar.Finish()
 		}
 	}
-	rep, err := store.Build(ctx, o.Store, o.Inputs, &store.Options{
+	rep, err := store.Build(ctx, o.Store, o.Inputs, &store.BuildOptions{
 		Format:   table.Format(o.Format),
 		Titles:   titles,
 		Progress: progress,

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/leaper-dev/leaper/store/storetest"
+
 	"github.com/leaper-dev/leaper/agent"
 	"github.com/leaper-dev/leaper/agent/agenttest"
 	"github.com/leaper-dev/leaper/agent/webtest"
@@ -109,7 +111,7 @@ func TestRolloutFlags(t *testing.T) {
 }
 
 func TestRolloutOracleEvalFilterExport(t *testing.T) {
-	store := graphtest.SampleStore(t)
+	store := storetest.SampleStore(t)
 	tasks, n := writeTasks(t, 5)
 	out := filepath.Join(t.TempDir(), "traj.jsonl")
 	_, stderr, err := leaperIn(t, "--store", store, "rollout", "--tasks", tasks, "--policy", "oracle", "--workers", "2", "--deterministic", "-o", out)
@@ -189,7 +191,7 @@ func TestRolloutOracleEvalFilterExport(t *testing.T) {
 }
 
 func TestRolloutLLMRecordReplayCLI(t *testing.T) {
-	store := graphtest.SampleStore(t)
+	store := storetest.SampleStore(t)
 	tasks, n := writeTasks(t, 2)
 	s := agenttest.NewServer(t)
 	s.Func = func(r *agenttest.Request) agenttest.Action {

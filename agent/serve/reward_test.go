@@ -6,9 +6,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/leaper-dev/leaper/store/storetest"
+
 	"github.com/leaper-dev/leaper/agent"
 	"github.com/leaper-dev/leaper/graph"
-	"github.com/leaper-dev/leaper/graph/graphtest"
 	"github.com/leaper-dev/leaper/query"
 )
 
@@ -16,7 +17,7 @@ import (
 // first three subtree roots.
 func sampleTask(t *testing.T) *query.Task {
 	t.Helper()
-	g := graphtest.OpenGraph(t)
+	g := storetest.OpenGraph(t)
 	var tr *graph.Tree
 	g.EachTree(context.Background(), func(x *graph.Tree) error {
 		if tr == nil && len(x.Rows) >= 3 {
