@@ -13,9 +13,9 @@ import (
 
 	"github.com/leaper-dev/leaper/agent"
 	"github.com/leaper-dev/leaper/agent/agenttest"
-	"github.com/leaper-dev/leaper/agent/web"
-	"github.com/leaper-dev/leaper/agent/webtest"
 	"github.com/leaper-dev/leaper/query"
+	"github.com/leaper-dev/leaper/web"
+	"github.com/leaper-dev/leaper/web/webtest"
 )
 
 // parallel2 runs fn b.N times on 2 goroutines.

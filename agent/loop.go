@@ -8,8 +8,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/leaper-dev/leaper/agent/web"
 	"github.com/leaper-dev/leaper/query"
+	"github.com/leaper-dev/leaper/web"
 )
 
 // Observation is what a tool call shows the agent: the text, the ids of the

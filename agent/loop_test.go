@@ -11,7 +11,7 @@ import (
 
 	"github.com/leaper-dev/leaper/agent"
 	"github.com/leaper-dev/leaper/agent/agenttest"
-	"github.com/leaper-dev/leaper/agent/webtest"
+	"github.com/leaper-dev/leaper/web/webtest"
 )
 
 const answer = "<think>done</think>\n<answer>\n| Name |\n| --- |\n| x |\n</answer>"

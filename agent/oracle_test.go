@@ -6,7 +6,7 @@ import (
 
 	"github.com/leaper-dev/leaper/agent"
 	"github.com/leaper-dev/leaper/agent/agenttest"
-	"github.com/leaper-dev/leaper/agent/webtest"
+	"github.com/leaper-dev/leaper/web/webtest"
 )
 
 func TestRolloutOracleReachesFullISR(t *testing.T) {

@@ -8,8 +8,8 @@ import (
 
 	"github.com/leaper-dev/leaper/agent"
 	"github.com/leaper-dev/leaper/agent/agenttest"
-	"github.com/leaper-dev/leaper/agent/webtest"
 	"github.com/leaper-dev/leaper/query"
+	"github.com/leaper-dev/leaper/web/webtest"
 )
 
 func TestEvalSimilarity(t *testing.T) {

@@ -8,9 +8,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/leaper-dev/leaper/agent/web"
 	"github.com/leaper-dev/leaper/graph"
 	"github.com/leaper-dev/leaper/graph/table"
+	"github.com/leaper-dev/leaper/web"
 	"github.com/spf13/cobra"
 )
 

@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"github.com/leaper-dev/leaper/agent"
-	"github.com/leaper-dev/leaper/agent/web"
 	"github.com/leaper-dev/leaper/query"
+	"github.com/leaper-dev/leaper/web"
 	"github.com/spf13/cobra"
 )
 

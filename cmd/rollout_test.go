@@ -15,8 +15,8 @@ import (
 
 	"github.com/leaper-dev/leaper/agent"
 	"github.com/leaper-dev/leaper/agent/agenttest"
-	"github.com/leaper-dev/leaper/agent/webtest"
 	"github.com/leaper-dev/leaper/graph/graphtest"
+	"github.com/leaper-dev/leaper/web/webtest"
 )
 
 func init() {

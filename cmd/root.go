@@ -11,8 +11,8 @@ import (
 	"runtime/pprof"
 	"syscall"
 
-	"github.com/leaper-dev/leaper/agent/web"
 	"github.com/leaper-dev/leaper/graph"
+	"github.com/leaper-dev/leaper/web"
 	"github.com/spf13/cobra"
 )
 

@@ -14,9 +14,9 @@ import (
 	"github.com/leaper-dev/leaper/store/storetest"
 
 	"github.com/leaper-dev/leaper/agent/serve"
-	"github.com/leaper-dev/leaper/agent/web"
-	"github.com/leaper-dev/leaper/agent/webtest"
 	"github.com/leaper-dev/leaper/graph"
+	"github.com/leaper-dev/leaper/web"
+	"github.com/leaper-dev/leaper/web/webtest"
 )
 
 // runLeaper runs the command tree in-process and returns stdout.

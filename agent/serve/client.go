@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/leaper-dev/leaper/agent"
-	"github.com/leaper-dev/leaper/agent/web"
+	"github.com/leaper-dev/leaper/web"
 )
 
 // Client calls a leaper server. Its Call has the shape of the agent's

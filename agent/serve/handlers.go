@@ -10,9 +10,9 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/leaper-dev/leaper/agent/web"
 	"github.com/leaper-dev/leaper/graph"
 	"github.com/leaper-dev/leaper/index"
+	"github.com/leaper-dev/leaper/web"
 )
 
 // SearchRequest is the body of POST /search: the arguments of Tongyi

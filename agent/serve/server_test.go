@@ -14,9 +14,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/leaper-dev/leaper/agent/web"
-	"github.com/leaper-dev/leaper/agent/webtest"
 	"github.com/leaper-dev/leaper/graph"
+	"github.com/leaper-dev/leaper/web"
+	"github.com/leaper-dev/leaper/web/webtest"
 )
 
 // fixture is a server over the sample store with a query, a page URL and a

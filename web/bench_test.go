@@ -8,9 +8,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/leaper-dev/leaper/agent/web"
-	"github.com/leaper-dev/leaper/agent/webtest"
 	"github.com/leaper-dev/leaper/graph"
+	"github.com/leaper-dev/leaper/web"
+	"github.com/leaper-dev/leaper/web/webtest"
 )
 
 // benchWeb opens $LEAPER_BENCH_STORE (a store of the full corpus, built

@@ -12,8 +12,8 @@ import (
 
 	"github.com/leaper-dev/leaper/store/storetest"
 
-	"github.com/leaper-dev/leaper/agent/web"
-	"github.com/leaper-dev/leaper/agent/webtest"
+	"github.com/leaper-dev/leaper/web"
+	"github.com/leaper-dev/leaper/web/webtest"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")

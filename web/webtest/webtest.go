@@ -6,7 +6,7 @@ import (
 
 	"github.com/leaper-dev/leaper/store/storetest"
 
-	"github.com/leaper-dev/leaper/agent/web"
+	"github.com/leaper-dev/leaper/web"
 )
 
 // OpenWeb opens the sample store's offline web, closed at cleanup.
