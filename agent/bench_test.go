@@ -51,7 +51,7 @@ func benchWeb(b *testing.B) *web.Web {
 	if dir == "" {
 		return webtest.OpenWeb(b)
 	}
-	w, err := web.Open(dir)
+	w, err := web.Open(dir, nil)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -61,11 +61,11 @@ func benchWeb(b *testing.B) *web.Web {
 
 func BenchmarkRolloutEnvSearch(b *testing.B) {
 	w := benchWeb(b)
-	be := agent.WebBackend(w)
-	tasks := agenttest.Tasks(b, w.G, 20)
+	be := w
+	tasks := agenttest.Tasks(b, w.Store().Graph(), 20)
 	args := make([]json.RawMessage, len(tasks))
 	for i, t := range tasks {
-		tr, _ := w.G.Tree(t.Trees[0])
+		tr, _ := w.Store().Graph().Tree(t.Trees[0])
 		args[i], _ = json.Marshal(map[string]any{"query": []string{tr.PageTitle}})
 	}
 	parallel2(b, func(i int) error {
@@ -76,11 +76,11 @@ func BenchmarkRolloutEnvSearch(b *testing.B) {
 
 func BenchmarkRolloutEnvVisit(b *testing.B) {
 	w := benchWeb(b)
-	be := agent.WebBackend(w)
-	tasks := agenttest.Tasks(b, w.G, 20)
+	be := w
+	tasks := agenttest.Tasks(b, w.Store().Graph(), 20)
 	args := make([]json.RawMessage, len(tasks))
 	for i, t := range tasks {
-		tr, _ := w.G.Tree(t.Trees[0])
+		tr, _ := w.Store().Graph().Tree(t.Trees[0])
 		args[i], _ = json.Marshal(map[string]any{"url": tr.PageURL, "goal": agent.Goal(t)})
 	}
 	parallel2(b, func(i int) error {
@@ -99,9 +99,9 @@ func median(xs []float64) float64 {
 
 func BenchmarkRolloutOracle(b *testing.B) {
 	w := webtest.OpenWeb(b)
-	be := agent.WebBackend(w)
-	tasks := agenttest.Tasks(b, w.G, 1000)
-	p := &agent.Oracle{Graph: w.G, Probe: be}
+	be := w
+	tasks := agenttest.Tasks(b, w.Store().Graph(), 1000)
+	p := &agent.Oracle{Graph: w.Store().Graph(), Probe: be}
 	var isr, ise []float64
 	b.ResetTimer()
 	start := time.Now()
@@ -127,8 +127,8 @@ func BenchmarkRolloutOracle(b *testing.B) {
 // excluding the time inside the model call and the tools.
 func BenchmarkRolloutLoopOverhead(b *testing.B) {
 	w := webtest.OpenWeb(b)
-	be := agent.WebBackend(w)
-	task := agenttest.Tasks(b, w.G, 1)[0]
+	be := w
+	task := agenttest.Tasks(b, w.Store().Graph(), 1)[0]
 	s := agenttest.NewServer(b)
 	s.Func = func(r *agenttest.Request) agenttest.Action {
 		if len(r.Messages) < 22 {

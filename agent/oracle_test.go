@@ -11,12 +11,12 @@ import (
 
 func TestRolloutOracleReachesFullISR(t *testing.T) {
 	w := webtest.OpenWeb(t)
-	tasks := agenttest.Tasks(t, w.G, 1000) // every tree of the sample store
+	tasks := agenttest.Tasks(t, w.Store().Graph(), 1000) // every tree of the sample store
 	if len(tasks) < 2 {
 		t.Fatalf("only %d tasks from the sample store", len(tasks))
 	}
-	b := agent.WebBackend(w)
-	p := &agent.Oracle{Graph: w.G, Probe: b}
+	b := w
+	p := &agent.Oracle{Graph: w.Store().Graph(), Probe: b}
 	for _, task := range tasks {
 		tr, err := agent.Run(context.Background(), task, p, b, &agent.Options{Deterministic: true})
 		if err != nil {

@@ -98,8 +98,8 @@ func TestEvalParse(t *testing.T) {
 
 func TestRolloutNaive(t *testing.T) {
 	w := webtest.OpenWeb(t)
-	b := agent.WebBackend(w)
-	task := agenttest.Tasks(t, w.G, 1)[0]
+	b := w
+	task := agenttest.Tasks(t, w.Store().Graph(), 1)[0]
 	tr, err := agent.Run(context.Background(), task, &agent.Naive{Visits: 3}, b, &agent.Options{Deterministic: true})
 	if err != nil {
 		t.Fatal(err)

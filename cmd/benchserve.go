@@ -148,7 +148,7 @@ func runBenchServe(ctx context.Context, o *BenchServeOptions) error {
 	if err != nil {
 		return err
 	}
-	mix, err := benchWorkload(ctx, w.G, o.Tasks, max(2000, o.Requests), o.Seed)
+	mix, err := benchWorkload(ctx, w.Store().Graph(), o.Tasks, max(2000, o.Requests), o.Seed)
 	if err != nil {
 		return err
 	}
@@ -185,7 +185,7 @@ func runBenchServe(ctx context.Context, o *BenchServeOptions) error {
 	if o.FTS5 {
 		t0 := time.Now()
 		fmt.Fprintf(errOut, "fts5: opening or building %s\n", cmpOr(o.FTS5DB, "a temporary database"))
-		ft, err = openFTS5(ctx, w.G, o.FTS5DB, slices.Max(o.Clients), func(n int) { fmt.Fprintf(errOut, "fts5: %d pages\n", n) })
+		ft, err = openFTS5(ctx, w.Store().Graph(), o.FTS5DB, slices.Max(o.Clients), func(n int) { fmt.Fprintf(errOut, "fts5: %d pages\n", n) })
 		if err != nil {
 			return err
 		}

@@ -618,7 +618,9 @@ func runSearch(ctx context.Context, o *SearchOptions) error {
 	if err != nil {
 		return err
 	}
-	w.TopK = o.TopK
+	if w, err = web.New(w.Store(), &web.Options{TopK: o.TopK}); err != nil {
+		return err
+	}
 	obs, err := w.Search(ctx, o.Queries, o.FilterYear)
 	if err != nil {
 		return err

@@ -44,7 +44,7 @@ func leaperIn(t *testing.T, args ...string) (string, string, error) {
 func writeTasks(t *testing.T, n int) (string, int) {
 	t.Helper()
 	w := webtest.OpenWeb(t)
-	tasks := agenttest.Tasks(t, w.G, n)
+	tasks := agenttest.Tasks(t, w.Store().Graph(), n)
 	var b bytes.Buffer
 	for _, task := range tasks {
 		line, err := json.Marshal(task)

@@ -12,6 +12,7 @@ import (
 	"syscall"
 
 	"github.com/leaper-dev/leaper/graph"
+	"github.com/leaper-dev/leaper/store"
 	"github.com/leaper-dev/leaper/web"
 	"github.com/spf13/cobra"
 )
@@ -41,23 +42,28 @@ type IO struct {
 type Factory struct {
 	IO    IO
 	Store string
-	// Web opens the store read-only.
+	// Web opens the store read-only, graph and index, and serves the
+	// offline web over it.
 	Web func() (*web.Web, error)
-	// Graph opens the graph read-only.
+	// Graph opens the store's graph read-only; it opens only the graph
+	// unless the whole store is open already.
 	Graph func() (*graph.Store, error)
 	// isTerminal reports whether stderr is a terminal (progress bars).
 	isTerminal bool
 	web        *web.Web
+	st, gst    *store.Store // the whole store; the graph alone
 }
 
 // Close closes what the lazy openers opened.
 func (f *Factory) Close() error {
-	if f.web == nil {
-		return nil
+	var errs []error
+	for _, st := range []*store.Store{f.st, f.gst} {
+		if st != nil {
+			errs = append(errs, st.Close())
+		}
 	}
-	w := f.web
-	f.web = nil
-	return w.Close()
+	f.web, f.st, f.gst = nil, nil, nil
+	return errors.Join(errs...)
 }
 
 // partialError reports that a command finished but rejected some input.
@@ -87,19 +93,31 @@ func (f *Factory) init() {
 		if f.web != nil {
 			return f.web, nil
 		}
-		w, err := web.Open(f.Store)
+		st, err := store.Open(f.Store, nil)
 		if err != nil {
 			return nil, fmt.Errorf("open store %s: %w", f.Store, err)
 		}
-		f.web = w
+		w, err := web.New(st, nil)
+		if err != nil {
+			st.Close()
+			return nil, fmt.Errorf("open store %s: %w", f.Store, err)
+		}
+		f.st, f.web = st, w
 		return w, nil
 	}
 	f.Graph = func() (*graph.Store, error) {
-		w, err := f.Web()
-		if err != nil {
-			return nil, err
+		switch {
+		case f.st != nil:
+			return f.st.Graph(), nil
+		case f.gst != nil:
+			return f.gst.Graph(), nil
 		}
-		return w.G, nil
+		st, err := store.Open(f.Store, &store.Options{GraphOnly: true})
+		if err != nil {
+			return nil, fmt.Errorf("open store %s: %w", f.Store, err)
+		}
+		f.gst = st
+		return st.Graph(), nil
 	}
 }
 

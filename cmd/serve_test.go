@@ -87,7 +87,7 @@ func TestServeMatchesCLI(t *testing.T) {
 	store := storetest.SampleStore(t)
 	w := webtest.OpenWeb(t)
 	var url, title, goal string
-	w.G.EachTree(context.Background(), func(tr *graph.Tree) error {
+	w.Store().Graph().EachTree(context.Background(), func(tr *graph.Tree) error {
 		if url == "" {
 			url, title, goal = tr.PageURL, tr.PageTitle, tr.KeyHeader+" "+tr.Columns[0].Header
 		}

@@ -90,15 +90,15 @@ func TestNamesOfEveryPage(t *testing.T) {
 // TestStoredNames checks that the names the index keeps with each page
 // (graph.NamesBlob) match what the page's entity list matches.
 func TestStoredNames(t *testing.T) {
-	w, err := Open(storetest.SampleStore(t))
+	w, err := Open(storetest.SampleStore(t), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer w.Close()
 	ctx := context.Background()
 	hits := 0
-	err = w.G.EachTree(ctx, func(tr *graph.Tree) error {
-		hs, err := w.X.Search(ctx, tr.Title(), index.SearchOptions{K: 10})
+	err = w.Store().Graph().EachTree(ctx, func(tr *graph.Tree) error {
+		hs, err := w.Store().Index().Search(ctx, tr.Title(), index.SearchOptions{K: 10})
 		if err != nil {
 			return err
 		}
@@ -108,7 +108,7 @@ func TestStoredNames(t *testing.T) {
 			if !ok {
 				t.Fatalf("%s: no names stored with the page", h.URL)
 			}
-			ents, err := w.G.PageEntities(h.URL)
+			ents, err := w.Store().Graph().PageEntities(h.URL)
 			if err != nil {
 				return err
 			}

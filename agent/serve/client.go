@@ -109,19 +109,9 @@ func (c *Client) Reward(ctx context.Context, req *RewardRequest) (*agent.Scores,
 	return &sc, nil
 }
 
-// Backend is c as the agent's tool backend, so agent.Loop runs its
-// rollouts against the server.
-func (c *Client) Backend() agent.Backend { return clientBackend{c} }
-
-type clientBackend struct{ c *Client }
-
-func (b clientBackend) Call(ctx context.Context, tool string, args json.RawMessage) (*agent.Observation, error) {
-	o, err := b.c.Call(ctx, tool, args)
-	if err != nil {
-		return nil, err
-	}
-	return &agent.Observation{Text: o.Text, Entities: o.Entities, URLs: o.URLs}, nil
-}
+// A *Client is an agent.Backend: agent.Run runs its rollouts against the
+// server as against a *web.Web.
+var _ agent.Backend = (*Client)(nil)
 
 // Stats fetches the server's counters.
 func (c *Client) Stats(ctx context.Context) (*Stats, error) {

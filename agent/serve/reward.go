@@ -42,7 +42,7 @@ func (s *Server) reward(r *http.Request, body []byte) ([]byte, bool, error) {
 		tr = remeasure(t, tr)
 	}
 	v, err := s.run(r.Context(), "reward", func(context.Context) (any, error) {
-		sc := agent.Scorer{Graph: s.w.G}
+		sc := agent.Scorer{Graph: s.w.Store().Graph()}
 		return sc.Score(t, *a.Answer, tr), nil
 	})
 	if err != nil {

@@ -46,7 +46,7 @@ func TestServeReward(t *testing.T) {
 		names = append(names, r[0])
 	}
 	answer := "| " + task.Answer.Columns[0] + " |\n|---|\n| " + strings.Join(names, " |\n| ") + " |"
-	want := (&agent.Scorer{Graph: f.w.G}).Score(task, answer, nil)
+	want := (&agent.Scorer{Graph: f.w.Store().Graph()}).Score(task, answer, nil)
 
 	got, err := f.c.Reward(ctx, &RewardRequest{TaskID: "t1", Answer: &answer})
 	if err != nil {

@@ -12,7 +12,7 @@ import (
 // OpenWeb opens the sample store's offline web, closed at cleanup.
 func OpenWeb(t testing.TB) *web.Web {
 	t.Helper()
-	w, err := web.Open(storetest.SampleStore(t))
+	w, err := web.Open(storetest.SampleStore(t), nil)
 	if err != nil {
 		t.Fatalf("webtest: open web: %v", err)
 	}
