@@ -81,7 +81,7 @@ func TestRunQuery(t *testing.T) {
 		t.Errorf("json output: %+v", got)
 	}
 	opts.Query = "has_gold(T, G"
-	if err := runQuery(context.Background(), opts); err == nil || exitCode(&bytes.Buffer{}, err, context.Background()) != ExitUsage {
+	if err := runQuery(context.Background(), opts); err == nil || exitCode("leaper", &bytes.Buffer{}, err, context.Background()) != ExitUsage {
 		t.Errorf("syntax error: %v, want a usage error", err)
 	}
 }
