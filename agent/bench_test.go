@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/leaper-dev/leaper/agent/eval"
+
 	"github.com/leaper-dev/leaper/agent"
 	"github.com/leaper-dev/leaper/agent/agenttest"
 	"github.com/leaper-dev/leaper/query"
@@ -167,7 +169,7 @@ func BenchmarkEvalScore(b *testing.B) {
 	ans := (&agent.Table{Columns: task.Answer.Columns, Rows: task.Answer.Rows}).Markdown()
 	b.ResetTimer()
 	for range b.N {
-		if s := agent.Score(task, ans, nil); !s.Success {
+		if s := eval.Score(task, ans, nil); !s.Success {
 			b.Fatal("not a success")
 		}
 	}

@@ -189,7 +189,7 @@ func Run(ctx context.Context, task *query.Task, p Policy, b Backend, opts *Optio
 		tr.Tokens.add(r)
 		msg := Message{Role: RoleAssistant, Content: r.Content, ToolCalls: r.ToolCalls}
 		s.Messages = append(s.Messages, msg)
-		if ans, ok := parseAnswer(r.Content); ok && len(r.ToolCalls) == 0 {
+		if ans, ok := ParseAnswer(r.Content); ok && len(r.ToolCalls) == 0 {
 			tr.Answer = ans
 			tr.Table = ParseTable(ans)
 			return finish(EndAnswer, nil)

@@ -4,6 +4,8 @@ import (
 	"context"
 	"testing"
 
+	"github.com/leaper-dev/leaper/agent/eval"
+
 	"github.com/leaper-dev/leaper/agent"
 	"github.com/leaper-dev/leaper/agent/agenttest"
 	"github.com/leaper-dev/leaper/web/webtest"
@@ -32,7 +34,7 @@ func TestRolloutOracleReachesFullISR(t *testing.T) {
 		if tr.End != agent.EndAnswer {
 			t.Errorf("%s: end %s", task.ID, tr.End)
 		}
-		sc := agent.Score(task, tr.Answer, tr)
+		sc := eval.Score(task, tr.Answer, tr)
 		if !sc.Success || task.Variant == "basic" && sc.F < 0.999 {
 			t.Errorf("%s: oracle answer scores %+v", task.ID, sc)
 		}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/leaper-dev/leaper/agent"
 	"github.com/leaper-dev/leaper/agent/agenttest"
+	"github.com/leaper-dev/leaper/agent/eval"
 	"github.com/leaper-dev/leaper/graph/graphtest"
 	"github.com/leaper-dev/leaper/web/webtest"
 )
@@ -138,7 +139,7 @@ func TestRolloutOracleEvalFilterExport(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var rep EvalReport
+	var rep eval.Report
 	if err := json.Unmarshal([]byte(js), &rep); err != nil {
 		t.Fatal(err)
 	}

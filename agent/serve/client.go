@@ -11,6 +11,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/leaper-dev/leaper/agent/eval"
+
 	"github.com/leaper-dev/leaper/agent"
 	"github.com/leaper-dev/leaper/web"
 )
@@ -101,8 +103,8 @@ func (c *Client) Access(ctx context.Context, urls []string) ([]*AccessResult, er
 }
 
 // Reward scores an answer (and optionally a trajectory) against a task.
-func (c *Client) Reward(ctx context.Context, req *RewardRequest) (*agent.Scores, error) {
-	var sc agent.Scores
+func (c *Client) Reward(ctx context.Context, req *RewardRequest) (*eval.Scores, error) {
+	var sc eval.Scores
 	if err := c.postJSON(ctx, "/reward", req, &sc); err != nil {
 		return nil, err
 	}

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/leaper-dev/leaper/agent/eval"
+
 	"github.com/leaper-dev/leaper/store/storetest"
 
 	"github.com/leaper-dev/leaper/agent"
@@ -46,7 +48,7 @@ func TestServeReward(t *testing.T) {
 		names = append(names, r[0])
 	}
 	answer := "| " + task.Answer.Columns[0] + " |\n|---|\n| " + strings.Join(names, " |\n| ") + " |"
-	want := (&agent.Scorer{Graph: f.w.Store().Graph()}).Score(task, answer, nil)
+	want := (&eval.Scorer{Graph: f.w.Store().Graph()}).Score(task, answer, nil)
 
 	got, err := f.c.Reward(ctx, &RewardRequest{TaskID: "t1", Answer: &answer})
 	if err != nil {
