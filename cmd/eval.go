@@ -8,8 +8,10 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/leaper-dev/leaper/agent/eval"
+	"github.com/leaper-dev/leaper/agent/export"
 
 	"github.com/leaper-dev/leaper/agent"
 	"github.com/leaper-dev/leaper/graph"
@@ -201,22 +203,23 @@ type ExportOptions struct {
 
 func newExportCmd(f *Factory, runF func(context.Context, *ExportOptions) error) *cobra.Command {
 	opts := &ExportOptions{}
+	names := export.Names()
+	var docs []string
+	for _, n := range names {
+		ft, _ := export.Lookup(n)
+		docs = append(docs, ft.Doc())
+	}
 	c := &cobra.Command{
-		Use:   "export --format sft|browsecomp-plus TRAJECTORIES",
-		Short: "Write trajectories as SFT messages or a BrowseComp-Plus run file",
-		Long: `sft: one {"messages":[{"role","content"}...]} per trajectory, in Tongyi's
-text protocol (native tool calls are rewritten as <tool_call> text and tool
-results as <tool_response> user messages).
-browsecomp-plus: one run record per trajectory: query_id, tool_call_counts,
-status, retrieved_docids (the pages searched up or visited, in order), and
-result (the final answer as output_text).`,
+		Use:   "export --format " + strings.Join(names, "|") + " TRAJECTORIES",
+		Short: "Write trajectories as SFT messages, a BrowseComp-Plus run file, or leaper JSONL",
+		Long:  "Write trajectories in another tool's format (package agent/export, one file per format).\n\n" + strings.Join(docs, "\n"),
 		Example: `  leaper export --format sft kept.jsonl > sft.jsonl
   leaper export --format browsecomp-plus traj.jsonl > run.jsonl`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
 			opts.IO, opts.Trajectories = f.IO, args[0]
-			if opts.Format != "sft" && opts.Format != "browsecomp-plus" {
-				return usageErrorf("--format must be sft or browsecomp-plus, not %q", opts.Format)
+			if _, err := export.Lookup(opts.Format); err != nil {
+				return usageErrorf("--format must be one of %s, not %q", strings.Join(names, ", "), opts.Format)
 			}
 			if runF != nil {
 				return runF(c.Context(), opts)
@@ -224,80 +227,18 @@ result (the final answer as output_text).`,
 			return runExport(c.Context(), opts)
 		},
 	}
-	c.Flags().StringVar(&opts.Format, "format", "sft", "sft or browsecomp-plus")
+	c.Flags().StringVar(&opts.Format, "format", "sft", strings.Join(names, ", "))
 	return c
 }
 
-// SFTMessages returns a trajectory's messages in the text protocol.
-func SFTMessages(t *agent.Trajectory) []agent.Message {
-	out := make([]agent.Message, 0, len(t.Messages))
-	for _, m := range t.Messages {
-		switch {
-		case m.Role == agent.RoleAssistant && len(m.ToolCalls) > 0:
-			c := m.Content
-			for _, tc := range m.ToolCalls {
-				var args any = json.RawMessage(tc.Arguments)
-				if !json.Valid([]byte(tc.Arguments)) {
-					args = tc.Arguments
-				}
-				b, _ := json.Marshal(map[string]any{"name": tc.Name, "arguments": args})
-				if c != "" {
-					c += "\n"
-				}
-				c += "<tool_call>\n" + string(b) + "\n</tool_call>"
-			}
-			out = append(out, agent.Message{Role: agent.RoleAssistant, Content: c})
-		case m.Role == agent.RoleTool:
-			out = append(out, agent.Message{Role: agent.RoleUser, Content: agent.ToolResponse(m.Content)})
-		default:
-			out = append(out, agent.Message{Role: m.Role, Content: m.Content})
-		}
-	}
-	return out
-}
-
-// BCPRun is a BrowseComp-Plus run record.
-type BCPRun struct {
-	QueryID        string         `json:"query_id"`
-	ToolCallCounts map[string]int `json:"tool_call_counts"`
-	Status         string         `json:"status"`
-	RetrievedDocs  []string       `json:"retrieved_docids"`
-	Result         []BCPOutput    `json:"result"`
-}
-
-// BCPOutput is one output item of a run record.
-type BCPOutput struct {
-	Type   string `json:"type"`
-	Output string `json:"output"`
-}
-
-// BrowseCompPlus converts a trajectory to a run record.
-func BrowseCompPlus(t *agent.Trajectory) BCPRun {
-	r := BCPRun{QueryID: t.TaskID, ToolCallCounts: map[string]int{}, Status: "completed", RetrievedDocs: []string{}}
-	if t.End != agent.EndAnswer {
-		r.Status = t.End
-	}
-	seen := map[string]bool{}
-	for _, s := range t.Steps {
-		if s.Tool != "" && s.Error == "" {
-			r.ToolCallCounts[s.Tool]++
-		}
-		for _, u := range s.URLs {
-			if !seen[u] {
-				seen[u] = true
-				r.RetrievedDocs = append(r.RetrievedDocs, u)
-			}
-		}
-	}
-	r.Result = []BCPOutput{{Type: "output_text", Output: t.Answer}}
-	return r
-}
-
 func runExport(ctx context.Context, o *ExportOptions) error {
-	enc := json.NewEncoder(o.IO.Out)
-	enc.SetEscapeHTML(false)
+	ft, err := export.Lookup(o.Format)
+	if err != nil {
+		return err
+	}
+	ew := ft.NewWriter(o.IO.Out)
 	n := 0
-	err := eachLine(o.Trajectories, o.IO.In, func(line int, b []byte) error {
+	err = eachLine(o.Trajectories, o.IO.In, func(line int, b []byte) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
@@ -306,11 +247,11 @@ func runExport(ctx context.Context, o *ExportOptions) error {
 			return fmt.Errorf("%s:%d: %w", o.Trajectories, line, err)
 		}
 		n++
-		if o.Format == "sft" {
-			return enc.Encode(map[string]any{"messages": SFTMessages(&t)})
-		}
-		return enc.Encode(BrowseCompPlus(&t))
+		return ew.Write(&t)
 	})
+	if cerr := ew.Close(); err == nil {
+		err = cerr
+	}
 	fmt.Fprintf(o.IO.ErrOut, "export: %d trajectories as %s\n", n, o.Format)
 	return err
 }

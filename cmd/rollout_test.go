@@ -16,6 +16,7 @@ import (
 	"github.com/leaper-dev/leaper/agent"
 	"github.com/leaper-dev/leaper/agent/agenttest"
 	"github.com/leaper-dev/leaper/agent/eval"
+	"github.com/leaper-dev/leaper/agent/export"
 	"github.com/leaper-dev/leaper/graph/graphtest"
 	"github.com/leaper-dev/leaper/web/webtest"
 )
@@ -179,7 +180,7 @@ func TestRolloutOracleEvalFilterExport(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var run BCPRun
+	var run export.BCPRun
 	if err := json.Unmarshal([]byte(strings.SplitN(bcp, "\n", 2)[0]), &run); err != nil {
 		t.Fatal(err)
 	}
