@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/leaper-dev/leaper/agent/eval"
 	"github.com/leaper-dev/leaper/store/storetest"
 
 	"github.com/leaper-dev/leaper/query"
@@ -77,7 +78,7 @@ func TestSynthTaskStats(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("stats --tasks: exit %d: %s", code, errOut)
 	}
-	var st TaskStats
+	var st eval.TaskStats
 	if err := json.Unmarshal([]byte(out), &st); err != nil {
 		t.Fatal(err)
 	}
