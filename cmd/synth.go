@@ -12,7 +12,7 @@ import (
 	"github.com/leaper-dev/leaper/agent/eval"
 	"github.com/leaper-dev/leaper/graph"
 	"github.com/leaper-dev/leaper/query"
-	"github.com/leaper-dev/leaper/query/synth"
+	"github.com/leaper-dev/leaper/synth"
 	"github.com/spf13/cobra"
 )
 

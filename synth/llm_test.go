@@ -10,7 +10,7 @@ import (
 
 	"github.com/leaper-dev/leaper/store/storetest"
 
-	"github.com/leaper-dev/leaper/query/synth"
+	"github.com/leaper-dev/leaper/synth"
 )
 
 // chatServer is a local OpenAI-compatible endpoint: reply maps the user

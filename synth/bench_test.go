@@ -9,8 +9,8 @@ import (
 
 	"github.com/leaper-dev/leaper/graph"
 	"github.com/leaper-dev/leaper/query"
-	"github.com/leaper-dev/leaper/query/synth"
 	"github.com/leaper-dev/leaper/store"
+	"github.com/leaper-dev/leaper/synth"
 )
 
 // benchGraph opens LEAPER_BENCH_STORE (a store built from the shared

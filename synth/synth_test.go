@@ -12,7 +12,7 @@ import (
 
 	"github.com/leaper-dev/leaper/graph"
 	"github.com/leaper-dev/leaper/query"
-	"github.com/leaper-dev/leaper/query/synth"
+	"github.com/leaper-dev/leaper/synth"
 )
 
 // run synthesises with opts over g and returns the tasks and stats.
