@@ -3,7 +3,6 @@ package synth
 import (
 	"context"
 	"fmt"
-	"io"
 	"log/slog"
 	"math/rand/v2"
 	"slices"
@@ -106,7 +105,7 @@ func Run(ctx context.Context, g *graph.Store, opts *Options, emit func(*query.Ta
 		o.MaxGroups = 20000
 	}
 	if o.Logger == nil {
-		o.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+		o.Logger = slog.New(slog.DiscardHandler)
 	}
 	start := time.Now()
 	s, err := newSynth(ctx, g, &o)
