@@ -46,8 +46,8 @@ type Options struct {
 
 // Variant normalises a variant name ("reverse-union" → "reverse_union");
 // ok is false for an unknown one.
-func Variant(s string) (string, bool) {
-	switch strings.ReplaceAll(strings.ToLower(strings.TrimSpace(s)), "-", "_") {
+func Variant(s string) (query.Variant, bool) {
+	switch query.Variant(strings.ReplaceAll(strings.ToLower(strings.TrimSpace(s)), "-", "_")) {
 	case query.Basic:
 		return query.Basic, true
 	case query.Union:
@@ -75,7 +75,7 @@ const (
 
 // Stats describe one Run.
 type Stats struct {
-	Variant    string         `json:"variant"`
+	Variant    query.Variant  `json:"variant"`
 	Candidates int            `json:"candidates"`
 	Emitted    int            `json:"emitted"`
 	Dropped    map[string]int `json:"dropped"`
@@ -97,7 +97,7 @@ func Run(ctx context.Context, g *graph.Store, opts *Options, emit func(*query.Ta
 	if !ok {
 		return nil, fmt.Errorf("%w: variant %q (basic, union, reverse-union)", ErrBadOptions, o.Variant)
 	}
-	o.Variant = v
+	o.Variant = string(v)
 	if o.N < 0 || o.Expand < 0 || o.MinTargets < 0 {
 		return nil, fmt.Errorf("%w: N, Expand and MinTargets must not be negative", ErrBadOptions)
 	}
@@ -157,7 +157,7 @@ func Run(ctx context.Context, g *graph.Store, opts *Options, emit func(*query.Ta
 				st.Dropped[reason]++
 				continue
 			}
-			t.ID = fmt.Sprintf("%s-%d-%d", strings.ReplaceAll(v, "_", "-"), o.Seed, st.Emitted)
+			t.ID = fmt.Sprintf("%s-%d-%d", strings.ReplaceAll(string(v), "_", "-"), o.Seed, st.Emitted)
 			t.Seed = o.Seed
 			st.Emitted++
 			if err := emit(t); err != nil {
