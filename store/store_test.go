@@ -1,10 +1,12 @@
 package store_test
 
 import (
+	"context"
 	"errors"
 	"testing"
 
 	"github.com/leaper-dev/leaper/graph"
+	"github.com/leaper-dev/leaper/graph/graphtest"
 	"github.com/leaper-dev/leaper/store"
 	"github.com/leaper-dev/leaper/store/storetest"
 )
@@ -73,4 +75,13 @@ func TestStateIncomplete(t *testing.T) {
 		t.Fatalf("Open with AllowIncomplete: %v", err)
 	}
 	s.Close()
+}
+
+func TestBuildOptionsValidated(t *testing.T) {
+	ctx := context.Background()
+	for _, o := range []*store.BuildOptions{{Format: "xlsx"}, {FlushEvery: -1}} {
+		if _, err := store.Build(ctx, t.TempDir(), []string{graphtest.Corpus()}, o); err == nil {
+			t.Errorf("Build accepted %+v", o)
+		}
+	}
 }
