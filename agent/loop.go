@@ -8,36 +8,18 @@ import (
 	"strings"
 	"time"
 
-	"github.com/leaper-dev/leaper/agent/web"
 	"github.com/leaper-dev/leaper/query"
+	"github.com/leaper-dev/leaper/web"
 )
 
-// Observation is what a tool call shows the agent: the text, the ids of the
-// graph entities it shows, and the pages it came from.
-type Observation struct {
-	Text     string
-	Entities []uint32
-	URLs     []string
-}
-
 // Backend runs the agent's tools. Bad arguments are the tool's own error
-// text in the observation; an error means the backend itself failed.
+// text in the observation; an error means the backend itself failed. The
+// offline web (*web.Web) and the HTTP client (*serve.Client) are Backends.
 type Backend interface {
-	Call(ctx context.Context, tool string, args json.RawMessage) (*Observation, error)
+	Call(ctx context.Context, tool string, args json.RawMessage) (*web.Observation, error)
 }
 
-// WebBackend adapts the offline web to a Backend.
-func WebBackend(w *web.Web) Backend { return webBackend{w} }
-
-type webBackend struct{ w *web.Web }
-
-func (b webBackend) Call(ctx context.Context, tool string, args json.RawMessage) (*Observation, error) {
-	o, err := b.w.Call(ctx, tool, args)
-	if err != nil {
-		return nil, err
-	}
-	return &Observation{Text: o.Text, Entities: o.Entities, URLs: o.URLs}, nil
-}
+var _ Backend = (*web.Web)(nil)
 
 // Policy decides the agent's turns. A Policy is shared by concurrent runs;
 // per-run state goes in State.Memo.
@@ -55,22 +37,25 @@ type Policy interface {
 type State struct {
 	Task         *query.Task
 	Seed         int64
-	Protocol     string
+	Protocol     Protocol
 	Messages     []Message
 	Steps        []Step
-	Observations []*Observation // per step; nil when the step ran no tool
+	Observations []*web.Observation // per step; nil when the step ran no tool
 	// Memo is the policy's own per-run state.
 	Memo any
 }
 
+// EndReason is how a run ended.
+type EndReason string
+
 // How a run ended.
 const (
-	EndAnswer    = "answer"
-	EndMaxSteps  = "max_steps"
-	EndMaxTokens = "max_tokens"
-	EndTimeout   = "timeout"
-	EndError     = "error"
-	EndCanceled  = "canceled"
+	EndAnswer    EndReason = "answer"
+	EndMaxSteps            = "max_steps"
+	EndMaxTokens           = "max_tokens"
+	EndTimeout             = "timeout"
+	EndError               = "error"
+	EndCanceled            = "canceled"
 )
 
 // Options of a run. The zero value means defaults.
@@ -78,7 +63,7 @@ type Options struct {
 	MaxSteps    int           // assistant turns before the run stops; default 60
 	MaxTokens   int           // context tokens before the run stops; default 110000
 	MaxDuration time.Duration // wall time; 0 means no limit
-	Protocol    string        // ProtocolText (default) or ProtocolNative
+	Protocol    Protocol      // ProtocolText (default) or ProtocolNative
 	Seed        int64
 	// Date is the current date the system prompt states; default
 	// DefaultDate, fixed so that prompts (and cache keys) are reproducible.
@@ -134,7 +119,7 @@ func Run(ctx context.Context, task *query.Task, p Policy, b Backend, opts *Optio
 		targets[t.Entity] = true
 	}
 	seen := map[uint32]bool{}
-	finish := func(end string, err error) (*Trajectory, error) {
+	finish := func(end EndReason, err error) (*Trajectory, error) {
 		tr.End = end
 		if err != nil && end == EndError {
 			tr.Error = err.Error()
@@ -159,7 +144,7 @@ func Run(ctx context.Context, task *query.Task, p Policy, b Backend, opts *Optio
 	// exec runs one parsed call and records its step.
 	exec := func(c call) (string, error) {
 		st := Step{Tool: c.name, Args: c.args, Error: c.err}
-		var obs *Observation
+		var obs *web.Observation
 		text := c.err
 		if c.err == "" {
 			t0 := time.Now()
@@ -207,7 +192,7 @@ func Run(ctx context.Context, task *query.Task, p Policy, b Backend, opts *Optio
 		tr.Tokens.add(r)
 		msg := Message{Role: RoleAssistant, Content: r.Content, ToolCalls: r.ToolCalls}
 		s.Messages = append(s.Messages, msg)
-		if ans, ok := parseAnswer(r.Content); ok && len(r.ToolCalls) == 0 {
+		if ans, ok := ParseAnswer(r.Content); ok && len(r.ToolCalls) == 0 {
 			tr.Answer = ans
 			tr.Table = ParseTable(ans)
 			return finish(EndAnswer, nil)

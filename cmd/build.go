@@ -10,9 +10,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/leaper-dev/leaper/graph"
-	"github.com/leaper-dev/leaper/graph/ingest"
 	"github.com/leaper-dev/leaper/graph/table"
+	"github.com/leaper-dev/leaper/store"
 	"github.com/spf13/cobra"
 )
 
@@ -116,7 +115,7 @@ func runBuild(ctx context.Context, o *BuildOptions) error {
 			return fmt.Errorf("--titles %s: want {\"file.csv\": [\"Title\", \"url\"]}: %w", o.Titles, err)
 		}
 	}
-	if ingest.Exists(o.Store) {
+	if state, _ := store.State(o.Store); state != store.Missing {
 		switch {
 		case o.Force:
 			if err := os.RemoveAll(o.Store); err != nil {
@@ -124,12 +123,7 @@ func runBuild(ctx context.Context, o *BuildOptions) error {
 			}
 		case o.Append:
 		default:
-			g, err := graph.Open(o.Store+"/"+ingest.GraphDir, &graph.Options{ReadOnly: true})
-			complete := err == nil && g.Manifest().Complete
-			if g != nil {
-				g.Close()
-			}
-			if complete {
+			if state == store.Complete {
 				return usageErrorf("store %s already exists: use --append to add inputs, or --force to rebuild it", o.Store)
 			}
 			if !o.Quiet {
@@ -150,13 +144,13 @@ func runBuild(ctx context.Context, o *BuildOptions) error {
 	}
 	skips := 0
 	var prog *buildProgress
-	progress := func(ingest.Progress) {}
+	progress := func(store.Progress) {}
 	if !o.Quiet {
 		prog = newBuildProgress(o.IO.ErrOut, o.isTerm, o.ProgressEvery)
 		defer prog.close()
 		progress = prog.update
 	}
-	rep, err := ingest.Build(ctx, o.Store, o.Inputs, &ingest.Options{
+	rep, err := store.Build(ctx, o.Store, o.Inputs, &store.BuildOptions{
 		Format:      table.Format(o.Format),
 		Titles:      titles,
 		Links:       table.LinkMode(o.Links),
@@ -194,7 +188,7 @@ func runBuild(ctx context.Context, o *BuildOptions) error {
 	return nil
 }
 
-func printBuildReport(o *BuildOptions, r *ingest.Report) {
+func printBuildReport(o *BuildOptions, r *store.Report) {
 	w := o.IO.Out
 	fmt.Fprintf(w, "Built %s in %.1fs (read %.1fs, finalize %.1fs, index %.1fs)\n", o.Store,
 		r.Total.Seconds(), r.Read.Seconds(), r.Finalize.Seconds(), r.Index.Seconds())

@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/leaper-dev/leaper/store/storetest"
+
 	"github.com/leaper-dev/leaper/graph/graphtest"
 )
 
@@ -184,7 +186,7 @@ func TestFlags(t *testing.T) {
 }
 
 func TestReadCommands(t *testing.T) {
-	store := graphtest.SampleStore(t)
+	store := storetest.SampleStore(t)
 	out, e, code := run(t, "--store", store, "tree", "0")
 	if code != 0 || !strings.Contains(out, "Layer 2 (key column") {
 		t.Fatalf("tree: %d %s %s", code, out, e)
@@ -251,7 +253,7 @@ func TestBuildKilledInFinalize(t *testing.T) {
 		if got = strings.Replace(got, store, "STORE", 1); got != want {
 			t.Fatalf("killed in %s: resumed store differs from an uninterrupted build:\n%s\nwant\n%s", stage, got, want)
 		}
-		if left, _ := filepath.Glob(filepath.Join(store, "finalize-*")); len(left) > 0 {
+		if left, _ := filepath.Glob(filepath.Join(store, "spill", "*")); len(left) > 0 {
 			t.Errorf("killed in %s: spill left behind: %v", stage, left)
 		}
 	}

@@ -10,7 +10,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/leaper-dev/leaper/graph/ingest"
+	"github.com/leaper-dev/leaper/store"
 	"github.com/schollz/progressbar/v3"
 )
 
@@ -24,7 +24,7 @@ type buildProgress struct {
 	start time.Time
 
 	mu        sync.Mutex
-	last      ingest.Progress
+	last      store.Progress
 	stageAt   time.Time // when the current stage began
 	pages     int
 	bars      map[string]*progressbar.ProgressBar
@@ -49,7 +49,7 @@ func newBuildProgress(w io.Writer, term bool, every time.Duration) *buildProgres
 }
 
 // update records a snapshot; it is called from the build's goroutines.
-func (p *buildProgress) update(s ingest.Progress) {
+func (p *buildProgress) update(s store.Progress) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if s.Stage != p.last.Stage {
@@ -67,7 +67,7 @@ func (p *buildProgress) update(s ingest.Progress) {
 	}
 }
 
-func (p *buildProgress) bar(s ingest.Progress) {
+func (p *buildProgress) bar(s store.Progress) {
 	b := p.bars[s.Stage]
 	if b == nil {
 		b = progressbar.NewOptions(max(s.Total, -1), progressbar.OptionSetWriter(p.w),

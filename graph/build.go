@@ -51,11 +51,15 @@ type BuildCounts struct {
 
 // NewBuilder starts or resumes a build. It marks the store incomplete until
 // Finalize.
-func (s *Store) NewBuilder() (*Builder, error) {
+func (s *Store) NewBuilder(clean *CleanOptions) (*Builder, error) {
 	if s.opts.ReadOnly {
 		return nil, ErrReadOnly
 	}
-	b := &Builder{s: s, clean: *s.opts.Clean, ents: map[string]*Entity{}, rels: map[string]*Relation{},
+	if clean == nil {
+		d := DefaultCleanOptions()
+		clean = &d
+	}
+	b := &Builder{s: s, clean: *clean, ents: map[string]*Entity{}, rels: map[string]*Relation{},
 		done: map[string]bool{}, pass: map[string]bool{}, counts: BuildCounts{Reasons: map[string]int{}}}
 	err := s.scan(pEntity, func(_, v []byte) error {
 		var e Entity
@@ -331,7 +335,7 @@ func (b *Builder) Finalize(ctx context.Context, progress func(stage string, done
 	}
 	// One pass over the stored trees: the bitmaps grow in memory (they
 	// are compressed), the pages' fragments go to sorted runs on disk.
-	sp, err := newSpill(s.spillDir(), s.opts.SpillBudget, !s.opts.InMemory)
+	sp, err := newSpill(s.opts.SpillDir, s.opts.SpillBudget)
 	if err != nil {
 		return err
 	}

@@ -15,7 +15,7 @@ import (
 
 	"github.com/leaper-dev/leaper/graph"
 	"github.com/leaper-dev/leaper/graph/graphtest"
-	"github.com/leaper-dev/leaper/graph/ingest"
+	"github.com/leaper-dev/leaper/store"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
@@ -29,7 +29,7 @@ type contents struct {
 
 func digestStore(t *testing.T, dir, corpus string) contents {
 	t.Helper()
-	g, err := graph.Open(filepath.Join(dir, ingest.GraphDir), &graph.Options{ReadOnly: true})
+	g, err := graph.Open(store.GraphPath(dir), &graph.Options{ReadOnly: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,7 +113,7 @@ func digestStore(t *testing.T, dir, corpus string) contents {
 func TestStoreContentsGolden(t *testing.T) {
 	dir := t.TempDir()
 	corpus := graphtest.Corpus()
-	if _, err := ingest.Build(context.Background(), dir, []string{corpus}, spillSmall); err != nil {
+	if _, err := store.Build(context.Background(), dir, []string{corpus}, spillSmall); err != nil {
 		t.Fatal(err)
 	}
 	got := digestStore(t, dir, corpus)

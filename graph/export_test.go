@@ -7,14 +7,14 @@ import (
 	"testing"
 
 	"github.com/leaper-dev/leaper/graph"
-	"github.com/leaper-dev/leaper/graph/ingest"
+	"github.com/leaper-dev/leaper/store"
 )
 
 // TestBuildCSVExport builds real sts-csv tables: untitled trees, title
 // cells as linked entities, the cleaning report.
 func TestBuildCSVExport(t *testing.T) {
 	dir := t.TempDir()
-	rep, err := ingest.Build(context.Background(), dir, []string{filepath.Join("table", "testdata", "sts-csv")}, nil)
+	rep, err := store.Build(context.Background(), dir, []string{filepath.Join("table", "testdata", "sts-csv")}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -25,7 +25,7 @@ func TestBuildCSVExport(t *testing.T) {
 	if c.Links == 0 || c.Templates == 0 || c.HeaderRows == 0 || c.Footnotes == 0 {
 		t.Errorf("cleaning report %+v: want links, templates, header rows and footnotes counted", c)
 	}
-	g, err := graph.Open(filepath.Join(dir, ingest.GraphDir), &graph.Options{ReadOnly: true})
+	g, err := graph.Open(store.GraphPath(dir), &graph.Options{ReadOnly: true})
 	if err != nil {
 		t.Fatal(err)
 	}

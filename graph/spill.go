@@ -46,14 +46,10 @@ type spill struct {
 	seq    uint64
 }
 
-// newSpill makes a spill in a new directory under parent. With clean, the
-// directories that killed builds left there are removed first.
-func newSpill(parent string, budget int, clean bool) (*spill, error) {
-	if clean {
-		old, _ := filepath.Glob(filepath.Join(parent, "finalize-*"))
-		for _, d := range old {
-			os.RemoveAll(d)
-		}
+// newSpill makes a spill in a new directory under parent.
+func newSpill(parent string, budget int) (*spill, error) {
+	if err := os.MkdirAll(parent, 0o755); err != nil {
+		return nil, fmt.Errorf("graph: spill: %w", err)
 	}
 	dir, err := os.MkdirTemp(parent, "finalize-")
 	if err != nil {
@@ -143,7 +139,7 @@ func encodeFragment(b []byte, f *fragment) []byte {
 	b = binary.AppendUvarint(b, uint64(len(f.segs)))
 	for _, sg := range f.segs {
 		b = appendString(b, sg.Text)
-		b = appendString(b, sg.Kind)
+		b = appendString(b, string(sg.Kind))
 		b = binary.AppendUvarint(b, uint64(sg.Block))
 		b = binary.AppendUvarint(b, uint64(len(sg.Entities)))
 		for _, id := range sg.Entities {
@@ -203,7 +199,7 @@ func decodeFragment(b []byte) (fragment, error) {
 	for i := range f.segs {
 		sg := &f.segs[i]
 		sg.Text = d.str()
-		sg.Kind = d.str()
+		sg.Kind = SegmentKind(d.str())
 		sg.Block = int(d.uvarint())
 		m := d.uvarint()
 		if m > uint64(len(b)) {

@@ -32,12 +32,13 @@ type Options struct {
 	ReadOnly bool
 	// Logger receives the store's and Badger's messages. Default: discard.
 	Logger *slog.Logger
-	// Clean are the cleaning rules used by Build. Default: DefaultCleanOptions.
-	Clean *CleanOptions
 	// SpillBudget is how many bytes of page fragments a build's finalize
-	// holds in memory before it writes them, sorted, to a run file beside
-	// the store. Default 256 MiB.
+	// holds in memory before it writes them, sorted, to a run file in
+	// SpillDir. Default 256 MiB.
 	SpillBudget int
+	// SpillDir is the directory a build's finalize writes its runs in (a
+	// new directory inside it, removed at the end). Default: os.TempDir().
+	SpillDir string
 }
 
 func (o *Options) withDefaults() Options {
@@ -48,12 +49,11 @@ func (o *Options) withDefaults() Options {
 	if c.Logger == nil {
 		c.Logger = discardLogger()
 	}
-	if c.Clean == nil {
-		d := DefaultCleanOptions()
-		c.Clean = &d
-	}
 	if c.SpillBudget <= 0 {
 		c.SpillBudget = 256 << 20
+	}
+	if c.SpillDir == "" {
+		c.SpillDir = os.TempDir()
 	}
 	return c
 }
@@ -90,7 +90,6 @@ type Counts struct {
 
 // Store is the entity-relation graph on Badger.
 type Store struct {
-	dir      string
 	db       *badger.DB
 	opts     Options
 	log      *slog.Logger
@@ -99,16 +98,6 @@ type Store struct {
 	manifest Manifest
 	fams     families
 	rels     atomic.Value // *[]*Relation, for read-only stores
-}
-
-// spillDir is where a build spills to disk: beside the store's
-// directory (not inside Badger's), or the temporary directory for a store
-// in memory.
-func (s *Store) spillDir() string {
-	if s.opts.InMemory || s.dir == "" {
-		return os.TempDir()
-	}
-	return filepath.Dir(filepath.Clean(s.dir))
 }
 
 // Open opens the store in dir, creating it unless ReadOnly. Readers should
@@ -142,7 +131,7 @@ func Open(dir string, opts *Options) (*Store, error) {
 		}
 		return nil, fmt.Errorf("graph: open %s: %w", dir, err)
 	}
-	s := &Store{dir: dir, db: db, opts: o, log: o.Logger}
+	s := &Store{db: db, opts: o, log: o.Logger}
 	if err := s.loadManifest(); err != nil {
 		db.Close()
 		return nil, err

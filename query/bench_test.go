@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/leaper-dev/leaper/store"
+
 	"github.com/leaper-dev/leaper/graph"
 	"github.com/leaper-dev/leaper/graph/graphtest"
 	"github.com/leaper-dev/leaper/query"
@@ -22,7 +24,7 @@ func benchStore(b *testing.B) *graph.Store {
 	if dir == "" {
 		dir = "/tmp/full"
 	}
-	g, err := graph.Open(filepath.Join(dir, "graph"), &graph.Options{ReadOnly: true})
+	g, err := graph.Open(store.GraphPath(dir), &graph.Options{ReadOnly: true})
 	if err != nil {
 		b.Skipf("no full store: %v", err)
 	}
@@ -81,7 +83,7 @@ func BenchmarkEval(b *testing.B) {
 		run(b, func(q *query.Query) (*query.Result, error) { return query.Eval(ctx, g, q) })
 	})
 	b.Run("naive", func(b *testing.B) {
-		o, err := query.NewOracle(ctx, g)
+		o, err := query.NewNestedLoops(ctx, g)
 		if err != nil {
 			b.Fatal(err)
 		}

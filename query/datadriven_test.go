@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/leaper-dev/leaper/store/storetest"
+
 	"github.com/leaper-dev/leaper/graph"
 	"github.com/leaper-dev/leaper/graph/graphtest"
 	"github.com/leaper-dev/leaper/query"
@@ -65,9 +67,9 @@ func readCases(t *testing.T, path string) (cases []ddCase, header []string) {
 }
 
 func TestDataDriven(t *testing.T) {
-	g := graphtest.OpenGraph(t)
+	g := storetest.OpenGraph(t)
 	ctx := context.Background()
-	oracle, err := query.NewOracle(ctx, g)
+	oracle, err := query.NewNestedLoops(ctx, g)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -104,7 +106,7 @@ func TestDataDriven(t *testing.T) {
 	}
 }
 
-func runCase(t *testing.T, ctx context.Context, g *graph.Store, oracle *query.Oracle, c ddCase) string {
+func runCase(t *testing.T, ctx context.Context, g *graph.Store, oracle *query.NestedLoops, c ddCase) string {
 	q, err := query.Parse(c.input)
 	if err != nil {
 		return "error: " + err.Error()

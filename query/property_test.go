@@ -9,8 +9,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/leaper-dev/leaper/store/storetest"
+
 	"github.com/leaper-dev/leaper/graph"
-	"github.com/leaper-dev/leaper/graph/graphtest"
 	"github.com/leaper-dev/leaper/graph/table"
 	"github.com/leaper-dev/leaper/query"
 )
@@ -24,12 +25,12 @@ func randomStore(t *testing.T, rng *rand.Rand) *graph.Store {
 	clean.MinRows = 3
 	// On disk, not InMemory: an in-memory Badger refuses values above the
 	// store's 4 KiB value threshold, and a tree's JSON can exceed it.
-	g, err := graph.Open(t.TempDir(), &graph.Options{Clean: &clean})
+	g, err := graph.Open(t.TempDir(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { g.Close() })
-	b, err := g.NewBuilder()
+	b, err := g.NewBuilder(&clean)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -191,7 +192,7 @@ func (qg *queryGen) query() string {
 	return q
 }
 
-func checkAgree(t *testing.T, g *graph.Store, oracle *query.Oracle, src string) (nonEmpty bool) {
+func checkAgree(t *testing.T, g *graph.Store, oracle *query.NestedLoops, src string) (nonEmpty bool) {
 	t.Helper()
 	ctx := context.Background()
 	q, err := query.Parse(src)
@@ -219,7 +220,7 @@ func TestEvalMatchesNaiveRandomStores(t *testing.T) {
 	nonEmpty, total := 0, 0
 	for s := 0; s < 8; s++ {
 		g := randomStore(t, rng)
-		oracle, err := query.NewOracle(context.Background(), g)
+		oracle, err := query.NewNestedLoops(context.Background(), g)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -239,8 +240,8 @@ func TestEvalMatchesNaiveRandomStores(t *testing.T) {
 
 // TestEvalMatchesNaiveSample does the same over the real sample store.
 func TestEvalMatchesNaiveSample(t *testing.T) {
-	g := graphtest.OpenGraph(t)
-	oracle, err := query.NewOracle(context.Background(), g)
+	g := storetest.OpenGraph(t)
+	oracle, err := query.NewNestedLoops(context.Background(), g)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,312 @@
+package synth
+
+import (
+	"context"
+	"math/rand/v2"
+	"slices"
+	"strconv"
+
+	"github.com/leaper-dev/leaper/graph"
+	"github.com/leaper-dev/leaper/query"
+)
+
+// candidate builds one task from a base (one tree for Basic, a tree set
+// for the union variants), or names the check it failed.
+func (s *synth) candidate(ctx context.Context, base []int, rng *rand.Rand, st *Stats) (*query.Task, string, error) {
+	var d *draft
+	var reason string
+	var err error
+	switch query.Variant(s.o.Variant) {
+	case query.Basic:
+		d, reason, err = s.basic(ctx, s.trees[base[0]], rng)
+	case query.Union:
+		d, reason, err = s.union(ctx, base, rng)
+	default:
+		d, reason, err = s.reverse(ctx, base, rng)
+	}
+	if err != nil || reason != "" {
+		return nil, reason, err
+	}
+	for l := 0; l < s.o.Expand; l++ {
+		if reason, err = s.expand(ctx, d, rng); err != nil || reason != "" {
+			return nil, reason, err
+		}
+	}
+	if s.o.Aggregate {
+		if reason, err = s.aggregate(ctx, d, rng); err != nil || reason != "" {
+			return nil, reason, err
+		}
+	}
+	return s.finish(ctx, d, rng, st)
+}
+
+func rowKeys(t *graph.Tree) []uint32 {
+	ks := make([]uint32, len(t.Rows))
+	for i, r := range t.Rows {
+		ks[i] = r.Key
+	}
+	return ks
+}
+
+// usableColumns are the column indices of t whose relation name occurs
+// once in t and whose facts agree with the store for every key of keys
+// (see consistent).
+func (s *synth) usableColumns(ts []*graph.Tree, t *graph.Tree, keys []uint32) ([]int, error) {
+	count := map[string]int{}
+	for _, c := range t.Columns {
+		count[c.Name]++
+	}
+	var out []int
+	for i, c := range t.Columns {
+		if count[c.Name] > 1 {
+			continue
+		}
+		ok := true
+		for _, o := range ts {
+			if n := 0; true {
+				for _, oc := range o.Columns {
+					if oc.Name == c.Name {
+						n++
+					}
+				}
+				if n > 1 {
+					ok = false
+				}
+			}
+		}
+		if !ok {
+			continue
+		}
+		ok, err := s.consistent(ts, c.Name, keys)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			out = append(out, i)
+		}
+	}
+	return out, nil
+}
+
+// filter is an optional condition on the keys: a category value, a year
+// range or a lower bound, written as constants so that the formalization
+// stays in triple form.
+type filter struct {
+	col    int
+	triple query.Triple
+	phrase string // relative clause, " whose ..."
+	static string // the phrase without slot references, for the leak check
+	keep   []string
+}
+
+// chooseFilter picks a filter over column indices cols of t restricted to
+// keys, keeping between 2 keys and all but one; ok false when none fits.
+// Categorical filters become slots (expandable); ranges do not.
+func (s *synth) chooseFilter(d *draft, t *graph.Tree, keys []uint32, cols []int, rng *rand.Rand, preferConst bool) (filter, bool, error) {
+	inKeys := map[uint32]bool{}
+	for _, k := range keys {
+		inKeys[k] = true
+	}
+	order := slices.Clone(cols)
+	rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
+	if preferConst {
+		slices.SortStableFunc(order, func(a, b int) int {
+			ca := t.Columns[a].Datatype == graph.TypeEntity || t.Columns[a].Datatype == graph.TypeText
+			cb := t.Columns[b].Datatype == graph.TypeEntity || t.Columns[b].Datatype == graph.TypeText
+			switch {
+			case ca && !cb:
+				return -1
+			case cb && !ca:
+				return 1
+			}
+			return 0
+		})
+	}
+	n := len(keys)
+	for _, c := range order {
+		col := t.Columns[c]
+		h := lowerFirst(words(col.Header))
+		// value → keys having it (single-valued cells only count)
+		by := map[uint32]int{}
+		var vals []uint32
+		for _, r := range t.Rows {
+			if !inKeys[r.Key] || len(r.Values[c]) != 1 {
+				continue
+			}
+			v := r.Values[c][0]
+			if by[v] == 0 {
+				vals = append(vals, v)
+			}
+			by[v]++
+		}
+		if len(vals) < 2 {
+			continue
+		}
+		es, err := s.entities(vals)
+		if err != nil {
+			return filter{}, false, err
+		}
+		switch col.Datatype {
+		case graph.TypeEntity, graph.TypeText:
+			var good []uint32
+			for _, v := range vals {
+				if by[v] >= 2 && by[v] < n && len(es[v].Name) >= 2 {
+					// A name that names one entity only: the constant then
+					// means what the table cell does, and an expansion that
+					// identifies the entity keeps the answer.
+					ids, err := s.g.FindEntities(es[v].Name, 2)
+					if err != nil {
+						return filter{}, false, err
+					}
+					if len(ids) == 1 {
+						good = append(good, v)
+					}
+				}
+			}
+			if len(good) == 0 {
+				continue
+			}
+			v := good[rng.IntN(len(good))]
+			name := es[v].Name
+			ref := d.addSlot(name, v, name)
+			phrase := pick(rng, []string{" whose " + h + " is " + ref, " with " + ref + " as " + h})
+			return filter{col: c, triple: query.Triple{S: query.Term{Target: true}, R: col.Name, O: query.C(name)},
+				phrase: phrase, static: d.render(phrase)}, true, nil
+		case graph.TypeYear, graph.TypeNumber:
+			type nv struct {
+				id uint32
+				f  float64
+			}
+			var nums []nv
+			for _, v := range vals {
+				k := es[v].Key
+				if len(k) < 3 || k[1] != ':' {
+					continue
+				}
+				f, err := strconv.ParseFloat(k[2:], 64)
+				if err != nil {
+					continue
+				}
+				nums = append(nums, nv{v, f})
+			}
+			if len(nums) < 3 {
+				continue
+			}
+			slices.SortFunc(nums, func(a, b nv) int {
+				switch {
+				case a.f < b.f:
+					return -1
+				case a.f > b.f:
+					return 1
+				}
+				return int(a.id) - int(b.id)
+			})
+			var lo, hi int // index range into nums
+			var phrase string
+			if col.Datatype == graph.TypeYear {
+				w := 2 + rng.IntN(max(1, len(nums)/2))
+				lo = rng.IntN(max(1, len(nums)-w+1))
+				hi = min(len(nums)-1, lo+w-1)
+				a, b := es[nums[lo].id].Name, es[nums[hi].id].Name
+				phrase = pick(rng, []string{" whose " + h + " is between " + a + " and " + b, " with a " + h + " from " + a + " to " + b})
+			} else {
+				lo = len(nums)/4 + rng.IntN(max(1, len(nums)/2))
+				hi = len(nums) - 1
+				phrase = " whose " + h + " is at least " + es[nums[lo].id].Name
+			}
+			if hi-lo+1 > 40 {
+				continue
+			}
+			count := 0
+			var names []string
+			for _, x := range nums[lo : hi+1] {
+				count += by[x.id]
+				names = append(names, es[x.id].Name)
+			}
+			if count < 2 || count >= n {
+				continue
+			}
+			return filter{col: c, triple: query.Triple{S: query.Term{Target: true}, R: col.Name, O: query.C(names...)},
+				phrase: phrase, static: phrase, keep: []string{es[nums[lo].id].Name}}, true, nil
+		}
+	}
+	return filter{}, false, nil
+}
+
+// chooseCols picks 2 to 4 requested columns (fewer when fewer exist).
+func chooseCols(d *draft, t *graph.Tree, cols []int, skip int, rng *rand.Rand) []column {
+	var cand []int
+	for _, c := range cols {
+		if c != skip {
+			cand = append(cand, c)
+		}
+	}
+	rng.Shuffle(len(cand), func(i, j int) { cand[i], cand[j] = cand[j], cand[i] })
+	k := min(len(cand), 2+rng.IntN(3))
+	cand = cand[:k]
+	slices.Sort(cand) // table order
+	out := make([]column, len(cand))
+	for i, c := range cand {
+		col := t.Columns[c]
+		out[i] = column{rel: col.Name, header: col.Header, v: d.newVar(words(col.Header))}
+	}
+	return out
+}
+
+func colTriples(cols []column) []query.Triple {
+	out := make([]query.Triple, len(cols))
+	for i, c := range cols {
+		out[i] = query.Triple{S: query.Term{Target: true}, R: c.rel, O: query.V(c.v)}
+	}
+	return out
+}
+
+func inTree(ids ...uint32) query.Triple {
+	cs := make([]string, len(ids))
+	for i, id := range ids {
+		cs[i] = strconv.FormatUint(uint64(id), 10)
+	}
+	return query.Triple{S: query.Term{Target: true}, R: "in_tree", O: query.C(cs...)}
+}
+
+// basic drafts a Version-I task over one tree: its keys (optionally
+// filtered) and some of their attributes.
+func (s *synth) basic(ctx context.Context, t *graph.Tree, rng *rand.Rand) (*draft, string, error) {
+	keys := rowKeys(t)
+	cols, err := s.usableColumns([]*graph.Tree{t}, t, keys)
+	if err != nil {
+		return nil, "", err
+	}
+	if len(cols) == 0 {
+		return nil, DropNoColumns, nil
+	}
+	d := &draft{variant: query.Basic, trees: []*graph.Tree{t}, keyNoun: keyNoun(t), keyHeader: t.KeyHeader}
+	d.triples = []query.Triple{inTree(t.ID)}
+	f := filter{col: -1}
+	if s.o.Expand > 0 || rng.IntN(2) == 0 {
+		var ok bool
+		f, ok, err = s.chooseFilter(d, t, keys, cols, rng, s.o.Expand > 0)
+		if err != nil {
+			return nil, "", err
+		}
+		if ok {
+			d.triples = append(d.triples, f.triple)
+			d.keep = append(d.keep, f.keep...)
+			d.given = append(d.given, f.static)
+		} else {
+			f = filter{col: -1}
+		}
+	}
+	d.cols = chooseCols(d, t, cols, f.col, rng)
+	if len(d.cols) == 0 {
+		return nil, DropNoColumns, nil
+	}
+	d.triples = append(d.triples, colTriples(d.cols)...)
+	r := root(t, rng)
+	cw := colWords(d.cols)
+	d.given = append(d.given, r)
+	d.given = append(d.given, cw...)
+	d.question = fill(pick(rng, basicTemplates), "many", d.keyNoun.many, "one", d.keyNoun.one,
+		"root", r, "filter", f.phrase, "cols", list(cw))
+	return d, "", nil
+}

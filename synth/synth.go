@@ -1,0 +1,340 @@
+package synth
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/RoaringBitmap/roaring/v2"
+	"github.com/leaper-dev/leaper/graph"
+	"github.com/leaper-dev/leaper/query"
+)
+
+// Options configure Run. The zero value synthesises nothing; set Variant
+// and N.
+type Options struct {
+	// Variant is query.Basic, query.Union or query.ReverseUnion;
+	// "reverse-union" is accepted for the last.
+	Variant string
+	// N is the number of tasks to emit; fewer when the store runs out of
+	// candidates.
+	N int
+	// Seed drives every random choice: the same store, options and seed
+	// give the same tasks, byte for byte.
+	Seed int64
+	// Expand is the number of layer-wise expansions (WebShaper §3.2.2):
+	// each replaces every leaf constant by a variable and the relations
+	// that identify it.
+	Expand int
+	// Aggregate asks for a computed answer (count, sum, avg, min, max,
+	// top-k, diff, member) on top of the collected set.
+	Aggregate bool
+	// MinTargets drops tasks with fewer targets (|R|).
+	MinTargets int
+	// Paraphraser rewrites template questions; nil keeps the templates.
+	Paraphraser Paraphraser
+	// MaxGroups bounds the union groups mined for Union and Reverse-Union
+	// (0: 20000).
+	MaxGroups int
+	// Logger receives progress at debug level; nil discards.
+	Logger *slog.Logger
+}
+
+// Variant normalises a variant name ("reverse-union" → "reverse_union");
+// ok is false for an unknown one.
+func Variant(s string) (query.Variant, bool) {
+	switch query.Variant(strings.ReplaceAll(strings.ToLower(strings.TrimSpace(s)), "-", "_")) {
+	case query.Basic:
+		return query.Basic, true
+	case query.Union:
+		return query.Union, true
+	case query.ReverseUnion, "reverseunion", "reverse":
+		return query.ReverseUnion, true
+	}
+	return "", false
+}
+
+// Drop reasons: the check a candidate failed. Stats.Dropped counts them.
+const (
+	DropNoColumns  = "no_columns"   // no requested column whose facts agree across the store
+	DropSmall      = "small"        // the target set is empty or trivial
+	DropEval       = "eval"         // the engine could not evaluate the formalization
+	DropInvariant  = "invariant"    // the re-parsed formalization does not give the answer
+	DropLeak       = "leak"         // the question names an answer entity
+	DropNotUnique  = "not_unique"   // Reverse-Union clues do not single out the anchor
+	DropExpand     = "expand"       // no leaf constant could be expanded, or expansion changed the answer
+	DropAggregate  = "aggregate"    // no aggregate question fits the answer
+	DropMinTargets = "min_targets"  // fewer targets than MinTargets
+	DropDuplicate  = "duplicate"    // same formalization as an emitted task
+	DropParaphrase = "paraphrase_*" // not a drop: see Stats.Paraphrase
+)
+
+// Stats describe one Run.
+type Stats struct {
+	Variant    query.Variant  `json:"variant"`
+	Candidates int            `json:"candidates"`
+	Emitted    int            `json:"emitted"`
+	Dropped    map[string]int `json:"dropped"`
+	// Paraphrase counts LLM outcomes: "accepted", "call_failed",
+	// "constant_missing", "leak"; the template is kept unless accepted.
+	Paraphrase map[string]int `json:"paraphrase,omitempty"`
+	Groups     int            `json:"union_groups,omitempty"`
+	Seconds    float64        `json:"seconds"`
+}
+
+// Run synthesises up to opts.N tasks of one variant and passes each to
+// emit, in a deterministic order. Every emitted task satisfies Check.
+func Run(ctx context.Context, g *graph.Store, opts *Options, emit func(*query.Task) error) (*Stats, error) {
+	if opts == nil {
+		opts = &Options{}
+	}
+	o := *opts
+	v, ok := Variant(o.Variant)
+	if !ok {
+		return nil, fmt.Errorf("%w: variant %q (basic, union, reverse-union)", ErrBadOptions, o.Variant)
+	}
+	o.Variant = string(v)
+	if o.N < 0 || o.Expand < 0 || o.MinTargets < 0 {
+		return nil, fmt.Errorf("%w: N, Expand and MinTargets must not be negative", ErrBadOptions)
+	}
+	if o.MaxGroups <= 0 {
+		o.MaxGroups = 20000
+	}
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
+	start := time.Now()
+	s, err := newSynth(ctx, g, &o)
+	if err != nil {
+		return nil, err
+	}
+	st := &Stats{Variant: v, Dropped: map[string]int{}, Paraphrase: map[string]int{}}
+	defer func() { st.Seconds = time.Since(start).Seconds() }()
+	var bases [][]int // tree indices per candidate base
+	switch v {
+	case query.Basic:
+		for i := range s.trees {
+			bases = append(bases, []int{i})
+		}
+	default:
+		if bases, err = s.unionBases(ctx); err != nil {
+			return st, err
+		}
+		st.Groups = s.groups
+	}
+	order := rand.New(rand.NewPCG(uint64(o.Seed), 0x5eed)).Perm(len(bases))
+	seen := map[string]bool{}
+	// A base may give several tasks (other columns, filters, anchors):
+	// a few rounds over the bases before giving up.
+	const rounds = 3
+	for round := 0; round < rounds && st.Emitted < o.N; round++ {
+		for _, bi := range order {
+			if st.Emitted >= o.N {
+				break
+			}
+			if err := ctx.Err(); err != nil {
+				return st, err
+			}
+			st.Candidates++
+			rng := rand.New(rand.NewPCG(uint64(o.Seed), uint64(round)<<32|uint64(bi)+1))
+			t, reason, err := s.candidate(ctx, bases[bi], rng, st)
+			if err != nil {
+				return st, err
+			}
+			if reason == "" {
+				key := formKey(t)
+				if seen[key] {
+					reason = DropDuplicate
+				} else {
+					seen[key] = true
+				}
+			}
+			if reason != "" {
+				st.Dropped[reason]++
+				continue
+			}
+			t.ID = fmt.Sprintf("%s-%d-%d", strings.ReplaceAll(string(v), "_", "-"), o.Seed, st.Emitted)
+			t.Seed = o.Seed
+			st.Emitted++
+			if err := emit(t); err != nil {
+				return st, err
+			}
+		}
+	}
+	for k, n := range st.Paraphrase {
+		if n == 0 {
+			delete(st.Paraphrase, k)
+		}
+	}
+	return st, nil
+}
+
+func formKey(t *query.Task) string {
+	var b strings.Builder
+	for _, tr := range t.Formalization {
+		b.WriteString(tr.S.String() + "\x00" + tr.R + "\x00" + tr.O.String() + "\x01")
+	}
+	if a := t.Answer.Aggregate; a != nil {
+		b.WriteString(a.Op + "\x00" + a.Column)
+	}
+	return b.String()
+}
+
+// synth holds what candidates share: the trees in memory and caches of
+// store reads.
+type synth struct {
+	g      *graph.Store
+	o      *Options
+	trees  []*graph.Tree
+	index  map[uint32]int // tree id → position in trees
+	keys   []*roaring.Bitmap
+	rels   map[string][]uint32 // relation name → relation ids
+	objs   map[objKey][]uint32 // (relation name, subject) → objects, sorted
+	names  map[uint32]*graph.Entity
+	groups int
+}
+
+type objKey struct {
+	rel  string
+	subj uint32
+}
+
+func newSynth(ctx context.Context, g *graph.Store, o *Options) (*synth, error) {
+	s := &synth{g: g, o: o, index: map[uint32]int{}, rels: map[string][]uint32{},
+		objs: map[objKey][]uint32{}, names: map[uint32]*graph.Entity{}}
+	err := g.EachTree(ctx, func(t *graph.Tree) error {
+		if t.Untitled {
+			return nil // a question would have to name it by its file
+		}
+		s.index[t.ID] = len(s.trees)
+		s.trees = append(s.trees, t)
+		bm := roaring.New()
+		for _, r := range t.Rows {
+			bm.Add(r.Key)
+		}
+		s.keys = append(s.keys, bm)
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("synth: trees: %w", err)
+	}
+	rels, err := g.Relations()
+	if err != nil {
+		return nil, fmt.Errorf("synth: relations: %w", err)
+	}
+	for _, r := range rels {
+		s.rels[r.Name] = append(s.rels[r.Name], r.ID)
+	}
+	return s, nil
+}
+
+// objects returns every object of (subj, any relation named rel) in the
+// store, sorted: what the engine sees for a triple [subj, rel, X].
+func (s *synth) objects(rel string, subj uint32) ([]uint32, error) {
+	k := objKey{rel, subj}
+	if v, ok := s.objs[k]; ok {
+		return v, nil
+	}
+	bm := roaring.New()
+	for _, id := range s.rels[rel] {
+		o, err := s.g.Objects(id, subj)
+		if err != nil {
+			return nil, fmt.Errorf("synth: objects: %w", err)
+		}
+		bm.Or(o)
+	}
+	v := bm.ToArray()
+	s.objs[k] = v
+	return v, nil
+}
+
+// entities returns the entities of ids, cached.
+func (s *synth) entities(ids []uint32) (map[uint32]*graph.Entity, error) {
+	var need []uint32
+	for _, id := range ids {
+		if _, ok := s.names[id]; !ok {
+			need = append(need, id)
+		}
+	}
+	slices.Sort(need)
+	need = slices.Compact(need)
+	if len(need) > 0 {
+		es, err := s.g.Entities(need)
+		if err != nil {
+			return nil, fmt.Errorf("synth: %w", err)
+		}
+		for _, e := range es {
+			s.names[e.ID] = e
+		}
+	}
+	return s.names, nil
+}
+
+func (s *synth) name(id uint32) string {
+	if e, ok := s.names[id]; ok {
+		return e.Name
+	}
+	if es, err := s.entities([]uint32{id}); err == nil {
+		return es[id].Name
+	}
+	return ""
+}
+
+// cell returns the sorted values of column c in the row of key k of tree
+// t, and whether t has that key.
+func cell(t *graph.Tree, c int, k uint32) ([]uint32, bool) {
+	for _, r := range t.Rows {
+		if r.Key == k {
+			v := slices.Clone(r.Values[c])
+			slices.Sort(v)
+			return slices.Compact(v), true
+		}
+	}
+	return nil, false
+}
+
+// colIndex is the index of relation name rel among t's columns, or -1.
+func colIndex(t *graph.Tree, rel string) int {
+	for i, c := range t.Columns {
+		if c.Name == rel {
+			return i
+		}
+	}
+	return -1
+}
+
+// consistent reports whether, for every key in keys, the store's facts
+// (key, rel, *) are exactly the union of that key's cells in the trees
+// ts, and not empty. The engine reads facts store-wide while in_tree only
+// scopes the key, so a column is asked for only when the two agree: the
+// answer read off the tables is then the engine's.
+func (s *synth) consistent(ts []*graph.Tree, rel string, keys []uint32) (bool, error) {
+	for _, k := range keys {
+		var local []uint32
+		for _, t := range ts {
+			c := colIndex(t, rel)
+			if c < 0 {
+				continue
+			}
+			v, _ := cell(t, c, k)
+			local = append(local, v...)
+		}
+		slices.Sort(local)
+		local = slices.Compact(local)
+		if len(local) == 0 {
+			return false, nil
+		}
+		global, err := s.objects(rel, k)
+		if err != nil {
+			return false, err
+		}
+		if !slices.Equal(local, global) {
+			return false, nil
+		}
+	}
+	return true, nil
+}

@@ -1,0 +1,521 @@
+package synth
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/leaper-dev/leaper/graph"
+	"github.com/leaper-dev/leaper/query"
+)
+
+// column is a requested column: a relation of "?" bound to a variable.
+type column struct {
+	rel    string // relation name, has_<snake>
+	header string // natural words, from the table header
+	v      string // variable
+}
+
+// slot is a constant of the formalization as the question names it.
+// Phrases may refer to other slots as {n}: layer-wise expansion replaces a
+// constant's phrase by a description whose own constant is a new slot.
+type slot struct {
+	text   string // the constant, as written after "C@"
+	ent    uint32 // the entity it was chosen for
+	phrase string
+	live   bool // still a constant of the formalization
+}
+
+// draft is a candidate task before evaluation.
+type draft struct {
+	variant   query.Variant
+	trees     []*graph.Tree
+	triples   []query.Triple
+	cols      []column
+	keyHeader string
+	keyNoun   noun
+	slots     []slot
+	question  string   // template text with {n} slot references
+	given     []string // texts the question may contain: table titles, filter phrases
+	keep      []string // texts a paraphrase must keep besides the live slots
+	hidden    []uint32 // entities never to be named (the Reverse-Union anchor)
+	agg       *query.Agg
+	expand    int
+	vars      map[string]bool
+}
+
+// newVar returns a fresh variable name made from words.
+func (d *draft) newVar(words string) string {
+	if d.vars == nil {
+		d.vars = map[string]bool{query.TargetVar: true}
+	}
+	var b strings.Builder
+	up := true
+	for _, r := range words {
+		if b.Len() >= 24 {
+			break
+		}
+		switch {
+		case r >= 'a' && r <= 'z':
+			if up {
+				r -= 'a' - 'A'
+			}
+			b.WriteRune(r)
+			up = false
+		case r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' && b.Len() > 0:
+			b.WriteRune(r)
+			up = false
+		default:
+			up = true
+		}
+	}
+	base := b.String()
+	if base == "" {
+		base = "X"
+	}
+	v := base
+	for i := 2; d.vars[v]; i++ {
+		v = base + strconv.Itoa(i)
+	}
+	d.vars[v] = true
+	return v
+}
+
+// addSlot records a constant and returns its reference for templates.
+func (d *draft) addSlot(text string, ent uint32, phrase string) string {
+	d.slots = append(d.slots, slot{text: text, ent: ent, phrase: phrase, live: true})
+	return "{" + strconv.Itoa(len(d.slots)-1) + "}"
+}
+
+// render expands slot references.
+func (d *draft) render(s string) string {
+	for depth := 0; depth < 16 && strings.Contains(s, "{"); depth++ {
+		for i := len(d.slots) - 1; i >= 0; i-- {
+			s = strings.ReplaceAll(s, "{"+strconv.Itoa(i)+"}", d.slots[i].phrase)
+		}
+	}
+	return s
+}
+
+// tableVars are the answer table's variable columns: the variables that
+// occur once in the formalization, as the object of a triple whose
+// subject is "?", in order. Join variables (a Reverse-Union pivot, the
+// variables of an expansion) occur twice or more and are not columns.
+// Check relies on this convention to rebuild the table from the
+// formalization alone.
+func tableVars(ts []query.Triple) []string {
+	n := map[string]int{}
+	for _, t := range ts {
+		if t.S.Var != "" {
+			n[t.S.Var]++
+		}
+		if t.O.Var != "" {
+			n[t.O.Var]++
+		}
+	}
+	var out []string
+	for _, t := range ts {
+		if t.S.Target && t.O.Var != "" && n[t.O.Var] == 1 && !strings.EqualFold(t.R, "in_tree") {
+			out = append(out, t.O.Var)
+		}
+	}
+	return out
+}
+
+// table is an evaluated formalization: the target keys and, per key and
+// table column, the values.
+type table struct {
+	keys  []uint32
+	cells [][][]uint32 // [key][column] values, sorted
+	vars  []string
+}
+
+// evalTable evaluates a formalization projected on "?" and the table
+// variables. Strict also evaluates its own answer ("?" alone) and checks
+// that the keys agree; they always should, as both project the same
+// solutions, and each evaluation costs the engine a scan of the store's
+// relations, so synthesis leaves it to Check.
+func evalTable(ctx context.Context, g *graph.Store, ts []query.Triple, strict bool) (*table, error) {
+	q, err := query.FromTriples(ts)
+	if err != nil {
+		return nil, err
+	}
+	if !slices.Equal(q.Select, []string{query.TargetVar}) {
+		return nil, fmt.Errorf("%w: the answer variables are %v, not ?", ErrInvariant, q.Select)
+	}
+	tb := &table{vars: tableVars(ts)}
+	q2 := *q
+	q2.Select = append([]string{query.TargetVar}, tb.vars...)
+	res2, err := query.Eval(ctx, g, &q2)
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range res2.Rows {
+		if n := len(tb.keys); n == 0 || tb.keys[n-1] != r[0] {
+			tb.keys = append(tb.keys, r[0])
+		}
+	}
+	if strict {
+		res, err := query.Eval(ctx, g, q)
+		if err != nil {
+			return nil, err
+		}
+		var keys []uint32
+		for _, r := range res.Rows {
+			keys = append(keys, r[0])
+		}
+		if !slices.Equal(keys, tb.keys) {
+			return nil, fmt.Errorf("%w: the answer has %d entities, its projection on the table %d", ErrInvariant, len(keys), len(tb.keys))
+		}
+	}
+	tb.cells = make([][][]uint32, len(tb.keys))
+	if len(tb.vars) == 0 {
+		return tb, nil
+	}
+	at := 0
+	for _, r := range res2.Rows {
+		for at < len(tb.keys) && tb.keys[at] < r[0] {
+			at++
+		}
+		if at == len(tb.keys) || tb.keys[at] != r[0] {
+			return nil, fmt.Errorf("%w: projected row for an entity outside the answer", ErrInvariant)
+		}
+		if tb.cells[at] == nil {
+			tb.cells[at] = make([][]uint32, len(tb.vars))
+		}
+		for j := range tb.vars {
+			if !slices.Contains(tb.cells[at][j], r[j+1]) {
+				tb.cells[at][j] = append(tb.cells[at][j], r[j+1])
+			}
+		}
+	}
+	for i := range tb.cells {
+		if tb.cells[i] == nil {
+			return nil, fmt.Errorf("%w: answer entity without projected row", ErrInvariant)
+		}
+		for j := range tb.cells[i] {
+			slices.Sort(tb.cells[i][j])
+		}
+	}
+	return tb, nil
+}
+
+// rows renders a table's rows with entity names; cells with several
+// values are joined by "; ".
+func (tb *table) rows(g *graph.Store) ([][]string, error) {
+	var ids []uint32
+	for i, k := range tb.keys {
+		ids = append(ids, k)
+		for _, c := range tb.cells[i] {
+			ids = append(ids, c...)
+		}
+	}
+	uniq := slices.Clone(ids)
+	slices.Sort(uniq)
+	uniq = slices.Compact(uniq)
+	es, err := g.Entities(uniq)
+	if err != nil {
+		return nil, fmt.Errorf("synth: %w", err)
+	}
+	name := make(map[uint32]string, len(es))
+	for _, e := range es {
+		name[e.ID] = e.Name
+	}
+	out := make([][]string, len(tb.keys))
+	for i, k := range tb.keys {
+		row := []string{name[k]}
+		for _, c := range tb.cells[i] {
+			parts := make([]string, len(c))
+			for j, id := range c {
+				parts[j] = name[id]
+			}
+			row = append(row, strings.Join(parts, "; "))
+		}
+		out[i] = row
+	}
+	return out, nil
+}
+
+// aggOf rebuilds the engine aggregate of an answer: Column is the
+// aggregated variable (count: "?"; diff: "A-B"; member: the constant
+// asked about), and top/bottom keep as many rows as Value names.
+func aggOf(a *query.Aggregate) *query.Agg {
+	switch a.Op {
+	case query.AggCount:
+		return &query.Agg{Op: a.Op, Vars: []string{query.TargetVar}}
+	case query.AggMember:
+		return &query.Agg{Op: a.Op, Vars: []string{query.TargetVar}, Const: a.Column}
+	case query.AggDiff:
+		l, r, _ := strings.Cut(a.Column, "-")
+		return &query.Agg{Op: a.Op, Vars: []string{l, r}}
+	case query.AggTop, query.AggBottom:
+		k := 0
+		if a.Value != "" {
+			k = len(strings.Split(a.Value, "; "))
+		}
+		return &query.Agg{Op: a.Op, K: k, Vars: []string{query.TargetVar, a.Column}}
+	}
+	return &query.Agg{Op: a.Op, Vars: []string{a.Column}}
+}
+
+// evalAgg evaluates the formalization with an aggregate head.
+func evalAgg(ctx context.Context, g *graph.Store, ts []query.Triple, a *query.Agg) (*query.Result, error) {
+	q, err := query.FromTriples(ts)
+	if err != nil {
+		return nil, err
+	}
+	q.Select = nil
+	q.Agg = a
+	return query.Eval(ctx, g, q)
+}
+
+// Check verifies a task's invariant: its formalization, read back from
+// JSON the way `leaper query` reads it, evaluates over the store to
+// exactly the answer table (the keys "?" and, per key, the values of the
+// table variables), and to the answer's aggregate when there is one.
+func Check(ctx context.Context, g *graph.Store, t *query.Task) error {
+	b, err := json.Marshal(t.Formalization)
+	if err != nil {
+		return fmt.Errorf("%w: %v", ErrInvariant, err)
+	}
+	q, err := query.Parse(string(b))
+	if err != nil {
+		return fmt.Errorf("%w: parse: %v", ErrInvariant, err)
+	}
+	ts, err := q.Triples()
+	if err != nil {
+		return fmt.Errorf("%w: %v", ErrInvariant, err)
+	}
+	tb, err := evalTable(ctx, g, ts, true)
+	if err != nil {
+		if errors.Is(err, ErrInvariant) || ctx.Err() != nil {
+			return err
+		}
+		return fmt.Errorf("%w: eval: %v", ErrInvariant, err)
+	}
+	rows, err := tb.rows(g)
+	if err != nil {
+		return err
+	}
+	if len(t.Answer.Columns) != len(tb.vars)+1 {
+		return fmt.Errorf("%w: %d answer columns, the formalization has %d", ErrInvariant, len(t.Answer.Columns), len(tb.vars)+1)
+	}
+	if len(rows) != len(t.Answer.Rows) {
+		return fmt.Errorf("%w: %d answer rows, the formalization gives %d", ErrInvariant, len(t.Answer.Rows), len(rows))
+	}
+	for i := range rows {
+		if !slices.Equal(rows[i], t.Answer.Rows[i]) {
+			return fmt.Errorf("%w: row %d is %q, the formalization gives %q", ErrInvariant, i, t.Answer.Rows[i], rows[i])
+		}
+	}
+	if a := t.Answer.Aggregate; a != nil {
+		res, err := evalAgg(ctx, g, ts, aggOf(a))
+		if err != nil {
+			return fmt.Errorf("%w: aggregate: %v", ErrInvariant, err)
+		}
+		if res.Aggregate == nil || res.Aggregate.Value != a.Value {
+			return fmt.Errorf("%w: aggregate %s is %q, the formalization gives %+v", ErrInvariant, a.Op, a.Value, res.Aggregate)
+		}
+	}
+	return nil
+}
+
+// finish evaluates a draft into a task, or names the check it fails.
+func (s *synth) finish(ctx context.Context, d *draft, rng *rand.Rand, st *Stats) (*query.Task, string, error) {
+	// The answer is computed from the formalization as written to JSON and
+	// read back the way leaper query reads it, so that evaluating what is
+	// emitted gives exactly the answer.
+	ts, err := roundTrip(d.triples)
+	if err != nil {
+		s.o.Logger.Debug("synth: round trip", "err", err)
+		return nil, DropInvariant, nil
+	}
+	tb, err := evalTable(ctx, s.g, ts, false)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, "", ctx.Err()
+		}
+		s.o.Logger.Debug("synth: eval", "err", err)
+		return nil, DropEval, nil
+	}
+	if len(tb.keys) < 2 {
+		return nil, DropSmall, nil
+	}
+	rows, err := tb.rows(s.g)
+	if err != nil {
+		return nil, "", err
+	}
+	t := &query.Task{Variant: d.variant, Formalization: d.triples, Expand: d.expand}
+	t.Answer.Columns = []string{d.keyHeader}
+	for _, c := range d.cols {
+		t.Answer.Columns = append(t.Answer.Columns, c.header)
+	}
+	t.Answer.Rows = rows
+	for _, tr := range d.trees {
+		t.Trees = append(t.Trees, tr.ID)
+	}
+	t.Targets = s.targets(d, tb, rows)
+	if s.o.MinTargets > 0 && len(t.Targets) < s.o.MinTargets {
+		return nil, DropMinTargets, nil
+	}
+	if d.agg != nil {
+		res, err := evalAgg(ctx, s.g, ts, d.agg)
+		if err != nil || res.Aggregate == nil {
+			return nil, DropAggregate, nil
+		}
+		a := *res.Aggregate
+		switch d.agg.Op {
+		case query.AggMember:
+			a.Column = d.agg.Const
+		case query.AggTop, query.AggBottom:
+			a.Column = d.agg.Vars[1]
+		case query.AggCount:
+			a.Column = query.TargetVar
+		}
+		t.Answer.Aggregate = &a
+	}
+	t.Question = d.render(d.question)
+	if s.leaks(d, t.Question, t.Targets) {
+		return nil, DropLeak, nil
+	}
+	if s.o.Paraphraser != nil {
+		t.Question = s.paraphrase(ctx, d, t, st)
+	}
+	if !slices.Equal(tb.vars, tableVars(t.Formalization)) || len(t.Answer.Columns) != len(tb.vars)+1 {
+		return nil, DropInvariant, nil
+	}
+	return t, "", nil
+}
+
+// roundTrip writes triples as JSON and parses them back.
+func roundTrip(ts []query.Triple) ([]query.Triple, error) {
+	b, err := json.Marshal(ts)
+	if err != nil {
+		return nil, err
+	}
+	q, err := query.Parse(string(b))
+	if err != nil {
+		return nil, err
+	}
+	return q.Triples()
+}
+
+// targets lists R: every key (layer 2) and every value of a requested
+// column (layer 3), each once, with the first task tree that states it.
+func (s *synth) targets(d *draft, tb *table, rows [][]string) []query.Target {
+	seen := map[uint32]bool{}
+	var out []query.Target
+	for i, k := range tb.keys {
+		tree := d.trees[0]
+		for _, t := range d.trees {
+			if s.keys[s.index[t.ID]].Contains(k) {
+				tree = t
+				break
+			}
+		}
+		if !seen[k] {
+			seen[k] = true
+			out = append(out, query.Target{Entity: k, Name: rows[i][0], Layer: 2, Tree: tree.ID})
+		}
+		for j, vals := range tb.cells[i] {
+			rel := relOfVar(d.triples, tb.vars[j])
+			names := strings.Split(rows[i][j+1], "; ")
+			for n, v := range vals {
+				if seen[v] {
+					continue
+				}
+				seen[v] = true
+				vt := tree
+				for _, t := range d.trees {
+					if c := colIndex(t, rel); c >= 0 {
+						if cv, ok := cell(t, c, k); ok && slices.Contains(cv, v) {
+							vt = t
+							break
+						}
+					}
+				}
+				name := s.name(v)
+				if len(names) == len(vals) {
+					name = names[n]
+				}
+				out = append(out, query.Target{Entity: v, Name: name, Layer: 3, Tree: vt.ID, Relation: rel})
+			}
+		}
+	}
+	return out
+}
+
+func relOfVar(ts []query.Triple, v string) string {
+	for _, t := range ts {
+		if t.S.Target && t.O.Var == v {
+			return t.R
+		}
+	}
+	return ""
+}
+
+// leaks reports whether the question names an entity of R that the
+// question's own material (titles, filter phrases, constants) does not
+// already name, or names a hidden entity at all.
+func (s *synth) leaks(d *draft, q string, targets []query.Target) bool {
+	lq := strings.ToLower(q)
+	var allowed []string
+	for _, g := range d.given {
+		allowed = append(allowed, strings.ToLower(g))
+	}
+	for _, sl := range d.slots {
+		if sl.live {
+			allowed = append(allowed, strings.ToLower(sl.text))
+		}
+	}
+	for _, h := range d.hidden {
+		if n := strings.ToLower(s.name(h)); len(n) >= 3 && containsWord(lq, n) {
+			return true
+		}
+	}
+	for _, t := range targets {
+		n := strings.ToLower(strings.TrimSpace(t.Name))
+		if len(n) < 3 || !containsWord(lq, n) {
+			continue
+		}
+		ok := false
+		for _, a := range allowed {
+			if containsWord(a, n) {
+				ok = true
+				break
+			}
+		}
+		if !ok {
+			return true
+		}
+	}
+	return false
+}
+
+// containsWord reports whether w occurs in s between non-alphanumeric
+// characters.
+func containsWord(s, w string) bool {
+	for i := 0; ; {
+		j := strings.Index(s[i:], w)
+		if j < 0 {
+			return false
+		}
+		j += i
+		before := j == 0 || !isAlnum(s[j-1])
+		end := j + len(w)
+		after := end >= len(s) || !isAlnum(s[end])
+		if before && after {
+			return true
+		}
+		i = j + 1
+	}
+}
+
+func isAlnum(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c >= 0x80
+}
