@@ -54,12 +54,17 @@ formats, detected by content with --format auto:
   html        Wikipedia HTML: <table> fragments (with wtq page/metadata sidecars)
               or whole article pages
   tabel       TabEL / WikiTables corpus JSON
-  csv         CSV/TSV with a header row (titles from --titles or the file name)
+  csv         CSV/TSV with a header row (titles from --titles or a file name
+              that is a title; files named by ids are untitled). Wikitext
+              exports are cleaned: titles written with underscores become
+              linked entities (--links), repeated header rows are headers,
+              templates and footnote marks are removed and counted.
 
 A store that exists is left alone unless --append (add inputs) or --force
 (rebuild from scratch). An interrupted build is resumed by running it again.
 Records that cannot be read are reported by file and line and skipped; the
-exit status is then 3.`,
+exit status is then 3. Progress goes to stderr: a bar on a terminal, else a
+line every --progress-every (stage, tables, trees, pages, rate, RSS, ETA).`,
 		Example: `  leaper build --store ./leaper-data ../shared/corpus
   leaper build --append ../shared/corpus/wtq/pages-html.tar.gz
   leaper build --format csv --titles titles.json tables/`,
