@@ -25,7 +25,7 @@ type buildProgress struct {
 
 	mu        sync.Mutex
 	last      store.Progress
-	stageAt   time.Time // when the current stage began
+	began     map[string]time.Time // when each stage was first reported
 	pages     int
 	bars      map[string]*progressbar.ProgressBar
 	stop, end chan struct{}
@@ -38,7 +38,7 @@ func newBuildProgress(w io.Writer, term bool, every time.Duration) *buildProgres
 		every = 10 * time.Second
 	}
 	now := time.Now()
-	p := &buildProgress{w: w, term: term, every: every, start: now, stageAt: now, bars: map[string]*progressbar.ProgressBar{},
+	p := &buildProgress{w: w, term: term, every: every, start: now, began: map[string]time.Time{}, bars: map[string]*progressbar.ProgressBar{},
 		stop: make(chan struct{}), end: make(chan struct{})}
 	if !term {
 		go p.loop()
@@ -52,8 +52,10 @@ func newBuildProgress(w io.Writer, term bool, every time.Duration) *buildProgres
 func (p *buildProgress) update(s store.Progress) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if s.Stage != p.last.Stage {
-		p.stageAt = time.Now()
+	// The index stage reports from its own goroutine while pages are
+	// still rendered: each stage's rate is from its own start.
+	if _, ok := p.began[s.Stage]; !ok {
+		p.began[s.Stage] = time.Now()
 	}
 	if s.Stage == "index" || s.Stage == "compact" {
 		// The index goroutine knows nothing of tables: keep the totals.
@@ -129,7 +131,7 @@ func (p *buildProgress) line(now time.Time) string {
 		return ""
 	}
 	elapsed := now.Sub(p.start).Round(time.Second)
-	inStage := now.Sub(p.stageAt).Seconds()
+	inStage := now.Sub(p.began[s.Stage]).Seconds()
 	rate := ""
 	if inStage > 0 && s.Done > 0 {
 		unit := map[string]string{"read": "tables", "bitmaps": "trees", "pages": "pages", "index": "pages"}[s.Stage]

@@ -46,7 +46,9 @@ func TestProgressLineETA(t *testing.T) {
 	p := newBuildProgress(&buf, true, time.Hour) // terminal: no loop
 	p.w = &bytes.Buffer{}                        // bars go nowhere
 	p.update(store.Progress{Stage: "pages", Done: 250, Total: 1000, Tables: 900, Trees: 400, Pages: 250})
-	p.stageAt = time.Now().Add(-10 * time.Second)
+	p.began["pages"] = time.Now().Add(-10 * time.Second)
+	p.update(store.Progress{Stage: "index", Done: 50}) // from the index goroutine, meanwhile
+	p.update(store.Progress{Stage: "pages", Done: 250, Total: 1000, Tables: 900, Trees: 400, Pages: 250})
 	l := p.line(time.Now())
 	if !progressLine.MatchString(l) {
 		t.Fatalf("line %q has not the expected shape", l)
@@ -56,7 +58,7 @@ func TestProgressLineETA(t *testing.T) {
 		t.Errorf("line %q: want 900 tables, 400 trees, 250 pages at 25 pages/s, eta 30s", l)
 	}
 	p.update(store.Progress{Stage: "read", Done: 100, Tables: 100, Bytes: 10, TotalBytes: 40})
-	p.stageAt = time.Now().Add(-10 * time.Second)
+	p.began["read"] = time.Now().Add(-10 * time.Second)
 	if l := p.line(time.Now()); !strings.Contains(l, "eta 30s") || !strings.Contains(l, "250 pages") {
 		t.Errorf("read line %q: want eta 30s from bytes, pages kept", l)
 	}
