@@ -29,6 +29,7 @@ type level struct {
 	K       int      // words per row
 	n       int      // rows
 	tid     []uint32 // B vertex of each row, sorted; kept only when emitting
+	tidBuf  []uint32 // tid's storage when this level owns it
 	rows    []uint64 // n*K words
 	item    []uint32 // local item id -> A vertex (may alias the parent's)
 	itemBuf []uint32
@@ -43,6 +44,15 @@ type level struct {
 	and     []uint64
 	or      []uint64
 	remap   []int32
+
+	// Column form (colMode), used once a node has at most 64 rows: col[j]
+	// is the set of rows (bits) holding item j, so a branch is one AND and
+	// a popcount per item instead of a pass over its rows (AdaMBE's bitmap
+	// subgraphs). Rows keep their numbering down the subtree, so tid is
+	// shared with the ancestor that switched.
+	colMode bool
+	col     []uint64
+	dn      []bool // item excluded (branched on earlier, or repeating a branch)
 }
 
 // enum is the state of one goroutine's search. Nothing in it is shared.
@@ -194,7 +204,8 @@ func (e *enum) rootSearch(u uint32, T, touched []uint32, cnt []int32) error {
 		}
 	}
 	if e.emit != nil {
-		lv.tid = append(lv.tid[:0], T...)
+		lv.tidBuf = append(lv.tidBuf[:0], T...)
+		lv.tid = lv.tidBuf
 	}
 	lv.rows = resize(lv.rows, len(T)*K)
 	zero(lv.rows)
@@ -413,6 +424,9 @@ func (e *enum) tick() error {
 // maximal iff no excluded item occurs in all of its rows.
 func (e *enum) node(d int) error {
 	lv := e.lv[d]
+	if lv.colMode {
+		return e.nodeCol(d, lv)
+	}
 	e.prepare(lv)
 	if lv.K == 1 {
 		return e.node1(d, lv)
@@ -475,7 +489,11 @@ func (e *enum) node(d int) error {
 			}
 		}
 		if nChild > 0 && len(e.qstack)+nChild >= v.minA {
-			e.build(lv, e.level(d+1), oc)
+			if len(oc) <= 64 {
+				e.buildCol(lv, e.level(d+1), oc)
+			} else {
+				e.build(lv, e.level(d+1), oc)
+			}
 			if err := e.node(d + 1); err != nil {
 				return err
 			}
@@ -529,6 +547,7 @@ func (e *enum) node1(d int, lv *level) error {
 		childCand := active & candM &^ done
 		if childCand != 0 && len(e.qstack)+bits.OnesCount64(childCand) >= v.minA {
 			ch := e.level(d + 1)
+			ch.colMode = false
 			ch.K, ch.n = 1, len(oc)
 			ch.item = lv.item
 			ch.candM = append(ch.candM[:0], childCand)
@@ -539,11 +558,7 @@ func (e *enum) node1(d int, lv *level) error {
 			}
 			ch.rows = cr
 			if e.emit != nil {
-				ct := resize(ch.tid, len(oc))
-				for r, i := range oc {
-					ct[r] = lv.tid[i]
-				}
-				ch.tid = ct
+				ch.setTid(lv.tid, oc)
 			}
 			if err := e.node(d + 1); err != nil {
 				return err
@@ -565,13 +580,10 @@ func (e *enum) build(lv, ch *level, oc []int32) {
 		m += bits.OnesCount64(lv.or[k] &^ lv.and[k])
 	}
 	K2 := (m + 63) >> 6
+	ch.colMode = false
 	ch.n = len(oc)
 	if e.emit != nil {
-		ct := resize(ch.tid, len(oc))
-		for r, i := range oc {
-			ct[r] = lv.tid[i]
-		}
-		ch.tid = ct
+		ch.setTid(lv.tid, oc)
 	}
 	if K2 == K {
 		ch.K, ch.item = K, lv.item
@@ -654,4 +666,187 @@ func (e *enum) build(lv, ch *level, oc []int32) {
 			}
 		}
 	}
+}
+
+// buildCol fills ch in column form with the rows oc (at most 64) of the
+// row-form level lv, keeping the items that occur in some but not all of
+// them and in at least max(minB, 2): an item in fewer rows can neither
+// start a branch nor cover one. Items keep lv's order, so branches come in
+// the same order as in row form.
+func (e *enum) buildCol(lv, ch *level, oc []int32) {
+	K := lv.K
+	m := 0
+	for k := range lv.and {
+		m += bits.OnesCount64(lv.or[k] &^ lv.and[k])
+	}
+	remap := resize(lv.remap, len(lv.item))
+	lv.remap = remap
+	items := resize(ch.itemBuf, m)
+	col := resize(ch.col, m)
+	dn := resize(ch.dn, m)
+	nj := 0
+	for k := range lv.and {
+		dw := lv.done[k]
+		for w := lv.or[k] &^ lv.and[k]; w != 0; w &= w - 1 {
+			b := bits.TrailingZeros64(w)
+			j := k<<6 | b
+			remap[j] = int32(nj)
+			items[nj] = lv.item[j]
+			col[nj] = 0
+			dn[nj] = dw>>b&1 != 0
+			nj++
+		}
+	}
+	for r, i := range oc {
+		bit := uint64(1) << r
+		for k, w := range lv.rows[int(i)*K : int(i+1)*K] {
+			for w &= lv.or[k] &^ lv.and[k]; w != 0; w &= w - 1 {
+				col[remap[k<<6|bits.TrailingZeros64(w)]] |= bit
+			}
+		}
+	}
+	if e.emit != nil {
+		ch.setTid(lv.tid, oc)
+	}
+	e.finishCol(ch, items, col, dn, m)
+}
+
+// finishCol drops the items of a column-form level found in too few rows,
+// counts the rest and lists the candidates in branching order.
+func (e *enum) finishCol(ch *level, items []uint32, col []uint64, dn []bool, m int) {
+	minB := max(e.v.minB, 2)
+	cnt := resize(ch.cnt, m)
+	cand := ch.cand[:0]
+	n := 0
+	for j := 0; j < m; j++ {
+		c := bits.OnesCount64(col[j])
+		if c < minB {
+			continue
+		}
+		items[n], col[n], dn[n], cnt[n] = items[j], col[j], dn[j], int32(c)
+		if !dn[n] {
+			cand = append(cand, int32(n))
+		}
+		n++
+	}
+	sortByCount(cand, cnt)
+	ch.colMode = true
+	ch.itemBuf, ch.item = items, items[:n]
+	ch.col, ch.dn, ch.cnt, ch.cand = col[:n], dn[:n], cnt, cand
+}
+
+// sortByCount orders candidates by increasing count, stably. Insertion
+// sort: candidate lists are short and often nearly sorted.
+func sortByCount(cand, cnt []int32) {
+	for i := 1; i < len(cand); i++ {
+		c := cand[i]
+		j := i
+		for j > 0 && cnt[cand[j-1]] > cnt[c] {
+			cand[j] = cand[j-1]
+			j--
+		}
+		cand[j] = c
+	}
+}
+
+// nodeCol is node for a level in column form. For candidate c with rows
+// oc, an item whose rows contain oc is in the closure (an excluded one
+// makes the branch non-maximal); one meeting oc in fewer rows may extend
+// it below. The child takes the intersections as its columns.
+func (e *enum) nodeCol(d int, lv *level) error {
+	v := e.v
+	minB := max(v.minB, 2)
+	top := len(e.qstack)
+	items, col, dn, cnt := lv.item, lv.col, lv.dn, lv.cnt
+	for _, c := range lv.cand {
+		if dn[c] {
+			continue // same rows as an earlier candidate, or covered
+		}
+		if err := e.tick(); err != nil {
+			return err
+		}
+		oc := col[c]
+		n := cnt[c]
+		ch := e.level(d + 1)
+		citems := ch.itemBuf[:0]
+		ccol := ch.col[:0]
+		cdn := ch.dn[:0]
+		e.qstack = e.qstack[:top]
+		nonmax := false
+		nChild := 0
+		for j, w := range col {
+			x := w & oc
+			if x == 0 {
+				continue
+			}
+			p := int32(bits.OnesCount64(x))
+			switch {
+			case p == n:
+				if dn[j] {
+					nonmax = true
+				} else {
+					e.qstack = append(e.qstack, items[j])
+					if cnt[j] == n {
+						dn[j] = true // its branch would repeat this one
+					}
+				}
+			case int(p) >= minB:
+				citems = append(citems, items[j])
+				ccol = append(ccol, x)
+				cdn = append(cdn, dn[j])
+				if !dn[j] {
+					nChild++
+				}
+			}
+			if nonmax {
+				break
+			}
+		}
+		ch.itemBuf, ch.col, ch.dn = citems, ccol, cdn
+		if nonmax {
+			e.st.NonMaximal++
+			dn[c] = true
+			continue
+		}
+		if len(e.qstack) >= v.minA {
+			if err := e.reportBits(lv.tid, oc); err != nil {
+				return err
+			}
+		}
+		if nChild > 0 && len(e.qstack)+nChild >= v.minA {
+			ch.tid = lv.tid
+			e.finishCol(ch, citems, ccol, cdn, len(citems))
+			if err := e.nodeCol(d+1, ch); err != nil {
+				return err
+			}
+		}
+		dn[c] = true
+	}
+	e.qstack = e.qstack[:top]
+	return nil
+}
+
+// reportBits emits the current A part with the B vertices of the rows in
+// the bitset oc.
+func (e *enum) reportBits(tid []uint32, oc uint64) error {
+	if e.emit == nil {
+		e.st.Bicliques++
+		return nil
+	}
+	b := e.outB[:0]
+	for ; oc != 0; oc &= oc - 1 {
+		b = append(b, tid[bits.TrailingZeros64(oc)])
+	}
+	e.outB = b
+	return e.report(b)
+}
+
+// setTid fills the level's own tid storage with the B vertices of rows oc
+// of a parent whose rows map to tid.
+func (lv *level) setTid(tid []uint32, oc []int32) {
+	ct := resize(lv.tidBuf, len(oc))
+	for r, i := range oc {
+		ct[r] = tid[i]
+	}
+	lv.tidBuf, lv.tid = ct, ct
 }
