@@ -51,8 +51,15 @@ type level struct {
 	// subgraphs). Rows keep their numbering down the subtree, so tid is
 	// shared with the ancestor that switched.
 	colMode bool
-	col     []uint64
-	dn      []bool // item excluded (branched on earlier, or repeating a branch)
+	cols    []colItem
+}
+
+// colItem is one item of a level in column form.
+type colItem struct {
+	rows uint64 // the rows holding the item
+	item uint32 // its A vertex
+	cnt  int32  // popcount of rows
+	dn   bool   // excluded: branched on earlier, or repeating a branch
 }
 
 // enum is the state of one goroutine's search. Nothing in it is shared.
@@ -681,9 +688,7 @@ func (e *enum) buildCol(lv, ch *level, oc []int32) {
 	}
 	remap := resize(lv.remap, len(lv.item))
 	lv.remap = remap
-	items := resize(ch.itemBuf, m)
-	col := resize(ch.col, m)
-	dn := resize(ch.dn, m)
+	cols := resize(ch.cols, m)
 	nj := 0
 	for k := range lv.and {
 		dw := lv.done[k]
@@ -691,9 +696,7 @@ func (e *enum) buildCol(lv, ch *level, oc []int32) {
 			b := bits.TrailingZeros64(w)
 			j := k<<6 | b
 			remap[j] = int32(nj)
-			items[nj] = lv.item[j]
-			col[nj] = 0
-			dn[nj] = dw>>b&1 != 0
+			cols[nj] = colItem{item: lv.item[j], dn: dw>>b&1 != 0}
 			nj++
 		}
 	}
@@ -701,47 +704,40 @@ func (e *enum) buildCol(lv, ch *level, oc []int32) {
 		bit := uint64(1) << r
 		for k, w := range lv.rows[int(i)*K : int(i+1)*K] {
 			for w &= lv.or[k] &^ lv.and[k]; w != 0; w &= w - 1 {
-				col[remap[k<<6|bits.TrailingZeros64(w)]] |= bit
+				cols[remap[k<<6|bits.TrailingZeros64(w)]].rows |= bit
 			}
 		}
 	}
 	if e.emit != nil {
 		ch.setTid(lv.tid, oc)
 	}
-	e.finishCol(ch, items, col, dn, m)
-}
-
-// finishCol drops the items of a column-form level found in too few rows,
-// counts the rest and lists the candidates in branching order.
-func (e *enum) finishCol(ch *level, items []uint32, col []uint64, dn []bool, m int) {
-	minB := max(e.v.minB, 2)
-	cnt := resize(ch.cnt, m)
+	minB := int32(max(e.v.minB, 2))
 	cand := ch.cand[:0]
 	n := 0
-	for j := 0; j < m; j++ {
-		c := bits.OnesCount64(col[j])
-		if c < minB {
+	for _, it := range cols {
+		it.cnt = int32(bits.OnesCount64(it.rows))
+		if it.cnt < minB {
 			continue
 		}
-		items[n], col[n], dn[n], cnt[n] = items[j], col[j], dn[j], int32(c)
-		if !dn[n] {
+		if !it.dn {
 			cand = append(cand, int32(n))
 		}
+		cols[n] = it
 		n++
 	}
-	sortByCount(cand, cnt)
 	ch.colMode = true
-	ch.itemBuf, ch.item = items, items[:n]
-	ch.col, ch.dn, ch.cnt, ch.cand = col[:n], dn[:n], cnt, cand
+	ch.cols, ch.cand = cols[:n], cand
+	sortCols(cand, ch.cols)
 }
 
-// sortByCount orders candidates by increasing count, stably. Insertion
-// sort: candidate lists are short and often nearly sorted.
-func sortByCount(cand, cnt []int32) {
+// sortCols orders candidates by increasing count, stably. Insertion sort:
+// candidate lists are short and often nearly sorted.
+func sortCols(cand []int32, cols []colItem) {
 	for i := 1; i < len(cand); i++ {
 		c := cand[i]
+		k := cols[c].cnt
 		j := i
-		for j > 0 && cnt[cand[j-1]] > cnt[c] {
+		for j > 0 && cols[cand[j-1]].cnt > k {
 			cand[j] = cand[j-1]
 			j--
 		}
@@ -751,61 +747,57 @@ func sortByCount(cand, cnt []int32) {
 
 // nodeCol is node for a level in column form. For candidate c with rows
 // oc, an item whose rows contain oc is in the closure (an excluded one
-// makes the branch non-maximal); one meeting oc in fewer rows may extend
-// it below. The child takes the intersections as its columns.
+// makes the branch non-maximal); one meeting oc in fewer rows, but in at
+// least max(minB, 2), may extend it below, and the child takes the
+// intersections as its columns.
 func (e *enum) nodeCol(d int, lv *level) error {
 	v := e.v
-	minB := max(v.minB, 2)
+	minB := int32(max(v.minB, 2))
 	top := len(e.qstack)
-	items, col, dn, cnt := lv.item, lv.col, lv.dn, lv.cnt
+	cols := lv.cols
 	for _, c := range lv.cand {
-		if dn[c] {
-			continue // same rows as an earlier candidate, or covered
+		if cols[c].dn {
+			continue // same rows as an earlier candidate
 		}
 		if err := e.tick(); err != nil {
 			return err
 		}
-		oc := col[c]
-		n := cnt[c]
+		oc, n := cols[c].rows, cols[c].cnt
 		ch := e.level(d + 1)
-		citems := ch.itemBuf[:0]
-		ccol := ch.col[:0]
-		cdn := ch.dn[:0]
+		ccols := ch.cols[:0]
+		cand := ch.cand[:0]
 		e.qstack = e.qstack[:top]
 		nonmax := false
-		nChild := 0
-		for j, w := range col {
-			x := w & oc
+		for j := range cols {
+			it := &cols[j]
+			x := it.rows & oc
 			if x == 0 {
 				continue
 			}
 			p := int32(bits.OnesCount64(x))
-			switch {
-			case p == n:
-				if dn[j] {
+			if p == n {
+				if it.dn {
 					nonmax = true
-				} else {
-					e.qstack = append(e.qstack, items[j])
-					if cnt[j] == n {
-						dn[j] = true // its branch would repeat this one
-					}
+					break
 				}
-			case int(p) >= minB:
-				citems = append(citems, items[j])
-				ccol = append(ccol, x)
-				cdn = append(cdn, dn[j])
-				if !dn[j] {
-					nChild++
+				e.qstack = append(e.qstack, it.item)
+				if it.cnt == n {
+					it.dn = true // its branch would repeat this one
 				}
+				continue
 			}
-			if nonmax {
-				break
+			if p < minB {
+				continue
 			}
+			if !it.dn {
+				cand = append(cand, int32(len(ccols)))
+			}
+			ccols = append(ccols, colItem{rows: x, item: it.item, cnt: p, dn: it.dn})
 		}
-		ch.itemBuf, ch.col, ch.dn = citems, ccol, cdn
+		ch.cols, ch.cand = ccols, cand
 		if nonmax {
 			e.st.NonMaximal++
-			dn[c] = true
+			cols[c].dn = true
 			continue
 		}
 		if len(e.qstack) >= v.minA {
@@ -813,14 +805,15 @@ func (e *enum) nodeCol(d int, lv *level) error {
 				return err
 			}
 		}
-		if nChild > 0 && len(e.qstack)+nChild >= v.minA {
+		if len(cand) > 0 && len(e.qstack)+len(cand) >= v.minA {
 			ch.tid = lv.tid
-			e.finishCol(ch, citems, ccol, cdn, len(citems))
+			ch.colMode = true
+			sortCols(cand, ccols)
 			if err := e.nodeCol(d+1, ch); err != nil {
 				return err
 			}
 		}
-		dn[c] = true
+		cols[c].dn = true
 	}
 	e.qstack = e.qstack[:top]
 	return nil
