@@ -44,6 +44,10 @@ func Bicliques(ctx context.Context, g *Graph, opts Options, emit func(left, righ
 	return st, nil
 }
 
+// forceSides overrides the search direction in tests: 1 adds right
+// vertices, 2 left vertices, 0 picks by cost.
+var forceSides = 0
+
 // newView prunes g to the vertices that can be in a reported biclique and
 // picks the search direction.
 //
@@ -113,7 +117,7 @@ func newView(g *Graph, opts Options) *view {
 		return s
 	}
 	v := &view{aOff: rOff, aNbr: rNbr, bOff: lOff, bNbr: lNbr, minA: opts.MinRight, minB: opts.MinLeft}
-	if sq(rOff) < sq(lOff) {
+	if swap := sq(rOff) < sq(lOff); swap && forceSides != 1 || forceSides == 2 {
 		v = &view{aOff: lOff, aNbr: lNbr, bOff: rOff, bNbr: rNbr, minA: opts.MinLeft, minB: opts.MinRight, swapped: true}
 	}
 	n := len(v.aOff) - 1

@@ -386,3 +386,43 @@ func FuzzReadAdj(f *testing.F) {
 		}
 	})
 }
+
+// TestBicliquesColumnForm drives the search through levels with more than
+// 64 candidate vertices and at most 64 rows, where branches switch to
+// column form, with the excluded items reduced to an antichain at every
+// level or only at the switch, against the brute force.
+func TestBicliquesColumnForm(t *testing.T) {
+	defer func(f, a int) { forceSides, antichainMin = f, a }(forceSides, antichainMin)
+	rng := rand.New(rand.NewPCG(5, 6))
+	for iter := 0; iter < 60; iter++ {
+		// The A side (searched) is the wide one: 70..199 vertices over
+		// 6..13 rows.
+		nb, na := 6+rng.IntN(8), 70+rng.IntN(130)
+		g := randomGraph(rng, nb, na, 0.2+0.7*rng.Float64())
+		forceSides = 1 // add right vertices: A is the right side
+		if iter%2 == 1 {
+			g = transpose(g)
+			forceSides = 2
+		}
+		antichainMin = []int{0, 32, 1 << 30}[iter%3]
+		opts := Options{MinLeft: rng.IntN(3), MinRight: rng.IntN(3)}
+		got := collect(t, g, opts)
+		sortBicliques(got)
+		if want := BruteForce(g, opts); !equalBicliques(got, want) {
+			t.Fatalf("iter %d %dx%d %+v antichainMin %d: got %d bicliques, want %d",
+				iter, g.NumLeft(), g.NumRight(), opts, antichainMin, len(got), len(want))
+		}
+	}
+}
+
+func transpose(g *Graph) *Graph {
+	adj := make([][]uint32, g.NumRight())
+	for j := range adj {
+		adj[j] = slices.Clone(g.Right(j))
+	}
+	t, err := NewGraph(adj, g.NumLeft())
+	if err != nil {
+		panic(err)
+	}
+	return t
+}
