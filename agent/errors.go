@@ -15,4 +15,7 @@ var (
 	ErrPolicy = errors.New("agent: unknown policy")
 	// ErrProtocol is returned for an unknown protocol name.
 	ErrProtocol = errors.New("agent: unknown protocol (want text or native)")
+
+	// ErrOptions reports options out of range, such as negative Workers.
+	ErrOptions = errors.New("agent: bad options")
 )

@@ -99,7 +99,7 @@ func runMine(ctx context.Context, opts *MineOptions) error {
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
 	n := 0
-	err = mining.Unions(ctx, g, mining.UnionOptions{MinTrees: opts.MinTrees, MinRelations: opts.MinRelations, Workers: opts.Workers},
+	err = mining.Unions(ctx, g, &mining.UnionOptions{MinTrees: opts.MinTrees, MinRelations: opts.MinRelations, Workers: opts.Workers},
 		func(u mining.UnionGroup) error {
 			n++
 			if opts.Count {
@@ -140,7 +140,7 @@ func mineFile(ctx context.Context, opts *MineOptions, start time.Time) error {
 			return err
 		}
 	}
-	st, err := mining.Bicliques(ctx, bg, mining.Options{MinLeft: opts.MinTrees, MinRight: opts.MinRelations, Workers: opts.Workers}, emit)
+	st, err := mining.Bicliques(ctx, bg, &mining.Options{MinLeft: opts.MinTrees, MinRight: opts.MinRelations, Workers: opts.Workers}, emit)
 	if err == nil && opts.Count {
 		_, err = fmt.Fprintln(w, st.Bicliques)
 	}

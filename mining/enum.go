@@ -15,7 +15,7 @@ type view struct {
 	aNbr, bNbr []uint32
 	order      []uint32 // A vertices by increasing degree, then id
 	rank       []int32  // rank[a] is the position of a in order
-	swapped    bool     // A is the left side of the Graph
+	swapped    bool     // A is the left side of the Bipartite
 	minA, minB int      // thresholds on the A part and the B part
 }
 
