@@ -314,6 +314,17 @@ func TestBicliquesBadOptions(t *testing.T) {
 	if _, err := Bicliques(context.Background(), g, &Options{MinLeft: -1}, nil); !errors.Is(err, ErrBadOptions) {
 		t.Fatalf("err %v, want ErrBadOptions", err)
 	}
+	// nil options are the defaults, and the caller's options are not
+	// modified by filling them in.
+	g, _ = NewBipartite([][]uint32{{0, 1}, {1}}, 2)
+	st, err := Bicliques(context.Background(), g, nil, nil)
+	if err != nil || st.Bicliques != 2 {
+		t.Fatalf("nil options: %d bicliques, %v; want 2", st.Bicliques, err)
+	}
+	opts := &Options{}
+	if _, err := Bicliques(context.Background(), g, opts, nil); err != nil || *opts != (Options{}) {
+		t.Fatalf("options changed to %+v (%v)", *opts, err)
+	}
 }
 
 func TestReadWriteAdj(t *testing.T) {
