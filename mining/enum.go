@@ -80,6 +80,7 @@ type enum struct {
 
 	outA, outB []uint32
 	keep       []int32 // antichain scratch
+	keepRows   []uint64
 }
 
 func newEnum(ctx context.Context, v *view, emit func(left, right []uint32) error) *enum {
@@ -737,33 +738,34 @@ func (e *enum) buildCol(lv, ch *level, oc []int32) {
 // this keeps about one excluded item in ten. Candidates (listed in cand by
 // index) and their order are unchanged; cand is renumbered in place.
 func (e *enum) antichain(cols []colItem, cand []int32) ([]colItem, []int32) {
-	keep := e.keep[:0]
+	keep, kr := e.keep[:0], e.keepRows[:0] // kept items and their rows
 	for j := range cols {
-		x := cols[j].rows
 		if !cols[j].dn {
 			continue
 		}
+		x := cols[j].rows
 		covered := false
-		for k := 0; k < len(keep); k++ {
-			y := cols[keep[k]].rows
+		for k := 0; k < len(kr); k++ {
+			y := kr[k]
 			if x&y == x {
 				covered = true
 				break
 			}
 			if x&y == y { // x covers y: drop y
 				cols[keep[k]].cnt = -1
-				keep[k] = keep[len(keep)-1]
-				keep = keep[:len(keep)-1]
+				last := len(kr) - 1
+				keep[k], kr[k] = keep[last], kr[last]
+				keep, kr = keep[:last], kr[:last]
 				k--
 			}
 		}
 		if covered {
 			cols[j].cnt = -1
 		} else {
-			keep = append(keep, int32(j))
+			keep, kr = append(keep, int32(j)), append(kr, x)
 		}
 	}
-	e.keep = keep
+	e.keep, e.keepRows = keep, kr
 	n, ci := 0, 0
 	for j := range cols {
 		it := cols[j]
