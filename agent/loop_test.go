@@ -255,3 +255,10 @@ func TestRolloutDeterministic(t *testing.T) {
 		}
 	}
 }
+
+func TestRunAllBadWorkers(t *testing.T) {
+	err := agent.RunAll(context.Background(), nil, nil, nil, &agent.Options{Workers: -1}, nil)
+	if !errors.Is(err, agent.ErrOptions) {
+		t.Fatalf("err %v, want ErrOptions", err)
+	}
+}
