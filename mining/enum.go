@@ -45,11 +45,13 @@ type level struct {
 	or      []uint64
 	remap   []int32
 
-	// Column form (colMode), used once a node has at most 64 rows: col[j]
-	// is the set of rows (bits) holding item j, so a branch is one AND and
-	// a popcount per item instead of a pass over its rows (AdaMBE's bitmap
-	// subgraphs). Rows keep their numbering down the subtree, so tid is
-	// shared with the ancestor that switched.
+	// Column form (colMode), used once a node has at most 64 rows:
+	// cols[j].rows is the set of rows (bits) holding item j, so a branch is
+	// one AND and a popcount per item instead of a pass over its rows
+	// (AdaMBE's bitmap subgraphs). Rows keep their numbering down the
+	// subtree, so tid is shared with the ancestor that switched. Items
+	// dropped by prepare for too few rows are neither candidates nor
+	// excluded in row form; buildCol drops them by count.
 	colMode bool
 	cols    []colItem
 }
