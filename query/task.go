@@ -170,6 +170,9 @@ type Answer struct {
 type Task struct {
 	ID            string   `json:"id"`
 	Variant       string   `json:"variant"`
+	// Op is the set operation of a Union task (union, intersect,
+	// difference, count); empty for the other variants.
+	Op            string   `json:"op,omitempty"`
 	Question      string   `json:"question"`
 	Formalization []Triple `json:"formalization"`
 	Answer        Answer   `json:"answer"`

@@ -45,6 +45,7 @@ type draft struct {
 	keep      []string // texts a paraphrase must keep besides the live slots
 	hidden    []uint32 // entities never to be named (the Reverse-Union anchor)
 	agg       *query.Agg
+	op        string // union operation
 	expand    int
 	vars      map[string]bool
 }
@@ -120,7 +121,7 @@ func tableVars(ts []query.Triple) []string {
 	}
 	var out []string
 	for _, t := range ts {
-		if t.S.Target && t.O.Var != "" && n[t.O.Var] == 1 && !strings.EqualFold(t.R, "in_tree") {
+		if t.S.Target && t.O.Var != "" && n[t.O.Var] == 1 && !isTreeRel(t.R) {
 			out = append(out, t.O.Var)
 		}
 	}
@@ -350,7 +351,7 @@ func (s *synth) finish(ctx context.Context, d *draft, rng *rand.Rand, st *Stats)
 	if err != nil {
 		return nil, "", err
 	}
-	t := &query.Task{Variant: d.variant, Formalization: d.triples, Expand: d.expand}
+	t := &query.Task{Variant: d.variant, Op: d.op, Formalization: d.triples, Expand: d.expand}
 	t.Answer.Columns = []string{d.keyHeader}
 	for _, c := range d.cols {
 		t.Answer.Columns = append(t.Answer.Columns, c.header)
@@ -382,6 +383,9 @@ func (s *synth) finish(ctx context.Context, d *draft, rng *rand.Rand, st *Stats)
 	t.Question = d.render(d.question)
 	if s.leaks(d, t.Question, t.Targets) {
 		return nil, DropLeak, nil
+	}
+	if NamesTable(t.Question) {
+		return nil, DropNamesTable, nil
 	}
 	if s.o.Paraphraser != nil {
 		t.Question = s.paraphrase(ctx, d, t, st)
@@ -430,14 +434,9 @@ func (s *synth) targets(d *draft, tb *table, rows [][]string) []query.Target {
 					continue
 				}
 				seen[v] = true
-				vt := tree
-				for _, t := range d.trees {
-					if c := colIndex(t, rel); c >= 0 {
-						if cv, ok := cell(t, c, k); ok && slices.Contains(cv, v) {
-							vt = t
-							break
-						}
-					}
+				vt := s.factTree(d.trees, k, rel, v)
+				if vt == nil {
+					vt = tree
 				}
 				name := s.name(v)
 				if len(names) == len(vals) {
@@ -448,6 +447,34 @@ func (s *synth) targets(d *draft, tb *table, rows [][]string) []query.Target {
 		}
 	}
 	return out
+}
+
+// factTree is the first of trees, else of the store's trees where k is a
+// key, whose row of k has v in its column rel; nil when none.
+func (s *synth) factTree(trees []*graph.Tree, k uint32, rel string, v uint32) *graph.Tree {
+	has := func(t *graph.Tree) bool {
+		if c := colIndex(t, rel); c >= 0 {
+			if cv, ok := cell(t, c, k); ok && slices.Contains(cv, v) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, t := range trees {
+		if has(t) {
+			return t
+		}
+	}
+	m, err := s.keyRels(k)
+	if err != nil {
+		return nil
+	}
+	for _, ti := range m[rel] {
+		if has(s.trees[ti]) {
+			return s.trees[ti]
+		}
+	}
+	return nil
 }
 
 func relOfVar(ts []query.Triple, v string) string {
