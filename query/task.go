@@ -168,8 +168,8 @@ type Answer struct {
 // Task is an information-seeking task: T = <question, R>, with the formal
 // query whose evaluation over the store is the answer.
 type Task struct {
-	ID            string   `json:"id"`
-	Variant       string   `json:"variant"`
+	ID      string `json:"id"`
+	Variant string `json:"variant"`
 	// Op is the set operation of a Union task (union, intersect,
 	// difference, count); empty for the other variants.
 	Op            string   `json:"op,omitempty"`
