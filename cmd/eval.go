@@ -113,6 +113,9 @@ type EvalReport struct {
 	Groups  []*EvalGroup `json:"groups"` // per variant, then "all"
 	Items   []EvalItem   `json:"items"`
 	Missing []string     `json:"missing_tasks,omitempty"`
+	// Hardness describes the tasks (agent.ComputeHardness without
+	// policies), when the store is there.
+	Hardness []*agent.Hardness `json:"hardness,omitempty"`
 }
 
 func newEvalCmd(f *Factory, runF func(context.Context, *EvalOptions) error) *cobra.Command {
@@ -237,6 +240,13 @@ func runEval(ctx context.Context, o *EvalOptions) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
+	if sc.Graph != nil {
+		// The tasks' own hardness (|R|, trees, pages); the trajectories'
+		// measures are the report itself, so no policies are run.
+		if rep.Hardness, err = agent.ComputeHardness(ctx, tasks, sc.Graph, nil); err != nil {
+			return err
+		}
+	}
 	if o.JSON {
 		if err := writeJSON(o.IO.Out, rep); err != nil {
 			return err
@@ -270,6 +280,7 @@ func printEval(w io.Writer, rep *EvalReport) {
 	all.ISEHist.print(w, "  ")
 	fmt.Fprintln(w, "Valid-action rate (all):")
 	all.ValidRateHist.print(w, "  ")
+	printHardness(w, rep.Hardness)
 }
 
 // FilterOptions are the flags of leaper filter.
