@@ -33,6 +33,9 @@ const (
 	// maxUnionTrees bounds the trees of one union task (the question names
 	// each of them).
 	maxUnionTrees = 10
+	// minUnionPages is the fewest pages a union spans: a policy that
+	// visits the first hits of one search should not see them all.
+	minUnionPages = 4
 	// maxSpace bounds a union space; larger unions lose their last trees.
 	maxSpace = 400
 )
@@ -266,7 +269,7 @@ func (s *synth) space(group []int, op string, rng *rand.Rand) (*opSpace, bool) {
 		return nil, false
 	default:
 		trees, keys := s.unionOf(group, s.unionSize(rng), rng)
-		if len(trees) < 2 {
+		if len(trees) < minUnionPages {
 			return nil, false
 		}
 		return &opSpace{op: OpUnion, trees: trees, keys: keys}, true
@@ -333,14 +336,19 @@ func (s *synth) sharedCols(ts []*graph.Tree, keys []uint32) ([]int, error) {
 	return append(good, other...), nil
 }
 
-// covered reports whether every key has a value of rel in the store.
+// maxWide bounds the store-wide values per key of a column read beyond
+// the task's tables: answer rows are the product of a key's cells.
+const maxWide = 4
+
+// covered reports whether every key has between 1 and maxWide values of
+// rel in the store.
 func (s *synth) covered(rel string, keys []uint32) (bool, error) {
 	for _, k := range keys {
 		v, err := s.objects(rel, k)
 		if err != nil {
 			return false, err
 		}
-		if len(v) == 0 {
+		if len(v) == 0 || len(v) > maxWide {
 			return false, nil
 		}
 	}
@@ -406,7 +414,11 @@ func (s *synth) oneHop(ts []*graph.Tree, keys []uint32, rng *rand.Rand) (column,
 	var cands []string
 	for r, n := range count {
 		if n == len(keys) {
-			cands = append(cands, r)
+			if ok, err := s.covered(r, keys); err != nil {
+				return column{}, false, err
+			} else if ok {
+				cands = append(cands, r)
+			}
 		}
 	}
 	if len(cands) == 0 {
@@ -563,6 +575,9 @@ func (s *synth) reverse(ctx context.Context, group []int, rng *rand.Rand) (*draf
 	base, space := s.unionOf(group, s.unionSize(rng), rng)
 	if len(base) < s.o.MinTrees {
 		return nil, DropMinTrees, nil
+	}
+	if len(base) < minUnionPages {
+		return nil, DropSmall, nil
 	}
 	if space.GetCardinality() < 4 {
 		return nil, DropSmall, nil
