@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/RoaringBitmap/roaring/v2"
 	"github.com/leaper-dev/leaper/graph"
 	"github.com/leaper-dev/leaper/query"
 )
@@ -465,12 +466,29 @@ func (s *synth) factTree(trees []*graph.Tree, k uint32, rel string, v uint32) *g
 			return t
 		}
 	}
-	m, err := s.keyRels(k)
+	// The trees that hold k, v and the relation: bitmaps, as an entity
+	// such as a country can be in thousands of trees.
+	tk, err := s.g.TreesOfEntity(k)
 	if err != nil {
 		return nil
 	}
-	for _, ti := range m[rel] {
-		if has(s.trees[ti]) {
+	tv, err := s.g.TreesOfEntity(v)
+	if err != nil {
+		return nil
+	}
+	both := roaring.And(tk, tv)
+	tr := roaring.New()
+	for _, id := range s.rels[rel] {
+		bm, err := s.g.TreesOfRelation(id)
+		if err != nil {
+			return nil
+		}
+		tr.Or(bm)
+	}
+	both.And(tr)
+	it := both.Iterator()
+	for it.HasNext() {
+		if ti, ok := s.index[it.Next()]; ok && has(s.trees[ti]) {
 			return s.trees[ti]
 		}
 	}
