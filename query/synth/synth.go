@@ -143,6 +143,9 @@ func Run(ctx context.Context, g *graph.Store, opts *Options, emit func(*query.Ta
 		st.Groups = s.groups
 	}
 	order := rand.New(rand.NewPCG(uint64(o.Seed), 0x5eed)).Perm(len(bases))
+	if v != query.Basic {
+		s.largeFirst(bases, order)
+	}
 	seen := map[string]bool{}
 	// A base may give several tasks (other columns, filters, anchors):
 	// a few rounds over the bases before giving up.
@@ -213,6 +216,9 @@ type synth struct {
 	names  map[uint32]*graph.Entity
 	krels  map[uint32]map[string][]int // key → relation → trees where it is a key
 	groups int
+	// unionPages is the fewest pages a union usually spans: minUnionPages,
+	// or fewer on a store without such groups.
+	unionPages int
 }
 
 type objKey struct {

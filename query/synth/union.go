@@ -32,10 +32,12 @@ const (
 	maxGroupTrees = 64
 	// maxUnionTrees bounds the trees of one union task (the question names
 	// each of them).
-	maxUnionTrees = 10
-	// minUnionPages is the fewest pages a union spans: a policy that
-	// visits the first hits of one search should not see them all.
-	minUnionPages = 4
+	maxUnionTrees = 12
+	// minUnionPages is the fewest pages a union spans (fewer, down to
+	// three, only now and then, for stores without larger groups): a
+	// policy that visits the first hits of one search should not see them
+	// all.
+	minUnionPages = 6
 	// maxSpace bounds a union space; larger unions lose their last trees.
 	maxSpace = 400
 )
@@ -112,6 +114,16 @@ func (s *synth) unionBases(ctx context.Context) ([][]int, error) {
 		return nil, err
 	}
 	slices.SortFunc(out, slices.Compare[[]int])
+	// A store without groups of minUnionPages pages: its largest groups
+	// take their place.
+	s.unionPages = 2
+	for _, p := range out {
+		pages := map[string]bool{}
+		for _, i := range p {
+			pages[s.trees[i].PageURL] = true
+		}
+		s.unionPages = max(s.unionPages, min(minUnionPages, len(pages)))
+	}
 	s.o.Logger.Debug("synth: union bases", "groups", s.groups, "bases", len(out))
 	return out, nil
 }
@@ -162,10 +174,10 @@ func (s *synth) unionOf(group []int, k int, rng *rand.Rand) ([]int, *roaring.Bit
 	}
 }
 
-// unionSize draws how many trees a union spans: 4 to maxUnionTrees, at
-// least MinTrees.
+// unionSize draws how many trees a union spans: minUnionPages to
+// maxUnionTrees, at least MinTrees.
 func (s *synth) unionSize(rng *rand.Rand) int {
-	lo := max(4, s.o.MinTrees)
+	lo := max(s.unionPages, s.o.MinTrees)
 	return lo + rng.IntN(max(1, maxUnionTrees-lo+1))
 }
 
@@ -269,7 +281,7 @@ func (s *synth) space(group []int, op string, rng *rand.Rand) (*opSpace, bool) {
 		return nil, false
 	default:
 		trees, keys := s.unionOf(group, s.unionSize(rng), rng)
-		if len(trees) < minUnionPages {
+		if len(trees) < 2 {
 			return nil, false
 		}
 		return &opSpace{op: OpUnion, trees: trees, keys: keys}, true
@@ -277,15 +289,32 @@ func (s *synth) space(group []int, op string, rng *rand.Rand) (*opSpace, bool) {
 }
 
 // chooseOp is Options.Op, or one drawn by the seed: unions most often, as
-// they span the most trees.
-func (s *synth) chooseOp(rng *rand.Rand) string {
+// they span the most pages; a group of fewer than minUnionPages pages
+// gives an intersection or a difference a third of the time, else
+// nothing (""), so that unions are not crowded out.
+func (s *synth) chooseOp(group []int, rng *rand.Rand) string {
 	if s.o.Op != "" {
 		return s.o.Op
 	}
+	pages := map[string]bool{}
+	for _, i := range group {
+		pages[s.trees[i].PageURL] = true
+	}
+	if len(pages) < s.unionPages {
+		switch rng.IntN(6) {
+		case 0:
+			return OpIntersect
+		case 1:
+			return OpDifference
+		case 2:
+			return OpUnion
+		}
+		return ""
+	}
 	switch r := rng.IntN(20); {
-	case r < 9:
+	case r < 13:
 		return OpUnion
-	case r < 14:
+	case r < 16:
 		return OpIntersect
 	case r < 18:
 		return OpDifference
@@ -299,7 +328,14 @@ func (s *synth) chooseOp(rng *rand.Rand) string {
 // the key would fall out of the answer). Columns whose facts also agree
 // with the tables (consistent) come first.
 func (s *synth) sharedCols(ts []*graph.Tree, keys []uint32) ([]int, error) {
-	var good, other []int
+	good, wide, err := s.sharedColsSplit(ts, keys)
+	return append(good, wide...), err
+}
+
+// sharedColsSplit is sharedCols in two: the consistent columns, and those
+// whose store-wide values go beyond the tables (read on other pages).
+func (s *synth) sharedColsSplit(ts []*graph.Tree, keys []uint32) (good, wide []int, err error) {
+	var other []int
 	for i, c := range ts[0].Columns {
 		ok := true
 		for _, t := range ts {
@@ -319,7 +355,7 @@ func (s *synth) sharedCols(ts []*graph.Tree, keys []uint32) ([]int, error) {
 		}
 		cons, err := s.consistent(ts, c.Name, keys)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if cons {
 			good = append(good, i)
@@ -327,13 +363,13 @@ func (s *synth) sharedCols(ts []*graph.Tree, keys []uint32) ([]int, error) {
 		}
 		covered, err := s.covered(c.Name, keys)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if covered {
 			other = append(other, i)
 		}
 	}
-	return append(good, other...), nil
+	return good, other, nil
 }
 
 // maxWide bounds the store-wide values per key of a column read beyond
@@ -481,10 +517,13 @@ func mergedTree(ts []*graph.Tree) *graph.Tree {
 // the requested columns are shared relations and, often, one relation the
 // keys have only outside the task's trees (one hop).
 func (s *synth) union(ctx context.Context, group []int, rng *rand.Rand) (*draft, string, error) {
-	op := s.chooseOp(rng)
+	op := s.chooseOp(group, rng)
+	if op == "" {
+		return nil, DropSmall, nil
+	}
 	setOp := op
 	if op == OpCount {
-		setOp = pick(rng, []string{OpUnion, OpUnion, OpIntersect})
+		setOp = OpUnion
 	}
 	sp, ok := s.space(group, setOp, rng)
 	if !ok {
@@ -495,17 +534,21 @@ func (s *synth) union(ctx context.Context, group []int, rng *rand.Rand) (*draft,
 	}
 	ts := s.baseTrees(sp.trees)
 	keys := sp.keys.ToArray()
-	cols, err := s.sharedCols(ts, keys)
+	good, wide, err := s.sharedColsSplit(ts, keys)
 	if err != nil {
 		return nil, "", err
 	}
+	cols := append(slices.Clone(good), wide...)
+	// An intersection or a difference shows all its keys on one page: it
+	// asks for at least one column read beyond the task's tables.
+	needBeyond := sp.op != OpUnion
 	hop, hasHop := column{}, false
-	if rng.IntN(3) > 0 || len(cols) == 0 {
+	if rng.IntN(3) > 0 || len(cols) == 0 || needBeyond {
 		if hop, hasHop, err = s.oneHop(ts, keys, rng); err != nil {
 			return nil, "", err
 		}
 	}
-	if len(cols) == 0 && !hasHop {
+	if len(cols) == 0 && !hasHop || needBeyond && !hasHop && len(wide) == 0 {
 		return nil, DropNoColumns, nil
 	}
 	d := &draft{variant: query.Union, trees: ts, keyNoun: unionNoun(ts), keyHeader: ts[0].KeyHeader}
@@ -526,6 +569,12 @@ func (s *synth) union(ctx context.Context, group []int, rng *rand.Rand) (*draft,
 		}
 	}
 	d.cols = chooseCols(d, ts[0], cols, f.col, rng)
+	if needBeyond && !hasHop && !slices.ContainsFunc(d.cols, func(c column) bool {
+		return slices.Contains(wide, colIndex(ts[0], c.rel))
+	}) {
+		c := ts[0].Columns[wide[rng.IntN(len(wide))]]
+		d.cols = append(d.cols, column{rel: c.Name, header: c.Header, v: d.newVar(words(c.Header))})
+	}
 	if hasHop {
 		hop.v = d.newVar(words(hop.header))
 		d.cols = append(d.cols, hop)
@@ -576,7 +625,9 @@ func (s *synth) reverse(ctx context.Context, group []int, rng *rand.Rand) (*draf
 	if len(base) < s.o.MinTrees {
 		return nil, DropMinTrees, nil
 	}
-	if len(base) < minUnionPages {
+	// Spaces of fewer pages a third of the time: unions of many pages are
+	// the ones a few visits do not cover (and come first, see largeFirst).
+	if len(base) < 2 || len(base) < s.unionPages && rng.IntN(3) > 0 {
 		return nil, DropSmall, nil
 	}
 	if space.GetCardinality() < 4 {
@@ -624,6 +675,7 @@ func (s *synth) reverse(ctx context.Context, group []int, rng *rand.Rand) (*draf
 		anchor, value uint32
 		rel           string
 		share         uint64
+		pages         int // pages of the trees holding the targets
 	}
 	var cands []cand
 	n := space.GetCardinality()
@@ -642,15 +694,25 @@ func (s *synth) reverse(ctx context.Context, group []int, rng *rand.Rand) (*draf
 			}
 			share := sub.AndCardinality(space)
 			if share >= 3 && share < n {
-				cands = append(cands, cand{a, v[0], r, share})
+				pages := map[string]bool{}
+				for _, b := range base {
+					if s.keys[b].Intersects(sub) {
+						pages[s.trees[b].PageURL] = true
+					}
+				}
+				cands = append(cands, cand{a, v[0], r, share, len(pages)})
 			}
 		}
 	}
 	if len(cands) == 0 {
 		return nil, DropSmall, nil
 	}
-	// The largest shares, one drawn among the best few.
+	// Targets on the most pages, then the largest shares; one drawn among
+	// the best few.
 	slices.SortStableFunc(cands, func(x, y cand) int {
+		if x.pages != y.pages {
+			return y.pages - x.pages
+		}
 		switch {
 		case x.share > y.share:
 			return -1
@@ -807,4 +869,28 @@ func (s *synth) subjects(rel string, v uint32) (*roaring.Bitmap, error) {
 		out.Or(bm)
 	}
 	return out, nil
+}
+
+// largeFirst reorders the candidate order so that groups of at least
+// unionPages pages come first (stable: the seed's order within each
+// part): the store's tasks are drawn from its widest groups while they
+// last.
+func (s *synth) largeFirst(bases [][]int, order []int) {
+	large := make([]bool, len(bases))
+	for i, b := range bases {
+		pages := map[string]bool{}
+		for _, t := range b {
+			pages[s.trees[t].PageURL] = true
+		}
+		large[i] = len(pages) >= s.unionPages
+	}
+	slices.SortStableFunc(order, func(a, b int) int {
+		switch {
+		case large[a] && !large[b]:
+			return -1
+		case large[b] && !large[a]:
+			return 1
+		}
+		return 0
+	})
 }
