@@ -39,7 +39,7 @@ const (
 	// all.
 	minUnionPages = 6
 	// maxSpace bounds a union space; larger unions lose their last trees.
-	maxSpace = 400
+	maxSpace = 600
 )
 
 // unionBases mines maximal union groups (WebLeaper App. A.5: maximal
@@ -174,10 +174,11 @@ func (s *synth) unionOf(group []int, k int, rng *rand.Rand) ([]int, *roaring.Bit
 	}
 }
 
-// unionSize draws how many trees a union spans: minUnionPages to
-// maxUnionTrees, at least MinTrees.
+// unionSize draws how many trees a union spans: two more than the usual
+// fewest pages (unionPages) up to maxUnionTrees, at least MinTrees; a
+// group of fewer pages gives fewer.
 func (s *synth) unionSize(rng *rand.Rand) int {
-	lo := max(s.unionPages, s.o.MinTrees)
+	lo := min(maxUnionTrees, max(s.unionPages+2, s.o.MinTrees))
 	return lo + rng.IntN(max(1, maxUnionTrees-lo+1))
 }
 
@@ -675,7 +676,7 @@ func (s *synth) reverse(ctx context.Context, group []int, rng *rand.Rand) (*draf
 		anchor, value uint32
 		rel           string
 		share         uint64
-		pages         int // pages of the trees holding the targets
+		pages         int // targets off the page holding the most of them
 	}
 	var cands []cand
 	n := space.GetCardinality()
@@ -694,21 +695,28 @@ func (s *synth) reverse(ctx context.Context, group []int, rng *rand.Rand) (*draf
 			}
 			share := sub.AndCardinality(space)
 			if share >= 3 && share < n {
-				pages := map[string]bool{}
+				// Spread: the targets off the page that holds the most of
+				// them, so that no one page shows nearly all.
+				most := map[string]uint64{}
 				for _, b := range base {
-					if s.keys[b].Intersects(sub) {
-						pages[s.trees[b].PageURL] = true
-					}
+					most[s.trees[b].PageURL] = max(most[s.trees[b].PageURL], s.keys[b].AndCardinality(sub))
 				}
-				cands = append(cands, cand{a, v[0], r, share, len(pages)})
+				top, sum := uint64(0), uint64(0)
+				for _, m := range most {
+					top = max(top, m)
+					sum += m
+				}
+				if spread := int(min(share, sum) - top); spread >= 2 {
+					cands = append(cands, cand{a, v[0], r, share, spread})
+				}
 			}
 		}
 	}
 	if len(cands) == 0 {
 		return nil, DropSmall, nil
 	}
-	// Targets on the most pages, then the largest shares; one drawn among
-	// the best few.
+	// Targets spread widest over the pages, then the largest shares; one
+	// drawn among the best few.
 	slices.SortStableFunc(cands, func(x, y cand) int {
 		if x.pages != y.pages {
 			return y.pages - x.pages
@@ -871,26 +879,25 @@ func (s *synth) subjects(rel string, v uint32) (*roaring.Bitmap, error) {
 	return out, nil
 }
 
-// largeFirst reorders the candidate order so that groups of at least
-// unionPages pages come first (stable: the seed's order within each
-// part): the store's tasks are drawn from its widest groups while they
-// last.
+// largeFirst reorders the candidate order so that the widest groups come
+// first — ten pages or more, then at least unionPages, then the rest —
+// stable, so the seed's order holds within each part: the store's tasks
+// are drawn from its widest groups while they last.
 func (s *synth) largeFirst(bases [][]int, order []int) {
-	large := make([]bool, len(bases))
+	rank := make([]int, len(bases))
 	for i, b := range bases {
 		pages := map[string]bool{}
 		for _, t := range b {
 			pages[s.trees[t].PageURL] = true
 		}
-		large[i] = len(pages) >= s.unionPages
-	}
-	slices.SortStableFunc(order, func(a, b int) int {
 		switch {
-		case large[a] && !large[b]:
-			return -1
-		case large[b] && !large[a]:
-			return 1
+		case len(pages) >= 10:
+			rank[i] = 0
+		case len(pages) >= s.unionPages:
+			rank[i] = 1
+		default:
+			rank[i] = 2
 		}
-		return 0
-	})
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return rank[a] - rank[b] })
 }
