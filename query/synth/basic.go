@@ -98,6 +98,7 @@ type filter struct {
 	phrase string // relative clause, " whose ..."
 	static string // the phrase without slot references, for the leak check
 	keep   []string
+	ids    []uint32 // the values kept
 }
 
 // chooseFilter picks a filter over column indices cols of t restricted to
@@ -172,7 +173,7 @@ func (s *synth) chooseFilter(d *draft, t *graph.Tree, keys []uint32, cols []int,
 			ref := d.addSlot(name, v, name)
 			phrase := pick(rng, []string{" whose " + h + " is " + ref, " with " + ref + " as " + h})
 			return filter{col: c, triple: query.Triple{S: query.Term{Target: true}, R: col.Name, O: query.C(name)},
-				phrase: phrase, static: d.render(phrase)}, true, nil
+				phrase: phrase, static: d.render(phrase), ids: []uint32{v}}, true, nil
 		case graph.TypeYear, graph.TypeNumber:
 			type nv struct {
 				id uint32
@@ -220,15 +221,17 @@ func (s *synth) chooseFilter(d *draft, t *graph.Tree, keys []uint32, cols []int,
 			}
 			count := 0
 			var names []string
+			var ids []uint32
 			for _, x := range nums[lo : hi+1] {
 				count += by[x.id]
 				names = append(names, es[x.id].Name)
+				ids = append(ids, x.id)
 			}
 			if count < 2 || count >= n {
 				continue
 			}
 			return filter{col: c, triple: query.Triple{S: query.Term{Target: true}, R: col.Name, O: query.C(names...)},
-				phrase: phrase, static: phrase, keep: []string{es[nums[lo].id].Name}}, true, nil
+				phrase: phrase, static: phrase, keep: []string{es[nums[lo].id].Name}, ids: ids}, true, nil
 		}
 	}
 	return filter{}, false, nil

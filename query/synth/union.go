@@ -557,9 +557,16 @@ func (s *synth) union(ctx context.Context, group []int, rng *rand.Rand) (*draft,
 	f := filter{col: -1}
 	if sp.op == OpUnion && len(cols) > 0 && (s.o.Expand > 0 || rng.IntN(3) == 0) {
 		var ok bool
+		nslots := len(d.slots)
 		f, ok, err = s.chooseFilter(d, mergedTree(ts), keys, cols, rng, s.o.Expand > 0)
 		if err != nil {
 			return nil, "", err
+		}
+		if ok && !spreadOver(ts, ts[0].Columns[f.col].Name, f.ids) {
+			// A filter whose keys one page holds (a town of one county)
+			// would make the union one table: left out.
+			d.slots = d.slots[:nslots]
+			ok = false
 		}
 		if ok {
 			d.triples = append(d.triples, f.triple)
@@ -676,7 +683,7 @@ func (s *synth) reverse(ctx context.Context, group []int, rng *rand.Rand) (*draf
 		anchor, value uint32
 		rel           string
 		share         uint64
-		pages         int // targets off the page holding the most of them
+		pages         int // pages holding targets (none holds over half)
 	}
 	var cands []cand
 	n := space.GetCardinality()
@@ -706,8 +713,14 @@ func (s *synth) reverse(ctx context.Context, group []int, rng *rand.Rand) (*draf
 					top = max(top, m)
 					sum += m
 				}
-				if spread := int(min(share, sum) - top); spread >= 2 {
-					cands = append(cands, cand{a, v[0], r, share, spread})
+				if spread := int(min(share, sum) - top); spread >= 2 && 2*top <= sum {
+					pages := 0
+					for _, m := range most {
+						if m > 0 {
+							pages++
+						}
+					}
+					cands = append(cands, cand{a, v[0], r, share, pages})
 				}
 			}
 		}
@@ -715,8 +728,8 @@ func (s *synth) reverse(ctx context.Context, group []int, rng *rand.Rand) (*draf
 	if len(cands) == 0 {
 		return nil, DropSmall, nil
 	}
-	// Targets spread widest over the pages, then the largest shares; one
-	// drawn among the best few.
+	// Targets on the most pages, then the largest shares; one drawn among
+	// the best few.
 	slices.SortStableFunc(cands, func(x, y cand) int {
 		if x.pages != y.pages {
 			return y.pages - x.pages
@@ -900,4 +913,37 @@ func (s *synth) largeFirst(bases [][]int, order []int) {
 		}
 	}
 	slices.SortStableFunc(order, func(a, b int) int { return rank[a] - rank[b] })
+}
+
+// spreadOver reports whether the keys of trees ts whose column rel holds
+// one of ids lie on three pages or more, no page holding over half.
+func spreadOver(ts []*graph.Tree, rel string, ids []uint32) bool {
+	per := map[string]map[uint32]bool{}
+	all := map[uint32]bool{}
+	for _, t := range ts {
+		c := colIndex(t, rel)
+		if c < 0 {
+			continue
+		}
+		for _, r := range t.Rows {
+			for _, v := range r.Values[c] {
+				if slices.Contains(ids, v) {
+					if per[t.PageURL] == nil {
+						per[t.PageURL] = map[uint32]bool{}
+					}
+					per[t.PageURL][r.Key] = true
+					all[r.Key] = true
+				}
+			}
+		}
+	}
+	if len(per) < 3 {
+		return false
+	}
+	for _, ks := range per {
+		if 2*len(ks) > len(all) {
+			return false
+		}
+	}
+	return true
 }
