@@ -10,11 +10,11 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/leaper-dev/leaper/agent"
-	"github.com/leaper-dev/leaper/agent/web"
+	"github.com/leaper-dev/leaper/agent/eval"
 	"github.com/leaper-dev/leaper/graph"
 	"github.com/leaper-dev/leaper/query"
-	"github.com/leaper-dev/leaper/query/synth"
+	"github.com/leaper-dev/leaper/synth"
+	"github.com/leaper-dev/leaper/web"
 	"github.com/spf13/cobra"
 )
 
@@ -123,17 +123,17 @@ func runSynth(ctx context.Context, o *SynthOptions) error {
 	if ferr := w.Flush(); err == nil {
 		err = ferr
 	}
-	var hard []*agent.Hardness
+	var hard []*eval.Hardness
 	if err == nil && o.Hardness && len(tasks) > 0 {
-		ho := &agent.HardnessOptions{Workers: 2}
+		ho := &eval.HardnessOptions{Workers: 2}
 		if o.Web != nil {
 			wb, werr := o.Web()
 			if werr != nil {
 				return werr
 			}
-			ho.Backend = agent.WebBackend(wb)
+			ho.Backend = wb
 		}
-		if hard, err = agent.ComputeHardness(ctx, tasks, g, ho); err != nil {
+		if hard, err = eval.ComputeHardness(ctx, tasks, g, ho); err != nil {
 			return err
 		}
 	}
@@ -141,7 +141,7 @@ func runSynth(ctx context.Context, o *SynthOptions) error {
 		if o.JSON {
 			rep := struct {
 				*synth.Stats
-				Hardness []*agent.Hardness `json:"hardness,omitempty"`
+				Hardness []*eval.Hardness `json:"hardness,omitempty"`
 			}{st, hard}
 			if jerr := writeJSON(o.IO.ErrOut, rep); err == nil {
 				err = jerr
@@ -294,55 +294,17 @@ func runTask(ctx context.Context, o *TaskOptions) error {
 	return nil
 }
 
-// TaskStats is what leaper stats --tasks reports.
-type TaskStats struct {
-	File       string               `json:"file"`
-	Tasks      int                  `json:"tasks"`
-	Variants   map[string]int       `json:"variants"`
-	Aggregates map[string]int       `json:"aggregates,omitempty"`
-	Expanded   int                  `json:"expanded"`
-	Targets    Histogram            `json:"targets"`
-	ByVariant  map[string]Histogram `json:"targets_by_variant"`
-	// Hardness is agent.ComputeHardness's report, when the store is there.
-	Hardness []*agent.Hardness `json:"hardness,omitempty"`
-}
-
-var targetBounds = []int{10, 20, 50, 100, 200, 500}
-
-// ComputeTaskStats summarises tasks: counts per variant and |R| histograms.
-func ComputeTaskStats(tasks []*query.Task) *TaskStats {
-	st := &TaskStats{Tasks: len(tasks), Variants: map[string]int{}, Aggregates: map[string]int{},
-		Targets: NewHistogram(targetBounds...), ByVariant: map[string]Histogram{}}
-	for _, t := range tasks {
-		st.Variants[t.Variant]++
-		if t.Expand > 0 {
-			st.Expanded++
-		}
-		if t.Answer.Aggregate != nil {
-			st.Aggregates[t.Answer.Aggregate.Op]++
-		}
-		st.Targets.Add(len(t.Targets))
-		h, ok := st.ByVariant[t.Variant]
-		if !ok {
-			h = NewHistogram(targetBounds...)
-		}
-		h.Add(len(t.Targets))
-		st.ByVariant[t.Variant] = h
-	}
-	return st
-}
-
 func runTaskStats(ctx context.Context, o *StatsOptions) error {
 	tasks, err := query.ReadTasks(o.Tasks)
 	if err != nil {
 		return err
 	}
-	st := ComputeTaskStats(tasks)
+	st := eval.ComputeTaskStats(tasks)
 	st.File = o.Tasks
 	if o.Web != nil && o.Hardness {
 		// The report needs the store: without one the file alone is summarised.
 		if wb, err := o.Web(); err == nil {
-			st.Hardness, err = agent.ComputeHardness(ctx, tasks, wb.G, &agent.HardnessOptions{Backend: agent.WebBackend(wb), Workers: 2})
+			st.Hardness, err = eval.ComputeHardness(ctx, tasks, wb.Store().Graph(), &eval.HardnessOptions{Backend: wb, Workers: 2})
 			if err != nil {
 				return err
 			}
@@ -355,11 +317,11 @@ func runTaskStats(ctx context.Context, o *StatsOptions) error {
 	fmt.Fprintf(w, "Tasks %s: %d (%d expanded)\n", o.Tasks, st.Tasks, st.Expanded)
 	printCounts(w, "Variants:", st.Variants)
 	printCounts(w, "Aggregates:", st.Aggregates)
-	fmt.Fprintf(w, "Targets per task (|R|): min %d, max %d, mean %.1f\n", st.Targets.Min, st.Targets.Max, st.Targets.Mean)
+	fmt.Fprintf(w, "Targets per task (|R|): min %d, max %d, mean %.1f\n", int(st.Targets.Min), int(st.Targets.Max), st.Targets.Mean)
 	st.Targets.Print(w, "  ")
 	for _, v := range sortedStrings(st.ByVariant) {
 		h := st.ByVariant[v]
-		fmt.Fprintf(w, "%s: min %d, max %d, mean %.1f\n", v, h.Min, h.Max, h.Mean)
+		fmt.Fprintf(w, "%s: min %d, max %d, mean %.1f\n", v, int(h.Min), int(h.Max), h.Mean)
 		h.Print(w, "  ")
 	}
 	printHardness(w, st.Hardness)

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"regexp"
 	"strings"
 )
 
@@ -140,6 +141,24 @@ const (
 	Union        = "union"
 	ReverseUnion = "reverse_union"
 )
+
+// Set operations of a Union task (Task.Op). WebLeaper's Union asks for "a
+// relational operation across distinct reasoning trees"; WebAggregator
+// adds counts.
+const (
+	OpUnion      = "union"      // keys of any of several trees, optionally filtered on a shared relation
+	OpIntersect  = "intersect"  // keys of every one of 2-3 trees of different pages
+	OpDifference = "difference" // keys of one tree and of none of 1-2 others (different pages)
+	OpCount      = "count"      // a union, and how many keys it has
+)
+
+// namesTable matches questions that point at a table or page instead of
+// naming a concept.
+var namesTable = regexp.MustCompile(`(?i)\btables?\b|\bon the page\b|\bwikipedia article\b|\barticle's\b|\bthe article\b`)
+
+// NamesTable reports whether a question names a table or a page ("the
+// table X on the page Y") rather than the concept it records.
+func NamesTable(q string) bool { return namesTable.MatchString(q) }
 
 // Target is one entity of R, the set a solver must find.
 type Target struct {

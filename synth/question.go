@@ -1,0 +1,233 @@
+package synth
+
+import (
+	"math/rand/v2"
+	"regexp"
+	"slices"
+	"strings"
+	"unicode"
+
+	"github.com/leaper-dev/leaper/graph"
+	"github.com/leaper-dev/leaper/query"
+)
+
+// noun is how a question names the key entities.
+type noun struct{ one, many string }
+
+// genericKeys are key headers that say nothing about what the keys are;
+// the key domain names them instead.
+var genericKeys = map[string]bool{"name": true, "names": true, "title": true, "key": true, "entry": true, "item": true, "": true}
+
+var domainNouns = map[string]noun{
+	"person": {"person", "people"},
+	"place":  {"place", "places"},
+	"org":    {"organisation", "organisations"},
+	"work":   {"work", "works"},
+	"event":  {"event", "events"},
+	"time":   {"date", "dates"},
+}
+
+// keyNoun names the keys of a tree from its key header, or its domain when
+// the header is generic.
+func keyNoun(t *graph.Tree) noun {
+	h := words(t.KeyHeader)
+	if genericKeys[strings.ToLower(h)] || len(h) > 30 {
+		if n, ok := domainNouns[t.KeyDomain]; ok {
+			return n
+		}
+		return noun{"entry", "entries"}
+	}
+	h = lowerFirst(h)
+	return noun{h, plural(h)}
+}
+
+// words turns a header or relation into natural words: "Date of birth",
+// "has_date_of_birth" → "date of birth".
+func words(h string) string {
+	h = strings.TrimPrefix(h, "has_")
+	h = strings.ReplaceAll(h, "_", " ")
+	h = strings.ReplaceAll(h, "(s)", "")
+	h = strings.ReplaceAll(h, "(es)", "")
+	h = strings.Join(strings.Fields(h), " ")
+	return h
+}
+
+// lowerFirst lowers capitalised words (not acronyms such as GDP), as a
+// header's title case reads oddly mid-sentence.
+func lowerFirst(s string) string {
+	fs := strings.Fields(s)
+	for i, f := range fs {
+		rs := []rune(f)
+		if len(rs) > 1 && unicode.IsUpper(rs[0]) && !unicode.IsUpper(rs[1]) && !unicode.IsDigit(rs[1]) {
+			rs[0] = unicode.ToLower(rs[0])
+			fs[i] = string(rs)
+		}
+	}
+	return strings.Join(fs, " ")
+}
+
+// plural makes a rough English plural of the last word, leaving phrases
+// with "of" ("date of birth") pluralised on the head word.
+func plural(s string) string {
+	if i := strings.Index(s, " of "); i > 0 {
+		return plural(s[:i]) + s[i:]
+	}
+	if strings.HasSuffix(s, ")") {
+		return s
+	}
+	ls := strings.ToLower(s)
+	switch {
+	case strings.HasSuffix(ls, "person"):
+		return s[:len(s)-6] + "people"
+	case strings.HasSuffix(ls, "man") && !strings.HasSuffix(ls, "human"):
+		return s[:len(s)-3] + "men"
+	case strings.HasSuffix(ls, "s"), strings.HasSuffix(ls, "x"), strings.HasSuffix(ls, "ch"), strings.HasSuffix(ls, "sh"):
+		if strings.HasSuffix(ls, "ss") || !strings.HasSuffix(ls, "s") {
+			return s + "es"
+		}
+		return s
+	case strings.HasSuffix(ls, "y") && len(ls) > 1 && !strings.ContainsRune("aeiou", rune(ls[len(ls)-2])):
+		return s[:len(s)-1] + "ies"
+	}
+	return s + "s"
+}
+
+// concept describes the set a tree records the way a question names a
+// concept (WebLeaper's "Nobel Prize winners in Literature"): from the
+// entities of its page title and section or caption, never as "the table
+// X on the page Y". Words such as "table" are left out of the section.
+func concept(t *graph.Tree, rng *rand.Rand) string {
+	page := strings.Join(strings.Fields(t.PageTitle), " ")
+	isList := false
+	for _, p := range []string{"List of ", "list of ", "Lists of "} {
+		if strings.HasPrefix(page, p) {
+			page, isList = page[len(p):], true
+		}
+	}
+	sub := t.Caption
+	if sub == "" {
+		sub = t.Section
+	}
+	var parts []string
+	for _, p := range strings.Split(sub, "|") {
+		p = tableWord.ReplaceAllStringFunc(p, func(w string) string {
+			if strings.HasPrefix(strings.ToLower(w), "medal") {
+				return w[:5] + " standings"
+			}
+			return ""
+		})
+		p = strings.Trim(strings.Join(strings.Fields(p), " "), " ,;:-–")
+		if p != "" && !strings.EqualFold(p, page) && !strings.EqualFold(p, t.PageTitle) && !slices.Contains(parts, lowerFirst(p)) {
+			parts = append(parts, lowerFirst(p))
+		}
+	}
+	sub = strings.Join(parts, ", ")
+	if isList {
+		page = "the list of " + page
+	}
+	if sub == "" {
+		return page
+	}
+	switch rng.IntN(3) {
+	case 0:
+		if isList {
+			return page + " (" + sub + ")"
+		}
+		return "the " + page + " " + sub
+	case 1:
+		return "the " + sub + " of " + strings.TrimPrefix(page, "the ")
+	default:
+		return page + " (" + sub + ")"
+	}
+}
+
+// tableWord matches what names a table rather than what it records.
+var tableWord = regexp.MustCompile(`(?i)\b(medal )?tables?\b`)
+
+// NamesTable reports whether a question names a table or a page ("the
+// table X on the page Y") rather than the concept it records
+// (query.NamesTable).
+func NamesTable(q string) bool { return query.NamesTable(q) }
+
+// orList joins items as English alternatives: "a", "a or b", "a, b or c".
+func orList(items []string) string {
+	switch len(items) {
+	case 0:
+		return ""
+	case 1:
+		return items[0]
+	}
+	return strings.Join(items[:len(items)-1], ", ") + " or " + items[len(items)-1]
+}
+
+// allOf names every set: "both a and b", "each of a, b and c".
+func allOf(items []string) string {
+	if len(items) == 2 {
+		return "both " + items[0] + " and " + items[1]
+	}
+	return "each of " + list(items)
+}
+
+// list joins items as English: "a", "a and b", "a, b and c".
+func list(items []string) string {
+	switch len(items) {
+	case 0:
+		return ""
+	case 1:
+		return items[0]
+	}
+	return strings.Join(items[:len(items)-1], ", ") + " and " + items[len(items)-1]
+}
+
+func colWords(cols []column) []string {
+	out := make([]string, len(cols))
+	for i, c := range cols {
+		out[i] = lowerFirst(words(c.header))
+	}
+	return out
+}
+
+func pick(rng *rand.Rand, ts []string) string { return ts[rng.IntN(len(ts))] }
+
+// fill replaces {name} fields of a template.
+func fill(t string, kv ...string) string {
+	for i := 0; i+1 < len(kv); i += 2 {
+		t = strings.ReplaceAll(t, "{"+kv[i]+"}", kv[i+1])
+	}
+	return t
+}
+
+var basicTemplates = []string{
+	"Which {many}{filter} appear in {root}? For each, give their {cols}.",
+	"List every {one}{filter} of {root}, with the {cols} of each.",
+	"Considering {root}, which {many}{filter} are recorded? Please include their {cols}.",
+	"Find all {many}{filter} in {root} and report each one's {cols}.",
+	"I need the complete set of {many}{filter} from {root}: name each one and give the {cols}.",
+}
+
+var unionTemplates = []string{
+	"Which {many}{filter} appear in any of {sets}? For each, give their {cols}.",
+	"Collect every {one}{filter} recorded in at least one of {sets}, with the {cols} of each.",
+	"Across {sets}, list all {many}{filter} and report each one's {cols}.",
+	"I need every {one}{filter} that appears in {sets}: name each one and give the {cols}.",
+}
+
+var intersectTemplates = []string{
+	"Which {many} appear in {all}? For each, give their {cols}.",
+	"Find the {many} that {sets} have in common, with their {cols}.",
+	"List every {one} found in {all}; include the {cols} of each.",
+	"Some {many} are recorded in {a} as well as in {rest}. Name all of them and give each one's {cols}.",
+}
+
+var differenceTemplates = []string{
+	"Which {many} appear in {a} but not in {rest}? For each, give their {cols}.",
+	"List the {many} of {a} that are absent from {rest}, with the {cols} of each.",
+	"Find every {one} recorded in {a} that does not appear in {rest}, and report each one's {cols}.",
+}
+
+var reverseTemplates = []string{
+	"There is a {one} in {sets} whose {clues}. Which {many} in any of them share its {pivot}? Give each one's {cols}.",
+	"Identify the {one} of {sets} whose {clues}; then list every {one} of those sets with the same {pivot}, with their {cols}.",
+	"Which {many} recorded in {sets} have the same {pivot} as the {one} whose {clues}? For each, report the {cols}.",
+	"Start from the {one} among {sets} whose {clues}. Find all {many} of those sets with the same {pivot}, and give their {cols}.",
+}
