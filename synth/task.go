@@ -243,6 +243,41 @@ func (tb *table) rows(g *graph.Store) ([][]string, error) {
 	return out, nil
 }
 
+// tableRows is tb.rows with the synthesiser's entity cache: the same
+// names, read once per entity rather than once per task.
+func (s *synth) tableRows(tb *table) ([][]string, error) {
+	var ids []uint32
+	for i, k := range tb.keys {
+		ids = append(ids, k)
+		for _, c := range tb.cells[i] {
+			ids = append(ids, c...)
+		}
+	}
+	es, err := s.entities(ids)
+	if err != nil {
+		return nil, err
+	}
+	name := func(id uint32) string {
+		if e, ok := es[id]; ok {
+			return e.Name
+		}
+		return ""
+	}
+	out := make([][]string, len(tb.keys))
+	for i, k := range tb.keys {
+		row := []string{name(k)}
+		for _, c := range tb.cells[i] {
+			parts := make([]string, len(c))
+			for j, id := range c {
+				parts[j] = name(id)
+			}
+			row = append(row, strings.Join(parts, "; "))
+		}
+		out[i] = row
+	}
+	return out, nil
+}
+
 // aggOf rebuilds the engine aggregate of an answer: Column is the
 // aggregated variable (count: "?"; diff: "A-B"; member: the constant
 // asked about), and top/bottom keep as many rows as Value names.
@@ -348,7 +383,7 @@ func (s *synth) finish(ctx context.Context, d *draft, rng *rand.Rand, st *Stats)
 	if len(tb.keys) < 2 {
 		return nil, DropSmall, nil
 	}
-	rows, err := tb.rows(s.g)
+	rows, err := s.tableRows(tb)
 	if err != nil {
 		return nil, "", err
 	}
