@@ -135,11 +135,14 @@ func (t *Triple) UnmarshalJSON(b []byte) error {
 	return json.Unmarshal(raw[2], &t.O)
 }
 
+// Variant is the kind of a task: Basic, Union or ReverseUnion.
+type Variant string
+
 // Variants of a task.
 const (
-	Basic        = "basic"
-	Union        = "union"
-	ReverseUnion = "reverse_union"
+	Basic        Variant = "basic"
+	Union                = "union"
+	ReverseUnion         = "reverse_union"
 )
 
 // Set operations of a Union task (Task.Op). WebLeaper's Union asks for "a
@@ -187,8 +190,8 @@ type Answer struct {
 // Task is an information-seeking task: T = <question, R>, with the formal
 // query whose evaluation over the store is the answer.
 type Task struct {
-	ID      string `json:"id"`
-	Variant string `json:"variant"`
+	ID      string  `json:"id"`
+	Variant Variant `json:"variant"`
 	// Op is the set operation of a Union task (union, intersect,
 	// difference, count); empty for the other variants.
 	Op            string   `json:"op,omitempty"`

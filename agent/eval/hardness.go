@@ -56,10 +56,11 @@ func ComputeHardness(ctx context.Context, tasks []*query.Task, g agent.Graph, op
 	by := map[string][]*query.Task{}
 	var variants []string
 	for _, t := range tasks {
-		if by[t.Variant] == nil {
-			variants = append(variants, t.Variant)
+		v := string(t.Variant)
+		if by[v] == nil {
+			variants = append(variants, v)
 		}
-		by[t.Variant] = append(by[t.Variant], t)
+		by[v] = append(by[v], t)
 	}
 	sort.Strings(variants)
 	pageOf := map[uint32]string{}
