@@ -87,7 +87,8 @@ type Stats struct {
 	Emitted    int            `json:"emitted"`
 	Dropped    map[string]int `json:"dropped"`
 	// Paraphrase counts LLM outcomes: "accepted", "call_failed",
-	// "constant_missing", "leak"; the template is kept unless accepted.
+	// "constant_missing", "leak", "names_table"; the template is kept unless
+	// accepted.
 	Paraphrase map[string]int `json:"paraphrase,omitempty"`
 	Groups     int            `json:"union_groups,omitempty"`
 	Seconds    float64        `json:"seconds"`
