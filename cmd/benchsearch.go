@@ -3,6 +3,8 @@ package cmd
 import (
 	"context"
 	"fmt"
+	"os"
+	"runtime/pprof"
 	"strconv"
 	"strings"
 
@@ -23,6 +25,7 @@ type BenchSearchOptions struct {
 	Seed        uint64
 	Lucene      bool
 	LuceneIndex string
+	CPUProfile  string
 	JSON        bool
 }
 
@@ -72,6 +75,7 @@ jars --lucene says so and measures leaper alone.`,
 	c.Flags().Uint64Var(&opts.Seed, "seed", 1, "seed of the queries")
 	c.Flags().BoolVar(&opts.Lucene, "lucene", false, "also measure Lucene 8 over the same pages and queries")
 	c.Flags().StringVar(&opts.LuceneIndex, "lucene-index", "", "keep the Lucene index here and reuse it (default: temporary)")
+	c.Flags().StringVar(&opts.CPUProfile, "cpuprofile", "", "write a CPU profile of the measured passes to this file")
 	c.Flags().BoolVar(&opts.JSON, "json", false, "print results as JSON")
 	return c
 }
@@ -120,6 +124,17 @@ func runBenchSearch(ctx context.Context, o *BenchSearchOptions) error {
 			urls[i] = h.URL
 		}
 		return urls, err
+	}
+	if o.CPUProfile != "" {
+		pf, err := os.Create(o.CPUProfile)
+		if err != nil {
+			return err
+		}
+		defer pf.Close()
+		if err := pprof.StartCPUProfile(pf); err != nil {
+			return err
+		}
+		defer pprof.StopCPUProfile()
 	}
 	rep, err := lucene.Compare(ctx, peer, search, queries, &lucene.CompareOptions{Threads: o.Threads, Rounds: o.Rounds, Log: errOut})
 	if err != nil {
