@@ -7,7 +7,9 @@
 //       page three fields (URL, title, text), each a 4-byte big-endian
 //       length and UTF-8 bytes. Indexes title and body with English
 //       analysis (leaper's stop words, Porter stems), BM25, offsets in the
-//       body postings for the highlighter; force-merges to one segment.
+//       body postings for the highlighter; stores URL, title and the first
+//       64 Ki chars of the body (what snippets read, as leaper stores only
+//       that part); force-merges to one segment.
 //
 //   java LuceneBench serve STOPWORDS INDEXDIR QUERIES
 //       QUERIES holds one query per line. Then reads commands on stdin:
@@ -47,6 +49,7 @@ public class LuceneBench {
     static final float TITLE_BOOST = 3f;
     static final int K = 10;
     static final int SNIPPET = 260;
+    static final int SNIPPET_SCAN = 64 << 10;
     static final Set<String> FIELDS = Set.of("url", "title");
 
     public static void main(String[] args) throws Exception {
@@ -73,7 +76,7 @@ public class LuceneBench {
     }
 
     static void build(Path pages, Analyzer an, Path dir) throws IOException {
-        FieldType body = new FieldType(TextField.TYPE_STORED);
+        FieldType body = new FieldType(TextField.TYPE_NOT_STORED);
         body.setIndexOptions(IndexOptions.DOCS_AND_FREQS_AND_POSITIONS_AND_OFFSETS);
         body.freeze();
         IndexWriterConfig cfg = new IndexWriterConfig(an);
@@ -93,7 +96,11 @@ public class LuceneBench {
                 Document doc = new Document();
                 doc.add(new StoredField("url", url));
                 doc.add(new TextField("title", readField(in), Field.Store.YES));
-                doc.add(new Field("body", readField(in), body));
+                String text = readField(in);
+                doc.add(new Field("body", text, body));
+                // Only the part snippets read is stored, as leaper stores
+                // only the plain text of its page's first 64 KiB.
+                doc.add(new StoredField("body", text.substring(0, Math.min(text.length(), SNIPPET_SCAN))));
                 w.addDocument(doc);
                 if (++n % 50000 == 0) {
                     System.err.println("lucene: " + n + " pages");
@@ -139,7 +146,7 @@ public class LuceneBench {
             this.an = an;
             searcher = new IndexSearcher(r);
             hl = new UnifiedHighlighter(searcher, an);
-            hl.setMaxLength(64 << 10);
+            hl.setMaxLength(SNIPPET_SCAN);
             hl.setFormatter(new DefaultPassageFormatter("", "", "...", false));
             hl.setBreakIterator(() -> LengthGoalBreakIterator.createMinLength(BreakIterator.getSentenceInstance(Locale.ROOT), SNIPPET));
         }
