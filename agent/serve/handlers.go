@@ -10,9 +10,9 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/leaper-dev/leaper/agent/web"
 	"github.com/leaper-dev/leaper/graph"
 	"github.com/leaper-dev/leaper/index"
+	"github.com/leaper-dev/leaper/web"
 )
 
 // SearchRequest is the body of POST /search: the arguments of Tongyi
@@ -148,7 +148,7 @@ func (s *Server) retrieve(r *http.Request, body []byte) ([]byte, bool, error) {
 		var scored [][]ScoredDocument
 		var plain [][]Document
 		for _, q := range qs {
-			hits, err := s.w.X.Search(ctx, q, index.SearchOptions{K: k})
+			hits, err := s.w.Store().Index().Search(ctx, q, index.SearchOptions{K: k})
 			if err != nil {
 				return nil, err
 			}
@@ -194,7 +194,7 @@ func (s *Server) access(r *http.Request, body []byte) ([]byte, bool, error) {
 			if cu == "" {
 				continue
 			}
-			p, err := s.w.G.Page(cu)
+			p, err := s.w.Store().Graph().Page(cu)
 			if errors.Is(err, graph.ErrNotFound) {
 				continue
 			}

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"net/http"
 
+	"github.com/leaper-dev/leaper/agent/eval"
+
 	"github.com/leaper-dev/leaper/agent"
 	"github.com/leaper-dev/leaper/query"
 )
@@ -42,7 +44,7 @@ func (s *Server) reward(r *http.Request, body []byte) ([]byte, bool, error) {
 		tr = remeasure(t, tr)
 	}
 	v, err := s.run(r.Context(), "reward", func(context.Context) (any, error) {
-		sc := agent.Scorer{Graph: s.w.G}
+		sc := eval.Scorer{Graph: s.w.Store().Graph()}
 		return sc.Score(t, *a.Answer, tr), nil
 	})
 	if err != nil {

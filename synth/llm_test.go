@@ -8,8 +8,9 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/leaper-dev/leaper/graph/graphtest"
-	"github.com/leaper-dev/leaper/query/synth"
+	"github.com/leaper-dev/leaper/store/storetest"
+
+	"github.com/leaper-dev/leaper/synth"
 )
 
 // chatServer is a local OpenAI-compatible endpoint: reply maps the user
@@ -52,7 +53,7 @@ func chatServer(t *testing.T, status int, reply func(q string) string) *httptest
 }
 
 func TestParaphrase(t *testing.T) {
-	g := graphtest.OpenGraph(t)
+	g := storetest.OpenGraph(t)
 	base := synth.Options{Variant: "reverse-union", N: 6, Seed: 5}
 	plain, _ := run(t, g, base)
 	if len(plain) == 0 {

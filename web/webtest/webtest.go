@@ -4,14 +4,15 @@ package webtest
 import (
 	"testing"
 
-	"github.com/leaper-dev/leaper/agent/web"
-	"github.com/leaper-dev/leaper/graph/graphtest"
+	"github.com/leaper-dev/leaper/store/storetest"
+
+	"github.com/leaper-dev/leaper/web"
 )
 
 // OpenWeb opens the sample store's offline web, closed at cleanup.
 func OpenWeb(t testing.TB) *web.Web {
 	t.Helper()
-	w, err := web.Open(graphtest.SampleStore(t))
+	w, err := web.Open(storetest.SampleStore(t), nil)
 	if err != nil {
 		t.Fatalf("webtest: open web: %v", err)
 	}

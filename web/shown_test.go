@@ -6,8 +6,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/leaper-dev/leaper/store/storetest"
+
 	"github.com/leaper-dev/leaper/graph"
-	"github.com/leaper-dev/leaper/graph/graphtest"
 	"github.com/leaper-dev/leaper/index"
 )
 
@@ -46,7 +47,7 @@ func containsWord(s, sub string) bool {
 // page's own entities, prepared as stores built before the index kept
 // them are (the cache's path), and wants the definition's answer.
 func TestNamesOfEveryPage(t *testing.T) {
-	g := graphtest.OpenGraph(t)
+	g := storetest.OpenGraph(t)
 	pages, texts := 0, 0
 	err := g.EachPage(context.Background(), func(p *graph.Page) error {
 		ents, err := g.PageEntities(p.URL)
@@ -89,15 +90,15 @@ func TestNamesOfEveryPage(t *testing.T) {
 // TestStoredNames checks that the names the index keeps with each page
 // (graph.NamesBlob) match what the page's entity list matches.
 func TestStoredNames(t *testing.T) {
-	w, err := Open(graphtest.SampleStore(t))
+	w, err := Open(storetest.SampleStore(t), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer w.Close()
 	ctx := context.Background()
 	hits := 0
-	err = w.G.EachTree(ctx, func(tr *graph.Tree) error {
-		hs, err := w.X.Search(ctx, tr.Title(), index.SearchOptions{K: 10})
+	err = w.Store().Graph().EachTree(ctx, func(tr *graph.Tree) error {
+		hs, err := w.Store().Index().Search(ctx, tr.Title(), index.SearchOptions{K: 10})
 		if err != nil {
 			return err
 		}
@@ -107,7 +108,7 @@ func TestStoredNames(t *testing.T) {
 			if !ok {
 				t.Fatalf("%s: no names stored with the page", h.URL)
 			}
-			ents, err := w.G.PageEntities(h.URL)
+			ents, err := w.Store().Graph().PageEntities(h.URL)
 			if err != nil {
 				return err
 			}

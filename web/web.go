@@ -5,15 +5,16 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"unicode"
 
 	"github.com/leaper-dev/leaper/graph"
 	"github.com/leaper-dev/leaper/graph/table"
 	"github.com/leaper-dev/leaper/index"
+	"github.com/leaper-dev/leaper/store"
 )
 
 // Messages of the tools, exactly as Tongyi DeepResearch's.
@@ -35,50 +36,88 @@ type Observation struct {
 	URLs []string `json:"urls,omitempty"`
 }
 
-// Web serves search and visit over a store.
-type Web struct {
-	G *graph.Store
-	X *index.Index
+// Options configure a Web. A nil *Options means the defaults.
+type Options struct {
 	// TopK is the number of search results per query; default 10.
 	TopK int
 	// MaxEvidence bounds the evidence of one visited page, in bytes; default
 	// 32000: entity-dense goals need whole tables.
 	MaxEvidence int
-	closeAll    bool
-	names       namesCache
 }
 
-// Open opens the store in dir read-only, as every reader should.
-func Open(dir string) (*Web, error) {
-	g, err := graph.Open(filepath.Join(dir, "graph"), &graph.Options{ReadOnly: true})
+func (o *Options) withDefaults() (Options, error) {
+	var c Options
+	if o != nil {
+		c = *o
+	}
+	if c.TopK < 0 || c.MaxEvidence < 0 {
+		return c, fmt.Errorf("web: TopK (%d) and MaxEvidence (%d) must not be negative", c.TopK, c.MaxEvidence)
+	}
+	if c.TopK == 0 {
+		c.TopK = 10
+	}
+	if c.MaxEvidence == 0 {
+		c.MaxEvidence = 32000
+	}
+	return c, nil
+}
+
+// Web serves search and visit over a store.
+type Web struct {
+	st         *store.Store
+	opts       Options
+	closeStore bool
+	names      namesCache
+
+	mu     sync.Mutex
+	closed bool
+}
+
+// New serves the web over an open store, which must have its index (not
+// opened GraphOnly). Close leaves the store open.
+func New(st *store.Store, opts *Options) (*Web, error) {
+	o, err := opts.withDefaults()
 	if err != nil {
 		return nil, err
 	}
-	if !g.Manifest().Complete {
-		g.Close()
-		return nil, graph.ErrIncomplete
+	if st.Index() == nil {
+		return nil, errors.New("web: the store was opened without its index")
 	}
-	x, err := index.Open(filepath.Join(dir, "index"), &index.Options{ReadOnly: true})
-	if err != nil {
-		g.Close()
-		return nil, err
-	}
-	return &Web{G: g, X: x, closeAll: true}, nil
+	return &Web{st: st, opts: o}, nil
 }
 
-// Close closes the store when Open opened it.
+// Open opens the store in dir read-only, as every reader should, and
+// serves the web over it; Close closes the store.
+func Open(dir string, opts *Options) (*Web, error) {
+	st, err := store.Open(dir, nil)
+	if err != nil {
+		return nil, err
+	}
+	w, err := New(st, opts)
+	if err != nil {
+		st.Close()
+		return nil, err
+	}
+	w.closeStore = true
+	return w, nil
+}
+
+// Store is the store the web serves.
+func (w *Web) Store() *store.Store { return w.st }
+
+// Close closes the store when Open opened it. Closing twice returns
+// ErrClosed.
 func (w *Web) Close() error {
-	if !w.closeAll {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.closed {
+		return ErrClosed
+	}
+	w.closed = true
+	if !w.closeStore {
 		return nil
 	}
-	return errors.Join(w.X.Close(), w.G.Close())
-}
-
-func (w *Web) topK() int {
-	if w.TopK > 0 {
-		return w.TopK
-	}
-	return 10
+	return w.st.Close()
 }
 
 // SearchArgs are the search tool's arguments. Query is a string or a list of
@@ -152,7 +191,7 @@ func (w *Web) search(ctx context.Context, queries []string, single bool, filterY
 	seen := map[uint32]bool{}
 	parts := make([]string, 0, len(queries))
 	for _, q := range queries {
-		hits, err := w.X.Search(ctx, q, index.SearchOptions{K: w.topK(), FilterYear: filterYear})
+		hits, err := w.st.Index().Search(ctx, q, index.SearchOptions{K: w.opts.TopK, FilterYear: filterYear})
 		if err != nil {
 			return nil, err
 		}
@@ -198,7 +237,7 @@ func (w *Web) shownInSnippet(h index.Hit, text string) ([]uint32, error) {
 	if ids, ok := graph.MatchNames(h.Stored, low); ok {
 		return ids, nil
 	}
-	blob, err := w.names.get(w.G, h.URL)
+	blob, err := w.names.get(w.st.Graph(), h.URL)
 	if err != nil {
 		return nil, err
 	}
@@ -233,7 +272,7 @@ func (w *Web) visit(ctx context.Context, urls []string, single bool, goal string
 		var p *graph.Page
 		if cu := CanonicalURL(u); cu != "" {
 			var err error
-			p, err = w.G.Page(cu)
+			p, err = w.st.Graph().Page(cu)
 			if err != nil && !errors.Is(err, graph.ErrNotFound) {
 				return nil, err
 			}
@@ -243,7 +282,7 @@ func (w *Web) visit(ctx context.Context, urls []string, single bool, goal string
 			continue
 		}
 		obs.URLs = append(obs.URLs, p.URL)
-		ev := Evidence(p, goal, w.maxEvidence())
+		ev := Evidence(p, goal, w.opts.MaxEvidence)
 		var eb strings.Builder
 		for i, sg := range ev {
 			if i > 0 {
@@ -260,13 +299,6 @@ func (w *Web) visit(ctx context.Context, urls []string, single bool, goal string
 	obs.Text = strings.TrimSpace(strings.Join(parts, querySep))
 	obs.Entities = sortedSet(seen)
 	return obs, nil
-}
-
-func (w *Web) maxEvidence() int {
-	if w.MaxEvidence > 0 {
-		return w.MaxEvidence
-	}
-	return 32000
 }
 
 var stop = map[string]bool{"the": true, "a": true, "an": true, "of": true, "in": true, "on": true, "and": true, "or": true,

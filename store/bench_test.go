@@ -1,4 +1,4 @@
-package ingest_test
+package store_test
 
 import (
 	"context"
@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/leaper-dev/leaper/graph/graphtest"
-	"github.com/leaper-dev/leaper/graph/ingest"
+	"github.com/leaper-dev/leaper/store"
 )
 
 // BenchmarkBuildCorpus builds the whole shared corpus (wtq fragments and
@@ -25,7 +25,7 @@ func BenchmarkBuildCorpus(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		dir := b.TempDir()
 		start := time.Now()
-		rep, err := ingest.Build(context.Background(), dir, []string{corpus}, nil)
+		rep, err := store.Build(context.Background(), dir, []string{corpus}, nil)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -43,7 +43,7 @@ func BenchmarkBuildCorpus(b *testing.B) {
 // BenchmarkBuildSample builds the bundled sample corpus.
 func BenchmarkBuildSample(b *testing.B) {
 	for i := 0; i < b.N; i++ {
-		rep, err := ingest.Build(context.Background(), b.TempDir(), []string{graphtest.Corpus()}, nil)
+		rep, err := store.Build(context.Background(), b.TempDir(), []string{graphtest.Corpus()}, nil)
 		if err != nil {
 			b.Fatal(err)
 		}

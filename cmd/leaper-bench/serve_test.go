@@ -1,4 +1,4 @@
-package cmd
+package main
 
 import (
 	"bytes"
@@ -14,14 +14,15 @@ import (
 	"testing"
 	"time"
 
-	"github.com/leaper-dev/leaper/graph/graphtest"
+	"github.com/leaper-dev/leaper/cmd"
+	"github.com/leaper-dev/leaper/store/storetest"
 )
 
 func TestBenchServeFlags(t *testing.T) {
 	var got *BenchServeOptions
 	capture := func(_ context.Context, o *BenchServeOptions) error { got = o; return nil }
-	f := &Factory{IO: IO{Out: &bytes.Buffer{}, ErrOut: &bytes.Buffer{}}}
-	f.init()
+	f := cmd.NewFactory()
+	f.IO = IO{Out: &bytes.Buffer{}, ErrOut: &bytes.Buffer{}}
 	c := newBenchServeCmd(f, capture)
 	c.SetArgs([]string{"--clients", "1, 4,16", "--requests", "50", "--fts5", "--soak", "2s"})
 	if err := c.Execute(); err != nil {
@@ -40,14 +41,27 @@ func TestBenchServeFlags(t *testing.T) {
 	}
 }
 
+// runBench runs leaper-bench with args and returns its output.
+func runBench(t *testing.T, args ...string) (string, error) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	f := cmd.NewFactory()
+	f.IO = IO{In: strings.NewReader(""), Out: &out, ErrOut: &errOut}
+	defer f.Close()
+	root := newRootCmd(f)
+	root.SetArgs(args)
+	err := root.ExecuteContext(context.Background())
+	return out.String(), err
+}
+
 // TestBenchServeSample runs a small bench over the sample store with the
 // FTS5 peer and a short soak: every request succeeds, against 127.0.0.1.
 func TestBenchServeSample(t *testing.T) {
 	if testing.Short() {
 		t.Skip("load run")
 	}
-	store := graphtest.SampleStore(t)
-	out, err := runLeaper(t, "bench", "serve", "--store", store, "--clients", "1,4", "--requests", "60",
+	store := storetest.SampleStore(t)
+	out, err := runBench(t, "serve", "--store", store, "--clients", "1,4", "--requests", "60",
 		"--fts5", "--fts5-db", filepath.Join(t.TempDir(), "fts.db"), "--cache", "16", "--soak", "1s", "--json")
 	if err != nil {
 		t.Fatal(err)

@@ -8,16 +8,16 @@ import (
 	"testing"
 	"time"
 
-	"github.com/leaper-dev/leaper/agent/web"
-	"github.com/leaper-dev/leaper/agent/webtest"
 	"github.com/leaper-dev/leaper/graph"
+	"github.com/leaper-dev/leaper/web"
+	"github.com/leaper-dev/leaper/web/webtest"
 )
 
 // benchWeb opens $LEAPER_BENCH_STORE (a store of the full corpus, built
 // with leaper build) or else the sample store.
 func benchWeb(b *testing.B) *web.Web {
 	if dir := os.Getenv("LEAPER_BENCH_STORE"); dir != "" {
-		w, err := web.Open(dir)
+		w, err := web.Open(dir, nil)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -53,8 +53,8 @@ func reportQuantiles(b *testing.B, lat []time.Duration) {
 // entity and the scorer do) and by name.
 func BenchmarkEntityLookup(b *testing.B) {
 	w := benchWeb(b)
-	_, keys, _ := sample(b, w.G, 1000)
-	ents, err := w.G.Entities(keys)
+	_, keys, _ := sample(b, w.Store().Graph(), 1000)
+	ents, err := w.Store().Graph().Entities(keys)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -63,10 +63,10 @@ func BenchmarkEntityLookup(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		e := ents[i%len(ents)]
 		t := time.Now()
-		if _, err := w.G.EntityByKey(e.Key); err != nil {
+		if _, err := w.Store().Graph().EntityByKey(e.Key); err != nil {
 			b.Fatal(err)
 		}
-		if _, err := w.G.FindEntities(e.Name, 10); err != nil {
+		if _, err := w.Store().Graph().FindEntities(e.Name, 10); err != nil {
 			b.Fatal(err)
 		}
 		lat = append(lat, time.Since(t))
@@ -77,7 +77,7 @@ func BenchmarkEntityLookup(b *testing.B) {
 // BenchmarkVisit measures a visit of a table page with a goal.
 func BenchmarkVisit(b *testing.B) {
 	w := benchWeb(b)
-	urls, _, goals := sample(b, w.G, 1000)
+	urls, _, goals := sample(b, w.Store().Graph(), 1000)
 	ctx := context.Background()
 	lat := make([]time.Duration, 0, b.N)
 	b.ResetTimer()

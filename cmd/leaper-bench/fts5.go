@@ -1,6 +1,6 @@
-package cmd
+package main
 
-// The SQLite FTS5 peer of leaper bench serve --fts5: the same pages, the
+// The SQLite FTS5 peer of leaper-bench serve --fts5: the same pages, the
 // same queries, the same number of concurrent connections, BM25 top-10
 // with snippet(). Only the bench command uses this file.
 

@@ -10,9 +10,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/leaper-dev/leaper/agent/web"
-	"github.com/leaper-dev/leaper/agent/webtest"
-	"github.com/leaper-dev/leaper/graph/graphtest"
+	"github.com/leaper-dev/leaper/store/storetest"
+
+	"github.com/leaper-dev/leaper/web"
+	"github.com/leaper-dev/leaper/web/webtest"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
@@ -73,7 +74,7 @@ func TestSearchFormat(t *testing.T) {
 
 func TestVisitFormat(t *testing.T) {
 	w := webtest.OpenWeb(t)
-	g := graphtest.OpenGraph(t)
+	g := storetest.OpenGraph(t)
 	tr, err := g.Tree(0)
 	if err != nil {
 		t.Fatal(err)

@@ -1,4 +1,4 @@
-package ingest
+package store
 
 import (
 	"context"
@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/leaper-dev/leaper/graph"
@@ -14,17 +13,13 @@ import (
 	"github.com/leaper-dev/leaper/index"
 )
 
-// Layout of a store directory.
-const (
-	GraphDir = "graph"
-	IndexDir = "index"
-)
-
-// Options configure Build.
-type Options struct {
+// BuildOptions configure Build: what to read and the rules the graph is
+// built by.
+type BuildOptions struct {
 	Format table.Format
 	// Titles maps CSV file base names to [title, url].
 	Titles map[string][2]string
+	// Clean are the cleaning rules. Default: graph.DefaultCleanOptions.
 	Clean  *graph.CleanOptions
 	Logger *slog.Logger
 	// Progress is called as work advances: stage names are "read",
@@ -46,17 +41,11 @@ type Report struct {
 	Total    time.Duration `json:"total_ns"`
 }
 
-// Exists reports whether dir holds a store.
-func Exists(dir string) bool {
-	_, err := os.Stat(filepath.Join(dir, GraphDir, "MANIFEST"))
-	return err == nil
-}
-
 // Build reads inputs into the store in dir, creating it if needed, then
 // finalizes the graph and rebuilds the index. Inputs already in the store
 // are not duplicated.
-func Build(ctx context.Context, dir string, inputs []string, opts *Options) (*Report, error) {
-	var o Options
+func Build(ctx context.Context, dir string, inputs []string, opts *BuildOptions) (*Report, error) {
+	var o BuildOptions
 	if opts != nil {
 		o = *opts
 	}
@@ -70,12 +59,12 @@ func Build(ctx context.Context, dir string, inputs []string, opts *Options) (*Re
 		o.Progress = func(string, int, int) {}
 	}
 	start := time.Now()
-	st, err := graph.Open(filepath.Join(dir, GraphDir), &graph.Options{Logger: o.Logger, Clean: o.Clean})
+	st, err := graph.Open(GraphPath(dir), &graph.Options{Logger: o.Logger})
 	if err != nil {
 		return nil, err
 	}
 	defer st.Close()
-	b, err := st.NewBuilder()
+	b, err := st.NewBuilder(o.Clean)
 	if err != nil {
 		return nil, err
 	}
@@ -126,7 +115,7 @@ func Build(ctx context.Context, dir string, inputs []string, opts *Options) (*Re
 	}
 	rep.Read = time.Since(start)
 	t := time.Now()
-	ix, err := newIndexer(ctx, filepath.Join(dir, IndexDir), o)
+	ix, err := newIndexer(ctx, IndexPath(dir), indexBuildPath(dir), o)
 	if err != nil {
 		return nil, err
 	}
@@ -167,8 +156,7 @@ type indexer struct {
 // build is 5-8 s faster; 50,000 leave too much indexing after the pages.
 const indexBatch = 20000
 
-func newIndexer(ctx context.Context, dir string, o Options) (*indexer, error) {
-	tmp := dir + ".new"
+func newIndexer(ctx context.Context, dir, tmp string, o BuildOptions) (*indexer, error) {
 	if err := os.RemoveAll(tmp); err != nil {
 		return nil, err
 	}
@@ -229,7 +217,7 @@ func (x *indexer) finish(ctx context.Context) error {
 		err = cerr
 	}
 	if err != nil {
-		return fmt.Errorf("ingest: index: %w", err)
+		return fmt.Errorf("store: build index: %w", err)
 	}
 	if err := os.RemoveAll(x.dir); err != nil {
 		return err

@@ -3,14 +3,14 @@ package synth_test
 import (
 	"context"
 	"os"
-	"path/filepath"
 	"testing"
 
+	"github.com/leaper-dev/leaper/store/storetest"
+
 	"github.com/leaper-dev/leaper/graph"
-	"github.com/leaper-dev/leaper/graph/graphtest"
-	"github.com/leaper-dev/leaper/graph/ingest"
 	"github.com/leaper-dev/leaper/query"
-	"github.com/leaper-dev/leaper/query/synth"
+	"github.com/leaper-dev/leaper/store"
+	"github.com/leaper-dev/leaper/synth"
 )
 
 // benchGraph opens LEAPER_BENCH_STORE (a store built from the shared
@@ -19,9 +19,9 @@ import (
 func benchGraph(b *testing.B) *graph.Store {
 	dir := os.Getenv("LEAPER_BENCH_STORE")
 	if dir == "" {
-		return graphtest.OpenGraph(b)
+		return storetest.OpenGraph(b)
 	}
-	g, err := graph.Open(filepath.Join(dir, ingest.GraphDir), &graph.Options{ReadOnly: true})
+	g, err := graph.Open(store.GraphPath(dir), &graph.Options{ReadOnly: true})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -8,10 +8,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/leaper-dev/leaper/store/storetest"
+
 	"github.com/leaper-dev/leaper/graph"
-	"github.com/leaper-dev/leaper/graph/graphtest"
 	"github.com/leaper-dev/leaper/query"
-	"github.com/leaper-dev/leaper/query/synth"
+	"github.com/leaper-dev/leaper/synth"
 )
 
 // run synthesises with opts over g and returns the tasks and stats.
@@ -59,7 +60,7 @@ var configs = []struct {
 // TestInvariant: every task synthesised from the sample store evaluates,
 // read back from JSON, to exactly its answer.
 func TestInvariant(t *testing.T) {
-	g := graphtest.OpenGraph(t)
+	g := storetest.OpenGraph(t)
 	for _, c := range configs {
 		t.Run(c.name, func(t *testing.T) {
 			o := c.opts
@@ -100,7 +101,7 @@ func TestInvariant(t *testing.T) {
 }
 
 func TestDeterministic(t *testing.T) {
-	g := graphtest.OpenGraph(t)
+	g := storetest.OpenGraph(t)
 	for _, c := range configs {
 		o := c.opts
 		o.N, o.Seed = 15, 3
@@ -118,7 +119,7 @@ func TestDeterministic(t *testing.T) {
 }
 
 func TestCheckRejectsTampering(t *testing.T) {
-	g := graphtest.OpenGraph(t)
+	g := storetest.OpenGraph(t)
 	tasks, _ := run(t, g, synth.Options{Variant: "basic", N: 3, Seed: 1})
 	if len(tasks) == 0 {
 		t.Fatal("no tasks")
@@ -136,7 +137,7 @@ func TestCheckRejectsTampering(t *testing.T) {
 }
 
 func TestMinTargets(t *testing.T) {
-	g := graphtest.OpenGraph(t)
+	g := storetest.OpenGraph(t)
 	tasks, st := run(t, g, synth.Options{Variant: "basic", N: 10, Seed: 1, MinTargets: 30})
 	for _, tk := range tasks {
 		if len(tk.Targets) < 30 {
@@ -149,7 +150,7 @@ func TestMinTargets(t *testing.T) {
 }
 
 func TestBadOptions(t *testing.T) {
-	g := graphtest.OpenGraph(t)
+	g := storetest.OpenGraph(t)
 	_, err := synth.Run(context.Background(), g, &synth.Options{Variant: "nope", N: 1}, func(*query.Task) error { return nil })
 	if !errors.Is(err, synth.ErrBadOptions) {
 		t.Errorf("got %v", err)

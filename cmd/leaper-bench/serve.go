@@ -1,4 +1,4 @@
-package cmd
+package main
 
 import (
 	"bufio"
@@ -21,9 +21,9 @@ import (
 	"time"
 
 	"github.com/leaper-dev/leaper/agent/serve"
-	"github.com/leaper-dev/leaper/agent/web"
 	"github.com/leaper-dev/leaper/graph"
 	"github.com/leaper-dev/leaper/query"
+	"github.com/leaper-dev/leaper/web"
 	"github.com/spf13/cobra"
 )
 
@@ -37,7 +37,7 @@ func newBenchCmd(f *Factory) *cobra.Command {
 	return c
 }
 
-// BenchServeOptions are the flags of leaper bench serve.
+// BenchServeOptions are the flags of leaper-bench serve.
 type BenchServeOptions struct {
 	IO        IO
 	Web       func() (*web.Web, error)
@@ -69,7 +69,7 @@ func newBenchServeCmd(f *Factory, runF func(context.Context, *BenchServeOptions)
 	c := &cobra.Command{
 		Use:   "serve [flags]",
 		Short: "Load-test leaper serve (and SQLite FTS5 with --fts5) on the loopback",
-		Long: `bench serve starts leaper serve in-process on 127.0.0.1 (or targets --url)
+		Long: `serve starts leaper serve in-process on 127.0.0.1 (or targets --url)
 and runs, for each client count, a fixed number of requests from that many
 concurrent clients: a deterministic mix of about 70% search and 30% visit
 drawn from the tasks (--tasks) or from the store's tree titles, key
@@ -78,8 +78,8 @@ and errors, for the mix and for search alone. --fts5 measures SQLite FTS5
 over the same pages with the same queries and as many connections, in the
 same run, and prints leaper's ratio to it. --soak runs the mix for a
 duration and prints the resident memory at start and end.`,
-		Example: `  leaper bench serve --store ./leaper-data --clients 1,8,64 --requests 2000 --fts5
-  leaper bench serve --store ./leaper-data --cache 10000 --soak 10m`,
+		Example: `  leaper-bench serve --store ./leaper-data --clients 1,8,64 --requests 2000 --fts5
+  leaper-bench serve --store ./leaper-data --cache 10000 --soak 10m`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, args []string) error {
 			opts.IO, opts.Web = f.IO, f.Web
@@ -149,7 +149,7 @@ func runBenchServe(ctx context.Context, o *BenchServeOptions) error {
 	if err != nil {
 		return err
 	}
-	mix, err := benchWorkload(ctx, w.G, o.Tasks, max(2000, o.Requests), o.Seed)
+	mix, err := benchWorkload(ctx, w.Store().Graph(), o.Tasks, max(2000, o.Requests), o.Seed)
 	if err != nil {
 		return err
 	}
@@ -164,7 +164,7 @@ func runBenchServe(ctx context.Context, o *BenchServeOptions) error {
 
 	base, token := o.URL, ""
 	if o.TokenFile != "" {
-		if token, err = readToken(o.TokenFile); err != nil {
+		if token, err = serve.ReadToken(o.TokenFile); err != nil {
 			return err
 		}
 	}
@@ -186,7 +186,7 @@ func runBenchServe(ctx context.Context, o *BenchServeOptions) error {
 	if o.FTS5 {
 		t0 := time.Now()
 		fmt.Fprintf(errOut, "fts5: opening or building %s\n", cmpOr(o.FTS5DB, "a temporary database"))
-		ft, err = openFTS5(ctx, w.G, o.FTS5DB, slices.Max(o.Clients), func(n int) { fmt.Fprintf(errOut, "fts5: %d pages\n", n) })
+		ft, err = openFTS5(ctx, w.Store().Graph(), o.FTS5DB, slices.Max(o.Clients), func(n int) { fmt.Fprintf(errOut, "fts5: %d pages\n", n) })
 		if err != nil {
 			return err
 		}

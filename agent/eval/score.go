@@ -1,4 +1,4 @@
-package agent
+package eval
 
 import (
 	"math"
@@ -8,6 +8,8 @@ import (
 	"time"
 	"unicode"
 
+	"github.com/leaper-dev/leaper/agent"
+	"github.com/leaper-dev/leaper/graph"
 	"github.com/leaper-dev/leaper/query"
 )
 
@@ -40,21 +42,28 @@ type Scores struct {
 type Scorer struct {
 	// Omega weighs recall against precision; default 1.
 	Omega float64
-	// Graph, when set, supplies the targets' aliases.
+	// Graph, when set, supplies the targets' aliases; *graph.Store
+	// satisfies it.
 	Graph Graph
+}
+
+// Graph is what the scorer reads from the store: the targets' entities,
+// for their aliases.
+type Graph interface {
+	Entities(ids []uint32) ([]*graph.Entity, error)
 }
 
 // Score scores an answer with ω = 1 and no store: usable by a reward
 // endpoint. traj may be nil.
-func Score(t *query.Task, answer string, traj *Trajectory) Scores {
+func Score(t *query.Task, answer string, traj *agent.Trajectory) Scores {
 	return (&Scorer{}).Score(t, answer, traj)
 }
 
 // Score scores an answer text (the inside of <answer>, or a whole final
 // message) against a task. traj may be nil.
-func (sc *Scorer) Score(t *query.Task, answer string, traj *Trajectory) Scores {
+func (sc *Scorer) Score(t *query.Task, answer string, traj *agent.Trajectory) Scores {
 	var s Scores
-	if a, ok := parseAnswer(answer); ok {
+	if a, ok := agent.ParseAnswer(answer); ok {
 		answer = a
 	}
 	omega := sc.Omega
@@ -96,7 +105,7 @@ func (sc *Scorer) Score(t *query.Task, answer string, traj *Trajectory) Scores {
 			isName[n.compact] = true
 		}
 	}
-	pred := ParseTable(answer)
+	pred := agent.ParseTable(answer)
 	var cells []*term
 	if pred != nil {
 		for _, r := range pred.Rows {
@@ -133,7 +142,7 @@ func (sc *Scorer) Score(t *query.Task, answer string, traj *Trajectory) Scores {
 		s.RowF1, s.ItemF1 = b2f(s.Success), b2f(s.Success)
 		s.RowPrecision, s.RowRecall, s.ItemPrecision, s.ItemRecall = s.RowF1, s.RowF1, s.RowF1, s.RowF1
 	} else {
-		wideSearch(&s, &Table{Columns: t.Answer.Columns, Rows: t.Answer.Rows}, pred)
+		wideSearch(&s, &agent.Table{Columns: t.Answer.Columns, Rows: t.Answer.Rows}, pred)
 	}
 	if traj != nil {
 		m := traj.Metrics
@@ -271,7 +280,7 @@ func splitCell(c string) []string {
 }
 
 // wideSearch fills success, row and item precision/recall/F1.
-func wideSearch(s *Scores, gold, pred *Table) {
+func wideSearch(s *Scores, gold, pred *agent.Table) {
 	ts := terms{}
 	if pred == nil || len(gold.Rows) == 0 {
 		s.Success = pred != nil && len(pred.Rows) == 0 && len(gold.Rows) == 0

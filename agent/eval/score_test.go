@@ -1,4 +1,4 @@
-package agent_test
+package eval_test
 
 import (
 	"context"
@@ -8,8 +8,9 @@ import (
 
 	"github.com/leaper-dev/leaper/agent"
 	"github.com/leaper-dev/leaper/agent/agenttest"
-	"github.com/leaper-dev/leaper/agent/webtest"
+	"github.com/leaper-dev/leaper/agent/eval"
 	"github.com/leaper-dev/leaper/query"
+	"github.com/leaper-dev/leaper/web/webtest"
 )
 
 func TestEvalSimilarity(t *testing.T) {
@@ -30,7 +31,7 @@ func TestEvalSimilarity(t *testing.T) {
 		{"", "x", 0, 0},
 	}
 	for _, tc := range tests {
-		if s := agent.Similarity(tc.a, tc.b); s < tc.min-1e-9 || s > tc.max+1e-9 {
+		if s := eval.Similarity(tc.a, tc.b); s < tc.min-1e-9 || s > tc.max+1e-9 {
 			t.Errorf("s(%q, %q) = %.3f, want [%g, %g]", tc.a, tc.b, s, tc.min, tc.max)
 		}
 	}
@@ -62,7 +63,7 @@ func TestEvalScore(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			s := agent.Score(task, tc.answer, nil)
+			s := eval.Score(task, tc.answer, nil)
 			if _, err := json.Marshal(s); err != nil {
 				t.Fatal(err) // NaN
 			}
@@ -76,8 +77,8 @@ func TestEvalScore(t *testing.T) {
 	}
 	// ω > 1 favours recall: a precise but incomplete answer scores lower.
 	partial := "| Name |\n|---|\n| Czesław Miłosz |"
-	f1 := (&agent.Scorer{Omega: 1}).Score(task, partial, nil).F
-	f2 := (&agent.Scorer{Omega: 2}).Score(task, partial, nil).F
+	f1 := (&eval.Scorer{Omega: 1}).Score(task, partial, nil).F
+	f2 := (&eval.Scorer{Omega: 2}).Score(task, partial, nil).F
 	if !(f2 < f1) {
 		t.Errorf("F(ω=2) %.3f not below F(ω=1) %.3f", f2, f1)
 	}
@@ -98,8 +99,8 @@ func TestEvalParse(t *testing.T) {
 
 func TestRolloutNaive(t *testing.T) {
 	w := webtest.OpenWeb(t)
-	b := agent.WebBackend(w)
-	task := agenttest.Tasks(t, w.G, 1)[0]
+	b := w
+	task := agenttest.Tasks(t, w.Store().Graph(), 1)[0]
 	tr, err := agent.Run(context.Background(), task, &agent.Naive{Visits: 3}, b, &agent.Options{Deterministic: true})
 	if err != nil {
 		t.Fatal(err)
