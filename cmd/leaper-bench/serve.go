@@ -33,7 +33,6 @@ func newBenchCmd(f *Factory) *cobra.Command {
 		Short: "Measure leaper's speed against its peers",
 	}
 	c.AddCommand(newBenchServeCmd(f, nil))
-	c.AddCommand(newBenchSearchCmd(f, nil))
 	return c
 }
 

@@ -1,4 +1,4 @@
-package cmd
+package main
 
 import (
 	"bytes"
@@ -8,14 +8,15 @@ import (
 	"testing"
 
 	"github.com/leaper-dev/leaper/bench/lucene"
-	"github.com/leaper-dev/leaper/graph/graphtest"
+	"github.com/leaper-dev/leaper/cmd"
+	"github.com/leaper-dev/leaper/store/storetest"
 )
 
 func TestBenchSearchFlags(t *testing.T) {
 	var got *BenchSearchOptions
 	capture := func(_ context.Context, o *BenchSearchOptions) error { got = o; return nil }
-	f := &Factory{IO: IO{Out: &bytes.Buffer{}, ErrOut: &bytes.Buffer{}}}
-	f.init()
+	f := cmd.NewFactory()
+	f.IO = IO{Out: &bytes.Buffer{}, ErrOut: &bytes.Buffer{}}
 	c := newBenchSearchCmd(f, capture)
 	c.SetArgs([]string{"--threads", "1, 2", "--queries", "50", "--lucene", "--rounds", "2"})
 	if err := c.Execute(); err != nil {
@@ -34,14 +35,14 @@ func TestBenchSearchFlags(t *testing.T) {
 	}
 }
 
-// TestBenchSearchSample runs bench search over the sample store, with the
+// TestBenchSearchSample runs leaper-bench search over the sample store, with the
 // Lucene peer when java and the jars are installed.
 func TestBenchSearchSample(t *testing.T) {
 	if testing.Short() {
 		t.Skip("load run")
 	}
-	store := graphtest.SampleStore(t)
-	out, err := runLeaper(t, "bench", "search", "--store", store, "--queries", "40", "--rounds", "1",
+	store := storetest.SampleStore(t)
+	out, err := runBench(t, "search", "--store", store, "--queries", "40", "--rounds", "1",
 		"--threads", "1,2", "--lucene", "--lucene-index", filepath.Join(t.TempDir(), "lucene"), "--json")
 	if err != nil {
 		t.Fatal(err)

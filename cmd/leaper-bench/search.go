@@ -1,21 +1,19 @@
-package cmd
+package main
 
 import (
 	"context"
 	"fmt"
-	"os"
-	"runtime/pprof"
 	"strconv"
 	"strings"
 
-	"github.com/leaper-dev/leaper/agent/web"
 	"github.com/leaper-dev/leaper/bench/lucene"
 	"github.com/leaper-dev/leaper/graph"
 	"github.com/leaper-dev/leaper/index"
+	"github.com/leaper-dev/leaper/web"
 	"github.com/spf13/cobra"
 )
 
-// BenchSearchOptions are the flags of leaper bench search.
+// BenchSearchOptions are the flags of leaper-bench search.
 type BenchSearchOptions struct {
 	IO          IO
 	Web         func() (*web.Web, error)
@@ -25,7 +23,6 @@ type BenchSearchOptions struct {
 	Seed        uint64
 	Lucene      bool
 	LuceneIndex string
-	CPUProfile  string
 	JSON        bool
 }
 
@@ -35,7 +32,7 @@ func newBenchSearchCmd(f *Factory, runF func(context.Context, *BenchSearchOption
 	c := &cobra.Command{
 		Use:   "search [flags]",
 		Short: "Measure in-process search (and Lucene with --lucene) on the store's pages",
-		Long: `bench search runs the store's top-10 search (with snippets) in-process on
+		Long: `search runs the store's top-10 search (with snippets) in-process on
 seeded queries drawn from the store (tree titles, page titles with column
 headers, key entities), all queries once per pass, at each thread count.
 --lucene also runs Apache Lucene 8 (Debian's liblucene8-java, OpenJDK) on
@@ -44,8 +41,8 @@ terms over title^3 and body, BM25, top 10, a highlighter snippet per hit.
 The engines alternate, pass by pass; it prints q/s, p50 and p99 for both,
 leaper's ratio, and the overlap@10 of their hit lists. Without java or the
 jars --lucene says so and measures leaper alone.`,
-		Example: `  leaper bench search --store ./leaper-data --lucene
-  leaper bench search --store ./leaper-data --lucene --lucene-index /tmp/lucene-idx --threads 1,2`,
+		Example: `  leaper-bench search --store ./leaper-data --lucene
+  leaper-bench search --store ./leaper-data --lucene --lucene-index /tmp/lucene-idx --threads 1,2`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, args []string) error {
 			opts.IO, opts.Web = f.IO, f.Web
@@ -75,7 +72,6 @@ jars --lucene says so and measures leaper alone.`,
 	c.Flags().Uint64Var(&opts.Seed, "seed", 1, "seed of the queries")
 	c.Flags().BoolVar(&opts.Lucene, "lucene", false, "also measure Lucene 8 over the same pages and queries")
 	c.Flags().StringVar(&opts.LuceneIndex, "lucene-index", "", "keep the Lucene index here and reuse it (default: temporary)")
-	c.Flags().StringVar(&opts.CPUProfile, "cpuprofile", "", "write a CPU profile of the measured passes to this file")
 	c.Flags().BoolVar(&opts.JSON, "json", false, "print results as JSON")
 	return c
 }
@@ -85,7 +81,8 @@ func runBenchSearch(ctx context.Context, o *BenchSearchOptions) error {
 	if err != nil {
 		return err
 	}
-	reqs, err := benchWorkload(ctx, w.G, "", o.Queries*2, o.Seed)
+	st := w.Store()
+	reqs, err := benchWorkload(ctx, st.Graph(), "", o.Queries*2, o.Seed)
 	if err != nil {
 		return err
 	}
@@ -104,7 +101,7 @@ func runBenchSearch(ctx context.Context, o *BenchSearchOptions) error {
 			fmt.Fprintf(errOut, "%v; measuring leaper alone\n", err)
 		} else {
 			pages := func(yield func(lucene.Page) error) error {
-				return w.G.EachPage(ctx, func(p *graph.Page) error {
+				return st.Graph().EachPage(ctx, func(p *graph.Page) error {
 					return yield(lucene.Page{URL: p.URL, Title: p.Title, Text: graph.PageText(p)})
 				})
 			}
@@ -118,23 +115,12 @@ func runBenchSearch(ctx context.Context, o *BenchSearchOptions) error {
 		}
 	}
 	search := func(ctx context.Context, q string) ([]string, error) {
-		hs, err := w.X.Search(ctx, q, index.SearchOptions{K: 10})
+		hs, err := st.Index().Search(ctx, q, index.SearchOptions{K: 10})
 		urls := make([]string, len(hs))
 		for i, h := range hs {
 			urls[i] = h.URL
 		}
 		return urls, err
-	}
-	if o.CPUProfile != "" {
-		pf, err := os.Create(o.CPUProfile)
-		if err != nil {
-			return err
-		}
-		defer pf.Close()
-		if err := pprof.StartCPUProfile(pf); err != nil {
-			return err
-		}
-		defer pprof.StopCPUProfile()
 	}
 	rep, err := lucene.Compare(ctx, peer, search, queries, &lucene.CompareOptions{Threads: o.Threads, Rounds: o.Rounds, Log: errOut})
 	if err != nil {
