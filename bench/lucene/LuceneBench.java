@@ -19,6 +19,10 @@
 //                       LAT_NS..." (latencies in query order)
 //         hits          prints each query's top-10 URLs, tab-separated,
 //                       one line per query, then "end"
+//         http WORKERS  serves POST /search on 127.0.0.1 (a free port),
+//                       WORKERS requests at a time: the body is the query
+//                       text, the answer JSON {"hits": [{"url", "title",
+//                       "snippet"}...]}; prints "listening PORT"
 //         quit
 //
 // A query is what leaper searches: the analysed terms, each a SHOULD
@@ -26,11 +30,16 @@
 // IndexSearcher.search (block-max WAND once 1,000 hits are counted), and a
 // snippet per hit from the UnifiedHighlighter over the stored body.
 import java.io.*;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.*;
 import java.text.BreakIterator;
 import java.util.*;
+import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
+
+import com.sun.net.httpserver.HttpServer;
 
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.analysis.CharArraySet;
@@ -154,24 +163,87 @@ public class LuceneBench {
         // search returns the URLs of the top hits and adds their snippets'
         // length to snip (so that the work cannot be skipped).
         List<String> search(String q, long[] snip, boolean snippets) throws IOException {
-            List<String> ts = terms(an, q);
             List<String> urls = new ArrayList<>();
+            for (String[] h : hits(q, snippets)) {
+                urls.add(h[0]);
+                snip[0] += h[1].length() + (h[2] == null ? 0 : h[2].length());
+            }
+            return urls;
+        }
+
+        // hits returns the top hits as {URL, title, snippet}.
+        List<String[]> hits(String q, boolean snippets) throws IOException {
+            List<String> ts = terms(an, q);
+            List<String[]> out = new ArrayList<>();
             if (ts.isEmpty()) {
-                return urls;
+                return out;
             }
             Query query = query(ts);
             TopDocs top = searcher.search(query, K);
             if (top.scoreDocs.length == 0) {
-                return urls;
+                return out;
             }
             String[] sn = snippets ? hl.highlight("body", query, top, 1) : new String[top.scoreDocs.length];
             for (int i = 0; i < top.scoreDocs.length; i++) {
                 Document d = searcher.doc(top.scoreDocs[i].doc, FIELDS);
-                urls.add(d.get("url"));
-                snip[0] += d.get("title").length() + (sn[i] == null ? 0 : sn[i].length());
+                out.add(new String[] {d.get("url"), d.get("title"), sn[i]});
             }
-            return urls;
+            return out;
         }
+    }
+
+    static void json(StringBuilder b, String s) {
+        b.append('"');
+        if (s != null) {
+            for (int i = 0; i < s.length(); i++) {
+                char c = s.charAt(i);
+                if (c == '"' || c == '\\') {
+                    b.append('\\').append(c);
+                } else if (c < 0x20) {
+                    b.append(String.format("\\u%04x", (int) c));
+                } else {
+                    b.append(c);
+                }
+            }
+        }
+        b.append('"');
+    }
+
+    static HttpServer http(Engine e, int workers) throws IOException {
+        // Without TCP_NODELAY small keep-alive answers wait for delayed
+        // ACKs (~40 ms each).
+        System.setProperty("sun.net.httpserver.nodelay", "true");
+        HttpServer srv = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 1024);
+        srv.setExecutor(Executors.newFixedThreadPool(workers));
+        srv.createContext("/search", ex -> {
+            try {
+                String q = new String(ex.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
+                StringBuilder b = new StringBuilder("{\"hits\":[");
+                List<String[]> hs = e.hits(q, true);
+                for (int i = 0; i < hs.size(); i++) {
+                    String[] h = hs.get(i);
+                    b.append(i == 0 ? "{\"url\":" : ",{\"url\":");
+                    json(b, h[0]);
+                    b.append(",\"title\":");
+                    json(b, h[1]);
+                    b.append(",\"snippet\":");
+                    json(b, h[2]);
+                    b.append('}');
+                }
+                byte[] body = b.append("]}").toString().getBytes(StandardCharsets.UTF_8);
+                ex.getResponseHeaders().set("Content-Type", "application/json");
+                ex.sendResponseHeaders(200, body.length);
+                ex.getResponseBody().write(body);
+            } catch (Exception err) {
+                byte[] body = err.toString().getBytes(StandardCharsets.UTF_8);
+                ex.sendResponseHeaders(500, body.length);
+                ex.getResponseBody().write(body);
+            } finally {
+                ex.close();
+            }
+        });
+        srv.start();
+        return srv;
     }
 
     static void serve(Analyzer an, Path dir, Path queries) throws Exception {
@@ -183,6 +255,7 @@ public class LuceneBench {
             PrintStream out = new PrintStream(new BufferedOutputStream(System.out, 1 << 16), false, "UTF-8");
             out.println("ready");
             out.flush();
+            HttpServer srv = null;
             String line;
             while ((line = in.readLine()) != null) {
                 String[] f = line.trim().split(" ");
@@ -194,12 +267,19 @@ public class LuceneBench {
                         out.println(String.join("\t", e.search(q, snip, true)));
                     }
                     out.println("end");
+                } else if (f[0].equals("http") && f.length == 2 && srv == null) {
+                    srv = http(e, Integer.parseInt(f[1]));
+                    out.println("listening " + srv.getAddress().getPort());
                 } else if (f[0].equals("run") && (f.length == 2 || f.length == 3 && f[2].equals("nosnippets"))) {
                     run(e, qs, Integer.parseInt(f[1]), f.length == 2, out);
                 } else {
                     out.println("error unknown command " + line);
                 }
                 out.flush();
+            }
+            if (srv != null) {
+                srv.stop(0);
+                ((java.util.concurrent.ExecutorService) srv.getExecutor()).shutdownNow();
             }
         }
     }

@@ -415,3 +415,22 @@ func StopWords() []string {
 	}
 	return out
 }
+
+// Listen makes the peer serve POST /search over HTTP on the loopback,
+// workers requests at a time, and returns its address (host:port). The
+// request body is the query text; the answer is JSON, {"hits": [{"url",
+// "title", "snippet"}...]}. The server stops at Close.
+func (p *Peer) Listen(workers int) (string, error) {
+	if err := p.send("http " + strconv.Itoa(max(workers, 1))); err != nil {
+		return "", err
+	}
+	line, err := p.line()
+	if err != nil {
+		return "", err
+	}
+	port, ok := strings.CutPrefix(line, "listening ")
+	if !ok {
+		return "", fmt.Errorf("lucene: http: %s", line)
+	}
+	return "127.0.0.1:" + port, nil
+}

@@ -2,7 +2,9 @@ package lucene
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"net/http"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -80,6 +82,26 @@ func TestPeer(t *testing.T) {
 			t.Errorf("run: %+v", r)
 		}
 	}
+	addr, err := p.Listen(2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := http.Post("http://"+addr+"/search", "text/plain", strings.NewReader("ballet dancers"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var res struct {
+		Hits []struct{ URL, Title, Snippet string }
+	}
+	err = json.NewDecoder(resp.Body).Decode(&res)
+	resp.Body.Close()
+	if err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("HTTP %d: %v", resp.StatusCode, err)
+	}
+	if len(res.Hits) != 2 || res.Hits[0].URL != "u/dancers" || res.Hits[0].Title != "List of ballet dancers" || !strings.Contains(res.Hits[0].Snippet, "dancers") {
+		t.Errorf("HTTP hits: %+v", res.Hits)
+	}
+
 	// A search that agrees on the first query only.
 	search := func(_ context.Context, q string) ([]string, error) {
 		if q == queries[0] {
