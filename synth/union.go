@@ -38,7 +38,7 @@ func (s *synth) unionBases(ctx context.Context) ([][]int, error) {
 		slices.Sort(rs)
 		adj[i] = slices.Compact(rs)
 	}
-	mg, err := mining.NewGraph(adj, numRight)
+	mg, err := mining.NewBipartite(adj, numRight)
 	if err != nil {
 		return nil, err
 	}
@@ -46,7 +46,7 @@ func (s *synth) unionBases(ctx context.Context) ([][]int, error) {
 	seen := map[pair]bool{}
 	var out []pair
 	checks := 0
-	_, err = mining.Bicliques(ctx, mg, mining.Options{MinLeft: 2, MinRight: 2}, func(left, _ []uint32) error {
+	_, err = mining.Bicliques(ctx, mg, &mining.Options{MinLeft: 2, MinRight: 2}, func(left, _ []uint32) error {
 		// Split by key datatype and domain (the semantic check of Algorithm 1).
 		parts := map[string][]int{}
 		var names []string
