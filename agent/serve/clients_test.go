@@ -61,7 +61,6 @@ func readFixture(t *testing.T, path string) *clientFixture {
 	return &f
 }
 
-
 func TestClientShapes(t *testing.T) {
 	task := sampleTask(t)
 	f := newFixture(t, &Options{Tasks: []*query.Task{task}})
