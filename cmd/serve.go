@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/leaper-dev/leaper/agent/mcpserve"
 	"github.com/leaper-dev/leaper/agent/serve"
 	"github.com/leaper-dev/leaper/agent/web"
 	"github.com/leaper-dev/leaper/query"
@@ -39,7 +40,8 @@ func newServeCmd(f *Factory, runF func(context.Context, *ServeOptions) error) *c
 leaper search and leaper visit), /retrieve in Search-R1's, verl's, SkyRL's,
 ASearcher's and rLLM's shapes, ASearcher's /access, Serper's /serper/search,
 Jina Reader's /jina/<url>, /reward and OpenRLHF's /get_reward (with --tasks
-for task ids), /healthz and /stats, over one read-only store. It binds loopback by default; any other address needs --token-file,
+for task ids), the MCP tools at /mcp (streamable HTTP; see leaper mcp),
+/healthz and /stats, over one read-only store. It binds loopback by default; any other address needs --token-file,
 whose token clients send as "Authorization: Bearer TOKEN". SIGINT or
 SIGTERM stop it after in-flight requests finish.`,
 		Example: `  leaper serve --store ./leaper-data
@@ -123,6 +125,7 @@ func runServe(ctx context.Context, o *ServeOptions) error {
 		return err
 	}
 	srv := serve.NewServer(w, so)
+	srv.Mount("/mcp", mcpserve.NewServer(w, &mcpserve.Options{Workers: so.Workers}).Handler())
 	ln, err := net.Listen("tcp", o.Addr)
 	if err != nil {
 		return err

@@ -329,6 +329,16 @@ func (w *statusWriter) WriteHeader(code int) {
 	w.ResponseWriter.WriteHeader(code)
 }
 
+// Flush lets streamed answers (MCP's server-sent events) through.
+func (w *statusWriter) Flush() {
+	if f, ok := w.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
+// Unwrap gives http.ResponseController the underlying writer.
+func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
 func (w *statusWriter) Write(b []byte) (int, error) {
 	if w.status == 0 {
 		w.status = http.StatusOK
@@ -369,4 +379,37 @@ func normalize(o *web.Observation) *web.Observation {
 		o.Entities = []uint32{}
 	}
 	return o
+}
+
+// Mount serves h at path (and below it) behind the server's token check,
+// counting its requests in the stats under the path's name. leaper serve
+// mounts the MCP endpoint (/mcp) this way.
+func (s *Server) Mount(path string, h http.Handler) {
+	name := strings.Trim(path, "/")
+	st := &endpointStats{}
+	s.stats[name] = st
+	s.names = append(s.names, name)
+	s.mux.HandleFunc(path, func(rw http.ResponseWriter, r *http.Request) {
+		t0 := time.Now()
+		s.flight.Add(1)
+		sw := &statusWriter{ResponseWriter: rw}
+		defer func() {
+			s.flight.Add(-1)
+			st.requests.Add(1)
+			switch {
+			case sw.status >= 500:
+				st.serverErr.Add(1)
+			case sw.status >= 400:
+				st.clientErr.Add(1)
+			}
+			st.latency.Record(time.Since(t0))
+		}()
+		if !s.authorized(r) {
+			sw.Header().Set("WWW-Authenticate", `Bearer realm="leaper"`)
+			writeError(sw, http.StatusUnauthorized, "missing or wrong bearer token", nil)
+			return
+		}
+		r.Body = http.MaxBytesReader(sw, r.Body, s.opts.MaxBody)
+		h.ServeHTTP(sw, r)
+	})
 }
