@@ -2,47 +2,108 @@ package leaper_test
 
 import (
 	"os/exec"
+	"slices"
 	"strings"
 	"testing"
 )
 
-// TestPackageDirections keeps the import graph of STYLE.md: cmd → agent →
-// query → mining → graph, index a leaf beside graph; graph and index never
-// import each other; nothing imports cmd; only cmd (and agent itself)
-// imports agent.
+// rooms are leaper's packages by floor, from the top: each package (with
+// its sub-packages, test helpers included) may import only the rooms listed
+// for it, and its own.
+//
+//	cmd → agent/{serve, eval, export} → agent → {web, query}
+//	web → store → {graph, index}
+//	synth → {query, mining} → graph
+//	graph and index side by side on the ground floor, neither importing
+//	the other; internal/ (shared helpers) below everything.
+var rooms = map[string][]string{
+	"cmd":            {"*"},
+	"agent/serve":    {"agent", "agent/eval", "web", "store", "query", "graph", "index", "internal"},
+	"agent/eval":     {"agent", "web", "query", "graph", "internal"},
+	"agent/export":   {"agent", "web", "query", "graph", "internal"},
+	"agent/mcpserve": {"web", "graph", "internal"},
+	"agent":          {"web", "query", "graph", "internal"},
+	"web":            {"store", "graph", "index", "internal"},
+	"store":          {"graph", "index", "internal"},
+	"synth":          {"query", "mining", "graph", "internal"},
+	"query":          {"graph", "internal"},
+	"mining":         {"graph", "internal"},
+	"graph":          {"internal"},
+	"index":          {"internal"},
+	"internal":       {},
+}
+
+// room is the room a package belongs to: the longest room its path starts
+// with, or "" for the module's root.
+func room(p string) string {
+	best := ""
+	for r := range rooms {
+		if (p == r || strings.HasPrefix(p, r+"/")) && len(r) > len(best) {
+			best = r
+		}
+	}
+	return best
+}
+
+// TestPackageDirections keeps the import graph above true for every
+// package and sub-package; a new top-level package must be given a room.
 func TestPackageDirections(t *testing.T) {
 	out, err := exec.Command("go", "list", "-f", `{{.ImportPath}}:{{join .Imports " "}}`, "./...").Output()
 	if err != nil {
 		t.Skipf("go list: %v", err)
 	}
-	const mod = "github.com/leaper-dev/leaper/"
-	under := func(p, root string) bool { return p == root || strings.HasPrefix(p, root+"/") }
+	const mod = "github.com/leaper-dev/leaper"
 	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
 		pkg, imps, _ := strings.Cut(line, ":")
-		pkg = strings.TrimPrefix(pkg, mod)
+		if pkg == mod {
+			continue
+		}
+		pkg = strings.TrimPrefix(pkg, mod+"/")
+		from := room(pkg)
+		if from == "" {
+			t.Errorf("package %s has no room in deps_test.go", pkg)
+			continue
+		}
 		for _, imp := range strings.Fields(imps) {
-			if !strings.HasPrefix(imp, mod) {
+			if !strings.HasPrefix(imp, mod+"/") {
 				continue
 			}
-			imp = strings.TrimPrefix(imp, mod)
-			bad := ""
-			switch {
-			case under(imp, "cmd") && !under(pkg, "cmd"):
-				bad = "nothing imports cmd"
-			case under(imp, "agent") && !under(pkg, "cmd") && !under(pkg, "agent"):
-				bad = "only cmd imports agent"
-			case pkg == "graph" && under(imp, "index"), pkg == "index" && under(imp, "graph"):
-				bad = "graph and index never import each other"
-			case under(pkg, "index") && !under(imp, "index"):
-				bad = "index is a leaf"
-			case under(pkg, "graph") && (under(imp, "mining") || under(imp, "query")):
-				bad = "graph is below mining and query"
-			case under(pkg, "mining") && under(imp, "query"):
-				bad = "mining is below query"
+			imp = strings.TrimPrefix(imp, mod+"/")
+			to := room(imp)
+			if to == from || slices.Contains(rooms[from], "*") || slices.Contains(rooms[from], to) {
+				continue
 			}
-			if bad != "" {
-				t.Errorf("%s imports %s: %s", pkg, imp, bad)
-			}
+			t.Errorf("%s imports %s: %s may import only %v", pkg, imp, from, rooms[from])
+		}
+	}
+}
+
+// TestRoomsCheckSubPackages makes sure the test above cannot pass by the
+// letter: a sub-package is held to its room's rules.
+func TestRoomsCheckSubPackages(t *testing.T) {
+	for p, want := range map[string]string{
+		"graph/ingest": "graph", "graph/table": "graph", "index/internal/benchcorpus": "index",
+		"store/storetest": "store", "agent/serve": "agent/serve", "agent/loop": "agent", "web/webtest": "web",
+	} {
+		if got := room(p); got != want {
+			t.Errorf("room(%s) = %q, want %q", p, got, want)
+		}
+	}
+	if slices.Contains(rooms["graph"], "index") || slices.Contains(rooms["index"], "graph") {
+		t.Error("graph and index must not import each other")
+	}
+}
+
+// TestLeaperLinksNoSQLite keeps the load tester's SQLite peer out of the
+// product binary: it lives in cmd/leaper-bench.
+func TestLeaperLinksNoSQLite(t *testing.T) {
+	out, err := exec.Command("go", "list", "-deps", "./cmd/leaper").Output()
+	if err != nil {
+		t.Skipf("go list: %v", err)
+	}
+	for _, p := range strings.Fields(string(out)) {
+		if strings.HasPrefix(p, "modernc.org/") {
+			t.Errorf("leaper links %s (the SQLite peer belongs in cmd/leaper-bench)", p)
 		}
 	}
 }

@@ -11,11 +11,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/leaper-dev/leaper/agent/eval"
+
 	"github.com/leaper-dev/leaper/agent"
 	"github.com/leaper-dev/leaper/agent/agenttest"
-	"github.com/leaper-dev/leaper/agent/web"
-	"github.com/leaper-dev/leaper/agent/webtest"
 	"github.com/leaper-dev/leaper/query"
+	"github.com/leaper-dev/leaper/web"
+	"github.com/leaper-dev/leaper/web/webtest"
 )
 
 // parallel2 runs fn b.N times on 2 goroutines.
@@ -51,7 +53,7 @@ func benchWeb(b *testing.B) *web.Web {
 	if dir == "" {
 		return webtest.OpenWeb(b)
 	}
-	w, err := web.Open(dir)
+	w, err := web.Open(dir, nil)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -61,11 +63,11 @@ func benchWeb(b *testing.B) *web.Web {
 
 func BenchmarkRolloutEnvSearch(b *testing.B) {
 	w := benchWeb(b)
-	be := agent.WebBackend(w)
-	tasks := agenttest.Tasks(b, w.G, 20)
+	be := w
+	tasks := agenttest.Tasks(b, w.Store().Graph(), 20)
 	args := make([]json.RawMessage, len(tasks))
 	for i, t := range tasks {
-		tr, _ := w.G.Tree(t.Trees[0])
+		tr, _ := w.Store().Graph().Tree(t.Trees[0])
 		args[i], _ = json.Marshal(map[string]any{"query": []string{tr.PageTitle}})
 	}
 	parallel2(b, func(i int) error {
@@ -76,11 +78,11 @@ func BenchmarkRolloutEnvSearch(b *testing.B) {
 
 func BenchmarkRolloutEnvVisit(b *testing.B) {
 	w := benchWeb(b)
-	be := agent.WebBackend(w)
-	tasks := agenttest.Tasks(b, w.G, 20)
+	be := w
+	tasks := agenttest.Tasks(b, w.Store().Graph(), 20)
 	args := make([]json.RawMessage, len(tasks))
 	for i, t := range tasks {
-		tr, _ := w.G.Tree(t.Trees[0])
+		tr, _ := w.Store().Graph().Tree(t.Trees[0])
 		args[i], _ = json.Marshal(map[string]any{"url": tr.PageURL, "goal": agent.Goal(t)})
 	}
 	parallel2(b, func(i int) error {
@@ -99,9 +101,9 @@ func median(xs []float64) float64 {
 
 func BenchmarkRolloutOracle(b *testing.B) {
 	w := webtest.OpenWeb(b)
-	be := agent.WebBackend(w)
-	tasks := agenttest.Tasks(b, w.G, 1000)
-	p := &agent.Oracle{Graph: w.G, Probe: be}
+	be := w
+	tasks := agenttest.Tasks(b, w.Store().Graph(), 1000)
+	p := &agent.Oracle{Graph: w.Store().Graph(), Probe: be}
 	var isr, ise []float64
 	b.ResetTimer()
 	start := time.Now()
@@ -127,8 +129,8 @@ func BenchmarkRolloutOracle(b *testing.B) {
 // excluding the time inside the model call and the tools.
 func BenchmarkRolloutLoopOverhead(b *testing.B) {
 	w := webtest.OpenWeb(b)
-	be := agent.WebBackend(w)
-	task := agenttest.Tasks(b, w.G, 1)[0]
+	be := w
+	task := agenttest.Tasks(b, w.Store().Graph(), 1)[0]
 	s := agenttest.NewServer(b)
 	s.Func = func(r *agenttest.Request) agenttest.Action {
 		if len(r.Messages) < 22 {
@@ -167,7 +169,7 @@ func BenchmarkEvalScore(b *testing.B) {
 	ans := (&agent.Table{Columns: task.Answer.Columns, Rows: task.Answer.Rows}).Markdown()
 	b.ResetTimer()
 	for range b.N {
-		if s := agent.Score(task, ans, nil); !s.Success {
+		if s := eval.Score(task, ans, nil); !s.Success {
 			b.Fatal("not a success")
 		}
 	}

@@ -1,5 +1,5 @@
 // Package agent runs information-seeking agents against leaper's offline web
-// and scores what they do.
+// (package web) and records what they do; package agent/eval scores it.
 //
 // [Run] is a ReAct loop in the style of Tongyi DeepResearch: a system prompt
 // with the search and visit tools, the question, then thought, tool call and
@@ -7,16 +7,18 @@
 // (steps, context tokens, wall time) runs out. A [Policy] decides each turn:
 // a model behind any OpenAI-compatible endpoint ([ModelPolicy] over a
 // [ChatModel] such as [OpenAI]), or one of the built-in policies that need
-// no model ([Oracle], [Naive]). Tools are reached through a [Backend], which
-// [WebBackend] adapts from the offline web. Two protocols are spoken: the
+// no model ([Oracle], [Naive]). Tools are reached through a [Backend]: the
+// offline web (*web.Web) and its HTTP client (*serve.Client) are Backends,
+// both returning *web.Observation. Two protocols are spoken: the
 // text protocol (<tool_call>{json}</tool_call>, observations returned as
 // <tool_response> user messages) and native OpenAI tool calls.
 //
 // Every run yields a [Trajectory]: the messages, per step the target
 // entities the observation showed, the answer and its parsed table, how it
 // ended, tokens, and [Metrics] (ISR, ISE, valid-action rate; WebLeaper §2.3,
-// §3.2). [Score] grades an answer against a task with soft precision and
-// recall (WebLeaper §3.3) and WideSearch's success rate, row F1 and item F1.
+// §3.2). eval.Score (package agent/eval) grades an answer against a task
+// with soft precision and recall (WebLeaper §3.3) and WideSearch's success
+// rate, row F1 and item F1.
 // [Cache] records model responses keyed by the hash of the request and
 // replays them, so a rollout is reproducible without the endpoint.
 //
@@ -41,7 +43,5 @@
 // T, the step count of ISE, counts every assistant turn that is not the
 // answer, including malformed tool calls and turns with no call: a wasted
 // turn is a wasted action. ISE counts targets seen in visit observations
-// only (WebLeaper §3.2); ISR counts every observation. The entity similarity
-// of [Score] is lexical (normalisation, aliases, spaces removed, numbers and
-// dates, token overlap), not an LLM judge.
+// only (WebLeaper §3.2); ISR counts every observation.
 package agent

@@ -8,36 +8,18 @@ import (
 	"strings"
 	"time"
 
-	"github.com/leaper-dev/leaper/agent/web"
 	"github.com/leaper-dev/leaper/query"
+	"github.com/leaper-dev/leaper/web"
 )
 
-// Observation is what a tool call shows the agent: the text, the ids of the
-// graph entities it shows, and the pages it came from.
-type Observation struct {
-	Text     string
-	Entities []uint32
-	URLs     []string
-}
-
 // Backend runs the agent's tools. Bad arguments are the tool's own error
-// text in the observation; an error means the backend itself failed.
+// text in the observation; an error means the backend itself failed. The
+// offline web (*web.Web) and the HTTP client (*serve.Client) are Backends.
 type Backend interface {
-	Call(ctx context.Context, tool string, args json.RawMessage) (*Observation, error)
+	Call(ctx context.Context, tool string, args json.RawMessage) (*web.Observation, error)
 }
 
-// WebBackend adapts the offline web to a Backend.
-func WebBackend(w *web.Web) Backend { return webBackend{w} }
-
-type webBackend struct{ w *web.Web }
-
-func (b webBackend) Call(ctx context.Context, tool string, args json.RawMessage) (*Observation, error) {
-	o, err := b.w.Call(ctx, tool, args)
-	if err != nil {
-		return nil, err
-	}
-	return &Observation{Text: o.Text, Entities: o.Entities, URLs: o.URLs}, nil
-}
+var _ Backend = (*web.Web)(nil)
 
 // Policy decides the agent's turns. A Policy is shared by concurrent runs;
 // per-run state goes in State.Memo.
@@ -58,7 +40,7 @@ type State struct {
 	Protocol     string
 	Messages     []Message
 	Steps        []Step
-	Observations []*Observation // per step; nil when the step ran no tool
+	Observations []*web.Observation // per step; nil when the step ran no tool
 	// Memo is the policy's own per-run state.
 	Memo any
 }
@@ -159,7 +141,7 @@ func Run(ctx context.Context, task *query.Task, p Policy, b Backend, opts *Optio
 	// exec runs one parsed call and records its step.
 	exec := func(c call) (string, error) {
 		st := Step{Tool: c.name, Args: c.args, Error: c.err}
-		var obs *Observation
+		var obs *web.Observation
 		text := c.err
 		if c.err == "" {
 			t0 := time.Now()
@@ -207,7 +189,7 @@ func Run(ctx context.Context, task *query.Task, p Policy, b Backend, opts *Optio
 		tr.Tokens.add(r)
 		msg := Message{Role: RoleAssistant, Content: r.Content, ToolCalls: r.ToolCalls}
 		s.Messages = append(s.Messages, msg)
-		if ans, ok := parseAnswer(r.Content); ok && len(r.ToolCalls) == 0 {
+		if ans, ok := ParseAnswer(r.Content); ok && len(r.ToolCalls) == 0 {
 			tr.Answer = ans
 			tr.Table = ParseTable(ans)
 			return finish(EndAnswer, nil)

@@ -11,16 +11,16 @@ import (
 
 	"github.com/leaper-dev/leaper/agent"
 	"github.com/leaper-dev/leaper/agent/agenttest"
-	"github.com/leaper-dev/leaper/agent/webtest"
+	"github.com/leaper-dev/leaper/web/webtest"
 )
 
 const answer = "<think>done</think>\n<answer>\n| Name |\n| --- |\n| x |\n</answer>"
 
 func TestRolloutScriptedModel(t *testing.T) {
 	w := webtest.OpenWeb(t)
-	b := agent.WebBackend(w)
-	task := agenttest.Tasks(t, w.G, 1)[0]
-	tree, err := w.G.Tree(task.Trees[0])
+	b := w
+	task := agenttest.Tasks(t, w.Store().Graph(), 1)[0]
+	tree, err := w.Store().Graph().Tree(task.Trees[0])
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -151,11 +151,11 @@ func byTurn(pages map[string]string) func(*agenttest.Request) agenttest.Action {
 
 func TestRolloutCacheRecordReplayIdentical(t *testing.T) {
 	w := webtest.OpenWeb(t)
-	b := agent.WebBackend(w)
-	tasks := agenttest.Tasks(t, w.G, 3)
+	b := w
+	tasks := agenttest.Tasks(t, w.Store().Graph(), 3)
 	pages := map[string]string{}
 	for _, task := range tasks {
-		tr, err := w.G.Tree(task.Trees[0])
+		tr, err := w.Store().Graph().Tree(task.Trees[0])
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -215,10 +215,10 @@ func TestRolloutCacheRecordReplayIdentical(t *testing.T) {
 
 func TestRolloutDeterministic(t *testing.T) {
 	w := webtest.OpenWeb(t)
-	b := agent.WebBackend(w)
-	tasks := agenttest.Tasks(t, w.G, 4)
+	b := w
+	tasks := agenttest.Tasks(t, w.Store().Graph(), 4)
 	for _, name := range []string{"oracle", "naive"} {
-		p, err := agent.NewPolicy(name, w.G, b)
+		p, err := agent.NewPolicy(name, w.Store().Graph(), b)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -129,8 +129,9 @@ func extract(s, open, close string) (string, bool) {
 	return strings.TrimSpace(rest), true
 }
 
-// parseAnswer returns the final answer of a reply, if it has one.
-func parseAnswer(content string) (string, bool) { return extract(content, "<answer>", "</answer>") }
+// ParseAnswer returns the final answer of a reply (the inside of
+// <answer>), if it has one.
+func ParseAnswer(content string) (string, bool) { return extract(content, "<answer>", "</answer>") }
 
 // parseTextCalls reads the <tool_call> blocks of a reply.
 func parseTextCalls(content string) []call {

@@ -4,19 +4,21 @@ import (
 	"context"
 	"testing"
 
+	"github.com/leaper-dev/leaper/agent/eval"
+
 	"github.com/leaper-dev/leaper/agent"
 	"github.com/leaper-dev/leaper/agent/agenttest"
-	"github.com/leaper-dev/leaper/agent/webtest"
+	"github.com/leaper-dev/leaper/web/webtest"
 )
 
 func TestRolloutOracleReachesFullISR(t *testing.T) {
 	w := webtest.OpenWeb(t)
-	tasks := agenttest.Tasks(t, w.G, 1000) // every tree of the sample store
+	tasks := agenttest.Tasks(t, w.Store().Graph(), 1000) // every tree of the sample store
 	if len(tasks) < 2 {
 		t.Fatalf("only %d tasks from the sample store", len(tasks))
 	}
-	b := agent.WebBackend(w)
-	p := &agent.Oracle{Graph: w.G, Probe: b}
+	b := w
+	p := &agent.Oracle{Graph: w.Store().Graph(), Probe: b}
 	for _, task := range tasks {
 		tr, err := agent.Run(context.Background(), task, p, b, &agent.Options{Deterministic: true})
 		if err != nil {
@@ -32,7 +34,7 @@ func TestRolloutOracleReachesFullISR(t *testing.T) {
 		if tr.End != agent.EndAnswer {
 			t.Errorf("%s: end %s", task.ID, tr.End)
 		}
-		sc := agent.Score(task, tr.Answer, tr)
+		sc := eval.Score(task, tr.Answer, tr)
 		if !sc.Success || task.Variant == "basic" && sc.F < 0.999 {
 			t.Errorf("%s: oracle answer scores %+v", task.ID, sc)
 		}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/leaper-dev/leaper/graph"
 	"github.com/leaper-dev/leaper/query"
+	"github.com/leaper-dev/leaper/web"
 )
 
 // Graph is what the oracle and the scorer read from the store: trees (for
@@ -261,7 +262,7 @@ func countSeenBefore(cs []cand, R map[uint32]bool) int {
 	return len(m)
 }
 
-func (o *Oracle) call(ctx context.Context, tool string, args any) (*Observation, error) {
+func (o *Oracle) call(ctx context.Context, tool string, args any) (*web.Observation, error) {
 	b, err := json.Marshal(args)
 	if err != nil {
 		return nil, err

@@ -10,9 +10,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/leaper-dev/leaper/graph"
-	"github.com/leaper-dev/leaper/graph/ingest"
 	"github.com/leaper-dev/leaper/graph/table"
+	"github.com/leaper-dev/leaper/store"
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 )
@@ -101,7 +100,7 @@ func runBuild(ctx context.Context, o *BuildOptions) error {
 			return fmt.Errorf("--titles %s: want {\"file.csv\": [\"Title\", \"url\"]}: %w", o.Titles, err)
 		}
 	}
-	if ingest.Exists(o.Store) {
+	if state, _ := store.State(o.Store); state != store.Missing {
 		switch {
 		case o.Force:
 			if err := os.RemoveAll(o.Store); err != nil {
@@ -109,12 +108,7 @@ func runBuild(ctx context.Context, o *BuildOptions) error {
 			}
 		case o.Append:
 		default:
-			g, err := graph.Open(o.Store+"/"+ingest.GraphDir, &graph.Options{ReadOnly: true})
-			complete := err == nil && g.Manifest().Complete
-			if g != nil {
-				g.Close()
-			}
-			if complete {
+			if state == store.Complete {
 				return usageErrorf("store %s already exists: use --append to add inputs, or --force to rebuild it", o.Store)
 			}
 			if !o.Quiet {
@@ -154,7 +148,7 @@ func runBuild(ctx context.Context, o *BuildOptions) error {
 			bar.Finish()
 		}
 	}
-	rep, err := ingest.Build(ctx, o.Store, o.Inputs, &ingest.Options{
+	rep, err := store.Build(ctx, o.Store, o.Inputs, &store.BuildOptions{
 		Format:   table.Format(o.Format),
 		Titles:   titles,
 		Progress: progress,
@@ -187,7 +181,7 @@ func runBuild(ctx context.Context, o *BuildOptions) error {
 	return nil
 }
 
-func printBuildReport(o *BuildOptions, r *ingest.Report) {
+func printBuildReport(o *BuildOptions, r *store.Report) {
 	w := o.IO.Out
 	fmt.Fprintf(w, "Built %s in %.1fs (read %.1fs, finalize %.1fs, index %.1fs)\n", o.Store,
 		r.Total.Seconds(), r.Read.Seconds(), r.Finalize.Seconds(), r.Index.Seconds())

@@ -1,4 +1,7 @@
-// Package cmd is the leaper command line, built with cobra.
+// Package cmd is the leaper command line, built with cobra. It parses flags
+// and prints; the work is done by the library packages (store, web, query,
+// synth, agent, agent/eval, agent/export). The load tester is a binary of
+// its own, cmd/leaper-bench, which reuses Factory and Exec.
 //
 // Each command is made by newXCmd(f *Factory, runF) with an XOptions struct
 // that holds its flags, its streams and lazy openers of the store; runX
@@ -8,8 +11,8 @@
 //
 // # Concurrency
 //
-// Commands run one at a time in a process; the store is opened lazily, once,
-// and closed by Main.
+// Commands run one at a time in a process; the store is opened lazily, once
+// (only its graph for commands that do not search), and closed by Main.
 //
 // # Caveats
 //

@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/leaper-dev/leaper/store/storetest"
+
 	"github.com/leaper-dev/leaper/graph/graphtest"
 )
 
@@ -183,7 +185,7 @@ func TestFlags(t *testing.T) {
 }
 
 func TestReadCommands(t *testing.T) {
-	store := graphtest.SampleStore(t)
+	store := storetest.SampleStore(t)
 	out, e, code := run(t, "--store", store, "tree", "0")
 	if code != 0 || !strings.Contains(out, "Layer 2 (key column") {
 		t.Fatalf("tree: %d %s %s", code, out, e)

@@ -8,7 +8,10 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"sort"
+	"strings"
+
+	"github.com/leaper-dev/leaper/agent/eval"
+	"github.com/leaper-dev/leaper/agent/export"
 
 	"github.com/leaper-dev/leaper/agent"
 	"github.com/leaper-dev/leaper/graph"
@@ -24,95 +27,6 @@ type EvalOptions struct {
 	Trajectories string
 	JSON         bool
 	Omega        float64
-}
-
-// EvalItem is one scored trajectory.
-type EvalItem struct {
-	TaskID  string       `json:"task_id"`
-	Variant string       `json:"variant"`
-	End     string       `json:"end"`
-	Scores  agent.Scores `json:"scores"`
-}
-
-// EvalGroup aggregates the trajectories of one variant (or all).
-type EvalGroup struct {
-	Variant       string         `json:"variant"`
-	N             int            `json:"n"`
-	ISR           Summary        `json:"isr"`
-	ISE           Summary        `json:"ise"`
-	ValidRate     Summary        `json:"valid_rate"`
-	Steps         Summary        `json:"steps"`
-	Precision     float64        `json:"precision"`
-	Recall        float64        `json:"recall"`
-	F             float64        `json:"f"`
-	SuccessRate   float64        `json:"success_rate"`
-	RowF1         float64        `json:"row_f1"`
-	ItemF1        float64        `json:"item_f1"`
-	Ends          map[string]int `json:"ends"`
-	ISRHist       FloatHistogram `json:"isr_histogram"`
-	ISEHist       FloatHistogram `json:"ise_histogram"`
-	ValidRateHist FloatHistogram `json:"valid_rate_histogram"`
-}
-
-// Summary is the mean, median, min and max of a measure.
-type Summary struct {
-	Mean   float64 `json:"mean"`
-	Median float64 `json:"median"`
-	Min    float64 `json:"min"`
-	Max    float64 `json:"max"`
-}
-
-func summarize(xs []float64) Summary {
-	if len(xs) == 0 {
-		return Summary{}
-	}
-	s := append([]float64(nil), xs...)
-	sort.Float64s(s)
-	var sum float64
-	for _, x := range s {
-		sum += x
-	}
-	med := s[len(s)/2]
-	if len(s)%2 == 0 {
-		med = (s[len(s)/2-1] + s[len(s)/2]) / 2
-	}
-	return Summary{Mean: sum / float64(len(s)), Median: med, Min: s[0], Max: s[len(s)-1]}
-}
-
-// FloatHistogram counts values in buckets: bucket i holds values < Bounds[i]
-// (and ≥ Bounds[i-1]); the last bucket the rest.
-type FloatHistogram struct {
-	Bounds []float64 `json:"bounds"`
-	Counts []int     `json:"counts"`
-}
-
-func newFloatHistogram(bounds ...float64) FloatHistogram {
-	return FloatHistogram{Bounds: bounds, Counts: make([]int, len(bounds)+1)}
-}
-
-func (h *FloatHistogram) add(v float64) {
-	i := sort.Search(len(h.Bounds), func(i int) bool { return v < h.Bounds[i] })
-	h.Counts[i]++
-}
-
-func (h *FloatHistogram) print(w io.Writer, indent string) {
-	printBars(w, indent, h.Counts, func(i int) string {
-		switch {
-		case i == 0:
-			return fmt.Sprintf("< %g", h.Bounds[0])
-		case i == len(h.Bounds):
-			return fmt.Sprintf(">= %g", h.Bounds[i-1])
-		}
-		return fmt.Sprintf("%g-%g", h.Bounds[i-1], h.Bounds[i])
-	})
-}
-
-// EvalReport is what leaper eval --json prints.
-type EvalReport struct {
-	Omega   float64      `json:"omega"`
-	Groups  []*EvalGroup `json:"groups"` // per variant, then "all"
-	Items   []EvalItem   `json:"items"`
-	Missing []string     `json:"missing_tasks,omitempty"`
 }
 
 func newEvalCmd(f *Factory, runF func(context.Context, *EvalOptions) error) *cobra.Command {
@@ -151,73 +65,6 @@ Target aliases come from the store when it exists.`,
 	return c
 }
 
-// Evaluate scores trajectories against tasks.
-func Evaluate(ctx context.Context, tasks []*query.Task, trs []*agent.Trajectory, sc *agent.Scorer) *EvalReport {
-	byID := map[string]*query.Task{}
-	for _, t := range tasks {
-		byID[t.ID] = t
-	}
-	rep := &EvalReport{Omega: sc.Omega}
-	groups := map[string][]EvalItem{}
-	var order []string
-	for _, tr := range trs {
-		if ctx.Err() != nil {
-			break
-		}
-		t := byID[tr.TaskID]
-		if t == nil {
-			rep.Missing = append(rep.Missing, tr.TaskID)
-			continue
-		}
-		it := EvalItem{TaskID: tr.TaskID, Variant: t.Variant, End: tr.End, Scores: sc.Score(t, tr.Answer, tr)}
-		rep.Items = append(rep.Items, it)
-		if groups[t.Variant] == nil {
-			order = append(order, t.Variant)
-		}
-		groups[t.Variant] = append(groups[t.Variant], it)
-	}
-	sort.Strings(order)
-	for _, v := range order {
-		rep.Groups = append(rep.Groups, group(v, groups[v]))
-	}
-	rep.Groups = append(rep.Groups, group("all", rep.Items))
-	return rep
-}
-
-func group(name string, items []EvalItem) *EvalGroup {
-	g := &EvalGroup{Variant: name, N: len(items), Ends: map[string]int{},
-		ISRHist:       newFloatHistogram(0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9),
-		ISEHist:       newFloatHistogram(0.1, 0.25, 0.5, 1, 2, 5, 10, 20),
-		ValidRateHist: newFloatHistogram(0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9)}
-	var isr, ise, vr, steps []float64
-	for _, it := range items {
-		s := it.Scores
-		isr, ise, vr, steps = append(isr, s.ISR), append(ise, s.ISE), append(vr, s.ValidRate), append(steps, float64(s.Steps))
-		g.ISRHist.add(s.ISR)
-		g.ISEHist.add(s.ISE)
-		g.ValidRateHist.add(s.ValidRate)
-		g.Precision += s.Precision
-		g.Recall += s.Recall
-		g.F += s.F
-		if s.Success {
-			g.SuccessRate++
-		}
-		g.RowF1 += s.RowF1
-		g.ItemF1 += s.ItemF1
-		g.Ends[it.End]++
-	}
-	g.ISR, g.ISE, g.ValidRate, g.Steps = summarize(isr), summarize(ise), summarize(vr), summarize(steps)
-	if n := float64(len(items)); n > 0 {
-		g.Precision /= n
-		g.Recall /= n
-		g.F /= n
-		g.SuccessRate /= n
-		g.RowF1 /= n
-		g.ItemF1 /= n
-	}
-	return g
-}
-
 func runEval(ctx context.Context, o *EvalOptions) error {
 	tasks, err := query.ReadTasks(o.Tasks)
 	if err != nil {
@@ -227,13 +74,13 @@ func runEval(ctx context.Context, o *EvalOptions) error {
 	if err != nil {
 		return err
 	}
-	sc := &agent.Scorer{Omega: o.Omega}
+	sc := &eval.Scorer{Omega: o.Omega}
 	if o.Graph != nil {
 		if g, err := o.Graph(); err == nil {
 			sc.Graph = g
 		}
 	}
-	rep := Evaluate(ctx, tasks, trs, sc)
+	rep := eval.Evaluate(ctx, tasks, trs, sc)
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -250,7 +97,7 @@ func runEval(ctx context.Context, o *EvalOptions) error {
 	return nil
 }
 
-func printEval(w io.Writer, rep *EvalReport) {
+func printEval(w io.Writer, rep *eval.Report) {
 	fmt.Fprintf(w, "%-14s %5s %7s %7s %7s %7s %7s %6s %6s %6s %7s %7s %7s\n", "variant", "n", "ISR", "ISR~", "ISE", "ISE~",
 		"valid", "P", "R", fmt.Sprintf("F(%g)", rep.Omega), "success", "rowF1", "itemF1")
 	for _, g := range rep.Groups {
@@ -265,11 +112,11 @@ func printEval(w io.Writer, rep *EvalReport) {
 	}
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "\nISR (all):")
-	all.ISRHist.print(w, "  ")
+	all.ISRHist.Print(w, "  ")
 	fmt.Fprintln(w, "ISE (all):")
-	all.ISEHist.print(w, "  ")
+	all.ISEHist.Print(w, "  ")
 	fmt.Fprintln(w, "Valid-action rate (all):")
-	all.ValidRateHist.print(w, "  ")
+	all.ValidRateHist.Print(w, "  ")
 }
 
 // FilterOptions are the flags of leaper filter.
@@ -356,22 +203,23 @@ type ExportOptions struct {
 
 func newExportCmd(f *Factory, runF func(context.Context, *ExportOptions) error) *cobra.Command {
 	opts := &ExportOptions{}
+	names := export.Names()
+	var docs []string
+	for _, n := range names {
+		ft, _ := export.Lookup(n)
+		docs = append(docs, ft.Doc())
+	}
 	c := &cobra.Command{
-		Use:   "export --format sft|browsecomp-plus TRAJECTORIES",
-		Short: "Write trajectories as SFT messages or a BrowseComp-Plus run file",
-		Long: `sft: one {"messages":[{"role","content"}...]} per trajectory, in Tongyi's
-text protocol (native tool calls are rewritten as <tool_call> text and tool
-results as <tool_response> user messages).
-browsecomp-plus: one run record per trajectory: query_id, tool_call_counts,
-status, retrieved_docids (the pages searched up or visited, in order), and
-result (the final answer as output_text).`,
+		Use:   "export --format " + strings.Join(names, "|") + " TRAJECTORIES",
+		Short: "Write trajectories as SFT messages, a BrowseComp-Plus run file, or leaper JSONL",
+		Long:  "Write trajectories in another tool's format (package agent/export, one file per format).\n\n" + strings.Join(docs, "\n"),
 		Example: `  leaper export --format sft kept.jsonl > sft.jsonl
   leaper export --format browsecomp-plus traj.jsonl > run.jsonl`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
 			opts.IO, opts.Trajectories = f.IO, args[0]
-			if opts.Format != "sft" && opts.Format != "browsecomp-plus" {
-				return usageErrorf("--format must be sft or browsecomp-plus, not %q", opts.Format)
+			if _, err := export.Lookup(opts.Format); err != nil {
+				return usageErrorf("--format must be one of %s, not %q", strings.Join(names, ", "), opts.Format)
 			}
 			if runF != nil {
 				return runF(c.Context(), opts)
@@ -379,80 +227,18 @@ result (the final answer as output_text).`,
 			return runExport(c.Context(), opts)
 		},
 	}
-	c.Flags().StringVar(&opts.Format, "format", "sft", "sft or browsecomp-plus")
+	c.Flags().StringVar(&opts.Format, "format", "sft", strings.Join(names, ", "))
 	return c
 }
 
-// SFTMessages returns a trajectory's messages in the text protocol.
-func SFTMessages(t *agent.Trajectory) []agent.Message {
-	out := make([]agent.Message, 0, len(t.Messages))
-	for _, m := range t.Messages {
-		switch {
-		case m.Role == agent.RoleAssistant && len(m.ToolCalls) > 0:
-			c := m.Content
-			for _, tc := range m.ToolCalls {
-				var args any = json.RawMessage(tc.Arguments)
-				if !json.Valid([]byte(tc.Arguments)) {
-					args = tc.Arguments
-				}
-				b, _ := json.Marshal(map[string]any{"name": tc.Name, "arguments": args})
-				if c != "" {
-					c += "\n"
-				}
-				c += "<tool_call>\n" + string(b) + "\n</tool_call>"
-			}
-			out = append(out, agent.Message{Role: agent.RoleAssistant, Content: c})
-		case m.Role == agent.RoleTool:
-			out = append(out, agent.Message{Role: agent.RoleUser, Content: agent.ToolResponse(m.Content)})
-		default:
-			out = append(out, agent.Message{Role: m.Role, Content: m.Content})
-		}
-	}
-	return out
-}
-
-// BCPRun is a BrowseComp-Plus run record.
-type BCPRun struct {
-	QueryID        string         `json:"query_id"`
-	ToolCallCounts map[string]int `json:"tool_call_counts"`
-	Status         string         `json:"status"`
-	RetrievedDocs  []string       `json:"retrieved_docids"`
-	Result         []BCPOutput    `json:"result"`
-}
-
-// BCPOutput is one output item of a run record.
-type BCPOutput struct {
-	Type   string `json:"type"`
-	Output string `json:"output"`
-}
-
-// BrowseCompPlus converts a trajectory to a run record.
-func BrowseCompPlus(t *agent.Trajectory) BCPRun {
-	r := BCPRun{QueryID: t.TaskID, ToolCallCounts: map[string]int{}, Status: "completed", RetrievedDocs: []string{}}
-	if t.End != agent.EndAnswer {
-		r.Status = t.End
-	}
-	seen := map[string]bool{}
-	for _, s := range t.Steps {
-		if s.Tool != "" && s.Error == "" {
-			r.ToolCallCounts[s.Tool]++
-		}
-		for _, u := range s.URLs {
-			if !seen[u] {
-				seen[u] = true
-				r.RetrievedDocs = append(r.RetrievedDocs, u)
-			}
-		}
-	}
-	r.Result = []BCPOutput{{Type: "output_text", Output: t.Answer}}
-	return r
-}
-
 func runExport(ctx context.Context, o *ExportOptions) error {
-	enc := json.NewEncoder(o.IO.Out)
-	enc.SetEscapeHTML(false)
+	ft, err := export.Lookup(o.Format)
+	if err != nil {
+		return err
+	}
+	ew := ft.NewWriter(o.IO.Out)
 	n := 0
-	err := eachLine(o.Trajectories, o.IO.In, func(line int, b []byte) error {
+	err = eachLine(o.Trajectories, o.IO.In, func(line int, b []byte) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
@@ -461,11 +247,11 @@ func runExport(ctx context.Context, o *ExportOptions) error {
 			return fmt.Errorf("%s:%d: %w", o.Trajectories, line, err)
 		}
 		n++
-		if o.Format == "sft" {
-			return enc.Encode(map[string]any{"messages": SFTMessages(&t)})
-		}
-		return enc.Encode(BrowseCompPlus(&t))
+		return ew.Write(&t)
 	})
+	if cerr := ew.Close(); err == nil {
+		err = cerr
+	}
 	fmt.Fprintf(o.IO.ErrOut, "export: %d trajectories as %s\n", n, o.Format)
 	return err
 }

@@ -5,12 +5,11 @@ import (
 	"fmt"
 	"io"
 	"sort"
-	"strconv"
 	"strings"
 
-	"github.com/leaper-dev/leaper/agent/web"
 	"github.com/leaper-dev/leaper/graph"
-	"github.com/leaper-dev/leaper/graph/table"
+	"github.com/leaper-dev/leaper/query"
+	"github.com/leaper-dev/leaper/web"
 	"github.com/spf13/cobra"
 )
 
@@ -22,89 +21,11 @@ type StatsOptions struct {
 	Tasks string // a tasks JSONL file to summarise instead of the store
 }
 
-// Stats is what leaper stats reports.
+// Stats is what leaper stats reports: the store's directory and its
+// graph.Stats.
 type Stats struct {
-	Store       string         `json:"store"`
-	Complete    bool           `json:"complete"`
-	Counts      graph.Counts   `json:"counts"`
-	Rejections  map[string]int `json:"rejections"`
-	DropColumns map[string]int `json:"dropped_columns"`
-	Skips       map[string]int `json:"skipped_records"`
-	SkipSamples []graph.Skip   `json:"skip_samples,omitempty"`
-	Rows        Histogram      `json:"rows_per_tree"`
-	Columns     Histogram      `json:"relations_per_tree"`
-	Datatypes   map[string]int `json:"relation_datatypes"`
-	KeyDomains  map[string]int `json:"key_domains"`
-	Groups      GroupStats     `json:"isomorphism_groups"`
-	TopRels     []NameCount    `json:"top_relations"`
-}
-
-// GroupStats summarise isomorphism groups of two or more trees.
-type GroupStats struct {
-	Groups  int    `json:"groups"`
-	Trees   int    `json:"trees"`
-	Largest string `json:"largest"`
-	Size    int    `json:"largest_size"`
-}
-
-// NameCount is a name and how often it occurs.
-type NameCount struct {
-	Name  string `json:"name"`
-	Count int    `json:"count"`
-}
-
-// Histogram counts values in fixed buckets.
-type Histogram struct {
-	Bounds []int `json:"bounds"` // bucket i holds values < Bounds[i] (and ≥ Bounds[i-1])
-	Counts []int `json:"counts"`
-	Min    int   `json:"min"`
-	Max    int   `json:"max"`
-	Mean   float64
-}
-
-// NewHistogram makes an empty histogram over bounds; a last open bucket
-// holds the rest.
-func NewHistogram(bounds ...int) Histogram {
-	return Histogram{Bounds: bounds, Counts: make([]int, len(bounds)+1), Min: -1}
-}
-
-// Add counts v.
-func (h *Histogram) Add(v int) {
-	i := sort.SearchInts(h.Bounds, v+1)
-	h.Counts[i]++
-	n := 0
-	for _, c := range h.Counts {
-		n += c
-	}
-	h.Mean += (float64(v) - h.Mean) / float64(n)
-	if h.Min < 0 || v < h.Min {
-		h.Min = v
-	}
-	h.Max = max(h.Max, v)
-}
-
-// Print writes the histogram as text bars.
-func (h *Histogram) Print(w io.Writer, indent string) {
-	printBars(w, indent, h.Counts, func(i int) string {
-		switch {
-		case i == 0:
-			return fmt.Sprintf("< %d", h.Bounds[0])
-		case i == len(h.Bounds):
-			return fmt.Sprintf(">= %d", h.Bounds[i-1])
-		}
-		return fmt.Sprintf("%d-%d", h.Bounds[i-1], h.Bounds[i]-1)
-	})
-}
-
-// printBars writes one labelled bar per count, the largest 40 wide.
-func printBars(w io.Writer, indent string, counts []int, label func(i int) string) {
-	top := 1
-	for _, c := range counts {
-		top = max(top, c)
-	}
-	for i, c := range counts {
-		fmt.Fprintf(w, "%s%-10s %6d %s\n", indent, label(i), c, strings.Repeat("#", (c*40+top-1)/top))
-	}
+	Store string `json:"store"`
+	*graph.Stats
 }
 
 func newStatsCmd(f *Factory, runF func(context.Context, *StatsOptions) error) *cobra.Command {
@@ -127,70 +48,6 @@ func newStatsCmd(f *Factory, runF func(context.Context, *StatsOptions) error) *c
 	c.Flags().BoolVar(&opts.JSON, "json", false, "print as JSON")
 	c.Flags().StringVar(&opts.Tasks, "tasks", "", "summarise a tasks JSONL file (variants, target-set sizes) instead of the store")
 	return c
-}
-
-// ComputeStats gathers the store's statistics.
-func ComputeStats(ctx context.Context, g *graph.Store) (*Stats, error) {
-	m := g.Manifest()
-	st := &Stats{Complete: m.Complete, Counts: m.Counts, DropColumns: map[string]int{}, Skips: map[string]int{},
-		Rows: NewHistogram(10, 20, 50, 100, 200), Columns: NewHistogram(2, 3, 5, 8, 12),
-		Datatypes: map[string]int{}, KeyDomains: map[string]int{}}
-	var err error
-	if st.Rejections, err = g.Rejections(); err != nil {
-		return nil, err
-	}
-	skips, err := g.Skips()
-	if err != nil {
-		return nil, err
-	}
-	for i, s := range skips {
-		st.Skips[s.Reason]++
-		if i < 10 {
-			st.SkipSamples = append(st.SkipSamples, s)
-		}
-	}
-	groups := map[string]int{}
-	relTrees := map[uint32]int{}
-	err = g.EachTree(ctx, func(t *graph.Tree) error {
-		st.Rows.Add(len(t.Rows))
-		st.Columns.Add(len(t.Columns))
-		st.KeyDomains[string(t.KeyDatatype)+"/"+t.KeyDomain]++
-		for _, c := range t.Columns {
-			st.Datatypes[string(c.Datatype)]++
-			relTrees[c.Relation]++
-		}
-		for _, d := range t.Dropped {
-			if i := strings.LastIndex(d, ": "); i >= 0 {
-				st.DropColumns[d[i+2:]]++
-			}
-		}
-		groups[t.Group]++
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	for _, k := range sortedStrings(groups) {
-		if n := groups[k]; n >= 2 {
-			st.Groups.Groups++
-			st.Groups.Trees += n
-			if n > st.Groups.Size {
-				st.Groups.Size, st.Groups.Largest = n, k
-			}
-		}
-	}
-	rels, err := g.Relations()
-	if err != nil {
-		return nil, err
-	}
-	for _, r := range rels {
-		st.TopRels = append(st.TopRels, NameCount{fmt.Sprintf("%s (%s, %s)", r.Name, r.Datatype, r.Domain), relTrees[r.ID]})
-	}
-	sort.SliceStable(st.TopRels, func(i, j int) bool { return st.TopRels[i].Count > st.TopRels[j].Count })
-	if len(st.TopRels) > 15 {
-		st.TopRels = st.TopRels[:15]
-	}
-	return st, nil
 }
 
 func sortedStrings[V any](m map[string]V) []string {
@@ -219,11 +76,11 @@ func runStats(ctx context.Context, o *StatsOptions, store string) error {
 	if err != nil {
 		return err
 	}
-	st, err := ComputeStats(ctx, g)
+	gs, err := g.Stats(ctx)
 	if err != nil {
 		return err
 	}
-	st.Store = store
+	st := &Stats{Store: store, Stats: gs}
 	if o.JSON {
 		return writeJSON(o.IO.Out, st)
 	}
@@ -295,38 +152,6 @@ case-insensitive prefix).`,
 	return c
 }
 
-// FindTrees resolves a tree reference: an id, or a page title.
-func FindTrees(ctx context.Context, g *graph.Store, ref string) ([]*graph.Tree, error) {
-	if id, err := strconv.ParseUint(ref, 10, 32); err == nil {
-		t, err := g.Tree(uint32(id))
-		if err != nil {
-			return nil, err
-		}
-		return []*graph.Tree{t}, nil
-	}
-	var exact, prefix []*graph.Tree
-	low := strings.ToLower(ref)
-	err := g.EachTree(ctx, func(t *graph.Tree) error {
-		switch {
-		case t.PageTitle == ref:
-			exact = append(exact, t)
-		case strings.HasPrefix(strings.ToLower(t.PageTitle), low):
-			prefix = append(prefix, t)
-		}
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	if len(exact) > 0 {
-		return exact, nil
-	}
-	if len(prefix) > 0 {
-		return prefix, nil
-	}
-	return nil, fmt.Errorf("no tree with id or page title %q", ref)
-}
-
 // TreeView is a tree with entity names, as leaper tree --json prints it.
 type TreeView struct {
 	*graph.Tree
@@ -377,7 +202,7 @@ func runTree(ctx context.Context, o *TreeOptions) error {
 	if err != nil {
 		return err
 	}
-	trees, err := FindTrees(ctx, g, o.Ref)
+	trees, err := query.ResolveTrees(ctx, g, o.Ref)
 	if err != nil {
 		return err
 	}
@@ -468,35 +293,8 @@ type EntityView struct {
 	Facts []Fact   `json:"facts"`
 }
 
-// ResolveEntity finds the entities a reference names: a URL, an identity
-// key ("w:Title", "y:1983"), a name or alias.
-func ResolveEntity(g *graph.Store, ref string) ([]*graph.Entity, error) {
-	if strings.Contains(ref, "/wiki/") {
-		if title := table.Title(ref); title != "" {
-			e, err := g.EntityByKey("w:" + title)
-			if err != nil {
-				return nil, fmt.Errorf("no entity for %s", ref)
-			}
-			return []*graph.Entity{e}, nil
-		}
-	}
-	if len(ref) > 2 && ref[1] == ':' {
-		if e, err := g.EntityByKey(ref); err == nil {
-			return []*graph.Entity{e}, nil
-		}
-	}
-	if e, err := g.EntityByKey("w:" + ref); err == nil {
-		return []*graph.Entity{e}, nil
-	}
-	ids, err := g.FindEntities(ref, 20)
-	if err != nil {
-		return nil, err
-	}
-	if len(ids) == 0 {
-		return nil, fmt.Errorf("no entity named %q", ref)
-	}
-	return g.Entities(ids)
-}
+// maxEntities is how many of the entities a reference names are shown.
+const maxEntities = 20
 
 const maxEntityFacts = 50
 
@@ -539,7 +337,10 @@ func runEntity(ctx context.Context, o *EntityOptions) error {
 	if err != nil {
 		return err
 	}
-	ents, err := ResolveEntity(g, o.Ref)
+	ents, err := query.ResolveEntities(g, o.Ref)
+	if len(ents) > maxEntities {
+		ents = ents[:maxEntities]
+	}
 	if err != nil {
 		return err
 	}
@@ -618,7 +419,9 @@ func runSearch(ctx context.Context, o *SearchOptions) error {
 	if err != nil {
 		return err
 	}
-	w.TopK = o.TopK
+	if w, err = web.New(w.Store(), &web.Options{TopK: o.TopK}); err != nil {
+		return err
+	}
 	obs, err := w.Search(ctx, o.Queries, o.FilterYear)
 	if err != nil {
 		return err

@@ -7,7 +7,7 @@ import (
 
 	"github.com/leaper-dev/leaper/agent/mcpserve"
 	"github.com/leaper-dev/leaper/agent/serve"
-	"github.com/leaper-dev/leaper/agent/web"
+	"github.com/leaper-dev/leaper/web"
 	"github.com/spf13/cobra"
 )
 

@@ -7,9 +7,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/leaper-dev/leaper/agent/webtest"
 	"github.com/leaper-dev/leaper/graph"
-	"github.com/leaper-dev/leaper/graph/graphtest"
+	"github.com/leaper-dev/leaper/store/storetest"
+	"github.com/leaper-dev/leaper/web/webtest"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -43,7 +43,7 @@ func mcpSearch(t *testing.T, cs *mcp.ClientSession) {
 	ctx := context.Background()
 	w := webtest.OpenWeb(t)
 	var q string
-	w.G.EachTree(ctx, func(tr *graph.Tree) error {
+	w.Store().Graph().EachTree(ctx, func(tr *graph.Tree) error {
 		if q == "" {
 			q = tr.PageTitle
 		}
@@ -53,7 +53,7 @@ func mcpSearch(t *testing.T, cs *mcp.ClientSession) {
 	if err != nil || len(lt.Tools) != 4 {
 		t.Fatalf("tools: %v %v", lt, err)
 	}
-	out, err := runLeaper(t, "--store", graphtest.SampleStore(t), "search", q)
+	out, err := runLeaper(t, "--store", storetest.SampleStore(t), "search", q)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,7 +69,7 @@ func mcpSearch(t *testing.T, cs *mcp.ClientSession) {
 // TestMCPStdioBinary starts leaper mcp (this test binary as leaper) as the
 // client's subprocess, as an MCP host does.
 func TestMCPStdioBinary(t *testing.T) {
-	store := graphtest.SampleStore(t)
+	store := storetest.SampleStore(t)
 	c := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
@@ -84,7 +84,7 @@ func TestMCPStdioBinary(t *testing.T) {
 // TestMCPHTTP runs leaper mcp --transport http and connects over
 // streamable HTTP on loopback.
 func TestMCPHTTP(t *testing.T) {
-	store := graphtest.SampleStore(t)
+	store := storetest.SampleStore(t)
 	f := &Factory{IO: IO{Out: &bytes.Buffer{}, ErrOut: &bytes.Buffer{}}, Store: store}
 	f.init()
 	defer f.Close()

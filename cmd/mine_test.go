@@ -9,7 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/leaper-dev/leaper/graph/graphtest"
+	"github.com/leaper-dev/leaper/store/storetest"
+
 	"github.com/leaper-dev/leaper/mining"
 )
 
@@ -48,7 +49,7 @@ func TestMineFlags(t *testing.T) {
 
 func TestRunMine(t *testing.T) {
 	f, out, errOut := sampleFactory(t)
-	f.Store = graphtest.SampleStore(t)
+	f.Store = storetest.SampleStore(t)
 	opts := &MineOptions{IO: f.IO, Graph: f.Graph, MinTrees: 3, MinRelations: 4, Workers: 1}
 	if err := runMine(context.Background(), opts); err != nil {
 		t.Fatal(err)

@@ -7,7 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/leaper-dev/leaper/graph/graphtest"
+	"github.com/leaper-dev/leaper/store/storetest"
+
 	"github.com/spf13/cobra"
 )
 
@@ -57,7 +58,7 @@ func findCmd(root *cobra.Command, name string) *cobra.Command {
 
 func TestRunQuery(t *testing.T) {
 	f, out, errOut := sampleFactory(t)
-	f.Store = graphtest.SampleStore(t)
+	f.Store = storetest.SampleStore(t)
 	opts := &QueryOptions{IO: f.IO, Graph: f.Graph, Query: "?T, G: in_tree(T, 40), has_gold(T, G), G >= 1", Limit: 2}
 	if err := runQuery(context.Background(), opts); err != nil {
 		t.Fatal(err)
@@ -80,7 +81,7 @@ func TestRunQuery(t *testing.T) {
 		t.Errorf("json output: %+v", got)
 	}
 	opts.Query = "has_gold(T, G"
-	if err := runQuery(context.Background(), opts); err == nil || exitCode(&bytes.Buffer{}, err, context.Background()) != ExitUsage {
+	if err := runQuery(context.Background(), opts); err == nil || exitCode("leaper", &bytes.Buffer{}, err, context.Background()) != ExitUsage {
 		t.Errorf("syntax error: %v, want a usage error", err)
 	}
 }

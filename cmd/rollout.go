@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"github.com/leaper-dev/leaper/agent"
-	"github.com/leaper-dev/leaper/agent/web"
 	"github.com/leaper-dev/leaper/query"
+	"github.com/leaper-dev/leaper/web"
 	"github.com/spf13/cobra"
 )
 
@@ -176,7 +176,7 @@ func runRollout(ctx context.Context, o *RolloutOptions) error {
 	if err != nil {
 		return err
 	}
-	b := agent.WebBackend(w)
+	b := w
 	var p agent.Policy
 	if o.Policy == "llm" {
 		var m agent.ChatModel
@@ -197,7 +197,7 @@ func runRollout(ctx context.Context, o *RolloutOptions) error {
 			m = c
 		}
 		p = &agent.ModelPolicy{Model: m, Name: o.Model, Temperature: o.Temperature, TopP: o.TopP}
-	} else if p, err = agent.NewPolicy(o.Policy, w.G, b); err != nil {
+	} else if p, err = agent.NewPolicy(o.Policy, w.Store().Graph(), b); err != nil {
 		return err
 	}
 	out := o.IO.Out

@@ -11,10 +11,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/leaper-dev/leaper/store/storetest"
+
 	"github.com/leaper-dev/leaper/agent"
 	"github.com/leaper-dev/leaper/agent/agenttest"
-	"github.com/leaper-dev/leaper/agent/webtest"
+	"github.com/leaper-dev/leaper/agent/eval"
+	"github.com/leaper-dev/leaper/agent/export"
 	"github.com/leaper-dev/leaper/graph/graphtest"
+	"github.com/leaper-dev/leaper/web/webtest"
 )
 
 func init() {
@@ -42,7 +46,7 @@ func leaperIn(t *testing.T, args ...string) (string, string, error) {
 func writeTasks(t *testing.T, n int) (string, int) {
 	t.Helper()
 	w := webtest.OpenWeb(t)
-	tasks := agenttest.Tasks(t, w.G, n)
+	tasks := agenttest.Tasks(t, w.Store().Graph(), n)
 	var b bytes.Buffer
 	for _, task := range tasks {
 		line, err := json.Marshal(task)
@@ -109,7 +113,7 @@ func TestRolloutFlags(t *testing.T) {
 }
 
 func TestRolloutOracleEvalFilterExport(t *testing.T) {
-	store := graphtest.SampleStore(t)
+	store := storetest.SampleStore(t)
 	tasks, n := writeTasks(t, 5)
 	out := filepath.Join(t.TempDir(), "traj.jsonl")
 	_, stderr, err := leaperIn(t, "--store", store, "rollout", "--tasks", tasks, "--policy", "oracle", "--workers", "2", "--deterministic", "-o", out)
@@ -136,7 +140,7 @@ func TestRolloutOracleEvalFilterExport(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var rep EvalReport
+	var rep eval.Report
 	if err := json.Unmarshal([]byte(js), &rep); err != nil {
 		t.Fatal(err)
 	}
@@ -176,7 +180,7 @@ func TestRolloutOracleEvalFilterExport(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var run BCPRun
+	var run export.BCPRun
 	if err := json.Unmarshal([]byte(strings.SplitN(bcp, "\n", 2)[0]), &run); err != nil {
 		t.Fatal(err)
 	}
@@ -189,7 +193,7 @@ func TestRolloutOracleEvalFilterExport(t *testing.T) {
 }
 
 func TestRolloutLLMRecordReplayCLI(t *testing.T) {
-	store := graphtest.SampleStore(t)
+	store := storetest.SampleStore(t)
 	tasks, n := writeTasks(t, 2)
 	s := agenttest.NewServer(t)
 	s.Func = func(r *agenttest.Request) agenttest.Action {

@@ -9,10 +9,12 @@ import (
 	"os"
 	"os/signal"
 	"runtime/pprof"
+	"strings"
 	"syscall"
 
-	"github.com/leaper-dev/leaper/agent/web"
 	"github.com/leaper-dev/leaper/graph"
+	"github.com/leaper-dev/leaper/store"
+	"github.com/leaper-dev/leaper/web"
 	"github.com/spf13/cobra"
 )
 
@@ -41,23 +43,28 @@ type IO struct {
 type Factory struct {
 	IO    IO
 	Store string
-	// Web opens the store read-only.
+	// Web opens the store read-only, graph and index, and serves the
+	// offline web over it.
 	Web func() (*web.Web, error)
-	// Graph opens the graph read-only.
+	// Graph opens the store's graph read-only; it opens only the graph
+	// unless the whole store is open already.
 	Graph func() (*graph.Store, error)
 	// isTerminal reports whether stderr is a terminal (progress bars).
 	isTerminal bool
 	web        *web.Web
+	st, gst    *store.Store // the whole store; the graph alone
 }
 
 // Close closes what the lazy openers opened.
 func (f *Factory) Close() error {
-	if f.web == nil {
-		return nil
+	var errs []error
+	for _, st := range []*store.Store{f.st, f.gst} {
+		if st != nil {
+			errs = append(errs, st.Close())
+		}
 	}
-	w := f.web
-	f.web = nil
-	return w.Close()
+	f.web, f.st, f.gst = nil, nil, nil
+	return errors.Join(errs...)
 }
 
 // partialError reports that a command finished but rejected some input.
@@ -87,19 +94,31 @@ func (f *Factory) init() {
 		if f.web != nil {
 			return f.web, nil
 		}
-		w, err := web.Open(f.Store)
+		st, err := store.Open(f.Store, nil)
 		if err != nil {
 			return nil, fmt.Errorf("open store %s: %w", f.Store, err)
 		}
-		f.web = w
+		w, err := web.New(st, nil)
+		if err != nil {
+			st.Close()
+			return nil, fmt.Errorf("open store %s: %w", f.Store, err)
+		}
+		f.st, f.web = st, w
 		return w, nil
 	}
 	f.Graph = func() (*graph.Store, error) {
-		w, err := f.Web()
-		if err != nil {
-			return nil, err
+		switch {
+		case f.st != nil:
+			return f.st.Graph(), nil
+		case f.gst != nil:
+			return f.gst.Graph(), nil
 		}
-		return w.G, nil
+		st, err := store.Open(f.Store, &store.Options{GraphOnly: true})
+		if err != nil {
+			return nil, fmt.Errorf("open store %s: %w", f.Store, err)
+		}
+		f.gst = st
+		return st.Graph(), nil
 	}
 }
 
@@ -115,6 +134,33 @@ agent rollouts run reproducibly and are scored exactly.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
+	Setup(f, root)
+	root.AddCommand(
+		newBuildCmd(f, nil),
+		newStatsCmd(f, nil),
+		newTreeCmd(f, nil),
+		newEntityCmd(f, nil),
+		newSearchCmd(f, nil),
+		newVisitCmd(f, nil),
+		newQueryCmd(f, nil),
+		newMineCmd(f, nil),
+		newDemoCmd(f, nil),
+		newSynthCmd(f, nil),
+		newTaskCmd(f, nil),
+		newRolloutCmd(f, nil),
+		newEvalCmd(f, nil),
+		newFilterCmd(f, nil),
+		newExportCmd(f, nil),
+		newServeCmd(f, nil),
+		newMCPCmd(f, nil),
+		newBenchCmd(),
+	)
+	return root
+}
+
+// Setup gives a root command leaper's streams and persistent flags
+// (--store, the hidden --cpuprofile); leaper-bench shares them.
+func Setup(f *Factory, root *cobra.Command) {
 	def := os.Getenv("LEAPER_STORE")
 	if def == "" {
 		def = DefaultStore
@@ -144,41 +190,37 @@ agent rollouts run reproducibly and are scored exactly.`,
 			profFile.Close()
 		}
 	}
-	root.AddCommand(
-		newBuildCmd(f, nil),
-		newStatsCmd(f, nil),
-		newTreeCmd(f, nil),
-		newEntityCmd(f, nil),
-		newSearchCmd(f, nil),
-		newVisitCmd(f, nil),
-		newQueryCmd(f, nil),
-		newMineCmd(f, nil),
-		newDemoCmd(f, nil),
-		newSynthCmd(f, nil),
-		newTaskCmd(f, nil),
-		newRolloutCmd(f, nil),
-		newEvalCmd(f, nil),
-		newFilterCmd(f, nil),
-		newExportCmd(f, nil),
-		newServeCmd(f, nil),
-		newMCPCmd(f, nil),
-		newBenchCmd(f),
-	)
-	return root
+}
+
+// newBenchCmd is where leaper bench was: the load tester and its SQLite
+// peer are the leaper-bench binary now, so that leaper does not link them.
+func newBenchCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:                "bench",
+		Short:              "Moved: the load tester is the leaper-bench binary (go run ./cmd/leaper-bench)",
+		DisableFlagParsing: true,
+		RunE: func(_ *cobra.Command, args []string) error {
+			return usageErrorf("leaper bench moved to its own binary, so that leaper does not link SQLite: run leaper-bench %s (go install ./cmd/leaper-bench, or go run ./cmd/leaper-bench)", strings.Join(args, " "))
+		},
+	}
 }
 
 // Main runs leaper with the process's arguments and returns the exit code.
-func Main() int {
+func Main() int { return Exec("leaper", NewRootCmd) }
+
+// Exec runs the command tree that build makes over the process's streams,
+// as the program name, and returns the exit code.
+func Exec(name string, build func(*Factory) *cobra.Command) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	f := NewFactory()
-	root := NewRootCmd(f)
+	root := build(f)
 	err := root.ExecuteContext(ctx)
 	f.Close()
-	return exitCode(f.IO.ErrOut, err, ctx)
+	return exitCode(name, f.IO.ErrOut, err, ctx)
 }
 
-func exitCode(errOut io.Writer, err error, ctx context.Context) int {
+func exitCode(name string, errOut io.Writer, err error, ctx context.Context) int {
 	if err == nil {
 		return ExitOK
 	}
@@ -186,19 +228,25 @@ func exitCode(errOut io.Writer, err error, ctx context.Context) int {
 	var ue *usageError
 	switch {
 	case errors.As(err, &pe):
-		fmt.Fprintln(errOut, "leaper:", err)
+		fmt.Fprintln(errOut, name+":", err)
 		return ExitPartial
 	case errors.Is(err, context.Canceled) && ctx.Err() != nil:
-		fmt.Fprintln(errOut, "leaper: interrupted")
+		fmt.Fprintln(errOut, name+": interrupted")
 		return ExitInterrupt
 	case errors.As(err, &ue):
-		fmt.Fprintln(errOut, "leaper:", err)
-		fmt.Fprintln(errOut, "Run 'leaper --help' for usage.")
+		fmt.Fprintln(errOut, name+":", err)
+		fmt.Fprintf(errOut, "Run '%s --help' for usage.\n", name)
 		return ExitUsage
 	}
-	fmt.Fprintln(errOut, "leaper:", err)
+	fmt.Fprintln(errOut, name+":", err)
 	return ExitError
 }
+
+// UsageErrorf is an error that exits with ExitUsage and a hint to --help.
+func UsageErrorf(format string, a ...any) error { return usageErrorf(format, a...) }
+
+// WriteJSON writes v as indented JSON, HTML unescaped, as every --json does.
+func WriteJSON(w io.Writer, v any) error { return writeJSON(w, v) }
 
 func writeJSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)

@@ -5,14 +5,12 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
-	"os"
-	"strings"
 	"time"
 
 	"github.com/leaper-dev/leaper/agent/mcpserve"
 	"github.com/leaper-dev/leaper/agent/serve"
-	"github.com/leaper-dev/leaper/agent/web"
 	"github.com/leaper-dev/leaper/query"
+	"github.com/leaper-dev/leaper/web"
 	"github.com/spf13/cobra"
 )
 
@@ -73,19 +71,6 @@ SIGTERM stop it after in-flight requests finish.`,
 	return c
 }
 
-// readToken reads a token file: its content without surrounding space.
-func readToken(path string) (string, error) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return "", err
-	}
-	tok := strings.TrimSpace(string(b))
-	if tok == "" {
-		return "", fmt.Errorf("%s: %w", path, serve.ErrEmptyToken)
-	}
-	return tok, nil
-}
-
 // serveOptions turns flags into server options, reading the token and the
 // tasks; it refuses a non-loopback address without a token.
 func serveOptions(o *ServeOptions) (*serve.Options, error) {
@@ -96,7 +81,7 @@ func serveOptions(o *ServeOptions) (*serve.Options, error) {
 		Logger:        slog.New(slog.NewTextHandler(o.IO.ErrOut, &slog.HandlerOptions{Level: slog.LevelWarn})),
 	}
 	if o.TokenFile != "" {
-		tok, err := readToken(o.TokenFile)
+		tok, err := serve.ReadToken(o.TokenFile)
 		if err != nil {
 			return nil, usageErrorf("--token-file: %v", err)
 		}

@@ -11,11 +11,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/leaper-dev/leaper/store/storetest"
+
 	"github.com/leaper-dev/leaper/agent/serve"
-	"github.com/leaper-dev/leaper/agent/web"
-	"github.com/leaper-dev/leaper/agent/webtest"
 	"github.com/leaper-dev/leaper/graph"
-	"github.com/leaper-dev/leaper/graph/graphtest"
+	"github.com/leaper-dev/leaper/web"
+	"github.com/leaper-dev/leaper/web/webtest"
 )
 
 // runLeaper runs the command tree in-process and returns stdout.
@@ -83,10 +84,10 @@ func TestServeNeedsTokenOffLoopback(t *testing.T) {
 // TestServeMatchesCLI checks that the server answers exactly as leaper
 // search and leaper visit print with --json, for the same arguments.
 func TestServeMatchesCLI(t *testing.T) {
-	store := graphtest.SampleStore(t)
+	store := storetest.SampleStore(t)
 	w := webtest.OpenWeb(t)
 	var url, title, goal string
-	w.G.EachTree(context.Background(), func(tr *graph.Tree) error {
+	w.Store().Graph().EachTree(context.Background(), func(tr *graph.Tree) error {
 		if url == "" {
 			url, title, goal = tr.PageURL, tr.PageTitle, tr.KeyHeader+" "+tr.Columns[0].Header
 		}

@@ -9,9 +9,10 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/leaper-dev/leaper/agent/eval"
 	"github.com/leaper-dev/leaper/graph"
 	"github.com/leaper-dev/leaper/query"
-	"github.com/leaper-dev/leaper/query/synth"
+	"github.com/leaper-dev/leaper/synth"
 	"github.com/spf13/cobra"
 )
 
@@ -254,48 +255,12 @@ func runTask(ctx context.Context, o *TaskOptions) error {
 	return nil
 }
 
-// TaskStats is what leaper stats --tasks reports.
-type TaskStats struct {
-	File       string               `json:"file"`
-	Tasks      int                  `json:"tasks"`
-	Variants   map[string]int       `json:"variants"`
-	Aggregates map[string]int       `json:"aggregates,omitempty"`
-	Expanded   int                  `json:"expanded"`
-	Targets    Histogram            `json:"targets"`
-	ByVariant  map[string]Histogram `json:"targets_by_variant"`
-}
-
-var targetBounds = []int{10, 20, 50, 100, 200, 500}
-
-// ComputeTaskStats summarises tasks: counts per variant and |R| histograms.
-func ComputeTaskStats(tasks []*query.Task) *TaskStats {
-	st := &TaskStats{Tasks: len(tasks), Variants: map[string]int{}, Aggregates: map[string]int{},
-		Targets: NewHistogram(targetBounds...), ByVariant: map[string]Histogram{}}
-	for _, t := range tasks {
-		st.Variants[t.Variant]++
-		if t.Expand > 0 {
-			st.Expanded++
-		}
-		if t.Answer.Aggregate != nil {
-			st.Aggregates[t.Answer.Aggregate.Op]++
-		}
-		st.Targets.Add(len(t.Targets))
-		h, ok := st.ByVariant[t.Variant]
-		if !ok {
-			h = NewHistogram(targetBounds...)
-		}
-		h.Add(len(t.Targets))
-		st.ByVariant[t.Variant] = h
-	}
-	return st
-}
-
 func runTaskStats(o *StatsOptions) error {
 	tasks, err := query.ReadTasks(o.Tasks)
 	if err != nil {
 		return err
 	}
-	st := ComputeTaskStats(tasks)
+	st := eval.ComputeTaskStats(tasks)
 	st.File = o.Tasks
 	if o.JSON {
 		return writeJSON(o.IO.Out, st)
@@ -304,11 +269,11 @@ func runTaskStats(o *StatsOptions) error {
 	fmt.Fprintf(w, "Tasks %s: %d (%d expanded)\n", o.Tasks, st.Tasks, st.Expanded)
 	printCounts(w, "Variants:", st.Variants)
 	printCounts(w, "Aggregates:", st.Aggregates)
-	fmt.Fprintf(w, "Targets per task (|R|): min %d, max %d, mean %.1f\n", st.Targets.Min, st.Targets.Max, st.Targets.Mean)
+	fmt.Fprintf(w, "Targets per task (|R|): min %d, max %d, mean %.1f\n", int(st.Targets.Min), int(st.Targets.Max), st.Targets.Mean)
 	st.Targets.Print(w, "  ")
 	for _, v := range sortedStrings(st.ByVariant) {
 		h := st.ByVariant[v]
-		fmt.Fprintf(w, "%s: min %d, max %d, mean %.1f\n", v, h.Min, h.Max, h.Mean)
+		fmt.Fprintf(w, "%s: min %d, max %d, mean %.1f\n", v, int(h.Min), int(h.Max), h.Mean)
 		h.Print(w, "  ")
 	}
 	return nil

@@ -9,7 +9,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/leaper-dev/leaper/graph/graphtest"
+	"github.com/leaper-dev/leaper/agent/eval"
+	"github.com/leaper-dev/leaper/store/storetest"
+
 	"github.com/leaper-dev/leaper/query"
 )
 
@@ -39,7 +41,7 @@ func TestSynthFlags(t *testing.T) {
 // TestSynthTaskStats runs leaper synth, task and stats --tasks end to end
 // on the sample store.
 func TestSynthTaskStats(t *testing.T) {
-	store := graphtest.SampleStore(t)
+	store := storetest.SampleStore(t)
 	var files []string
 	for _, v := range []string{"basic", "union", "reverse-union"} {
 		out, errOut, code := run(t, "synth", "--store", store, "--variant", v, "-n", "5", "--seed", "2", "--aggregate")
@@ -76,7 +78,7 @@ func TestSynthTaskStats(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("stats --tasks: exit %d: %s", code, errOut)
 	}
-	var st TaskStats
+	var st eval.TaskStats
 	if err := json.Unmarshal([]byte(out), &st); err != nil {
 		t.Fatal(err)
 	}

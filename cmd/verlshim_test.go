@@ -10,11 +10,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/leaper-dev/leaper/agent"
+	"github.com/leaper-dev/leaper/agent/eval"
 	"github.com/leaper-dev/leaper/agent/serve"
-	"github.com/leaper-dev/leaper/agent/webtest"
-	"github.com/leaper-dev/leaper/graph/graphtest"
 	"github.com/leaper-dev/leaper/query"
+	"github.com/leaper-dev/leaper/store/storetest"
+	"github.com/leaper-dev/leaper/web/webtest"
 )
 
 // TestVerlRewardShim runs examples/leaper_reward.py with python3 against a
@@ -25,7 +25,7 @@ func TestVerlRewardShim(t *testing.T) {
 	if err != nil {
 		t.Skip("python3 not found")
 	}
-	store := graphtest.SampleStore(t)
+	store := storetest.SampleStore(t)
 	tasksPath, _ := writeTasks(t, 2)
 	tasks, err := query.ReadTasks(tasksPath)
 	if err != nil {
@@ -59,7 +59,7 @@ func TestVerlRewardShim(t *testing.T) {
 	wrong := "<answer>| x |\n|---|\n| nobody |</answer>"
 	// What the server itself says for the right answer.
 	w := webtest.OpenWeb(t)
-	want := (&agent.Scorer{Graph: w.G}).Score(task, right, nil).F
+	want := (&eval.Scorer{Graph: w.Store().Graph()}).Score(task, right, nil).F
 	c := serve.New(base, "")
 	got, err := c.Reward(context.Background(), &serve.RewardRequest{TaskID: task.ID, Answer: &right})
 	if err != nil || got.F != want || want < 0.99 {

@@ -49,11 +49,15 @@ type BuildCounts struct {
 
 // NewBuilder starts or resumes a build. It marks the store incomplete until
 // Finalize.
-func (s *Store) NewBuilder() (*Builder, error) {
+func (s *Store) NewBuilder(clean *CleanOptions) (*Builder, error) {
 	if s.opts.ReadOnly {
 		return nil, ErrReadOnly
 	}
-	b := &Builder{s: s, clean: *s.opts.Clean, ents: map[string]*Entity{}, rels: map[string]*Relation{},
+	if clean == nil {
+		d := DefaultCleanOptions()
+		clean = &d
+	}
+	b := &Builder{s: s, clean: *clean, ents: map[string]*Entity{}, rels: map[string]*Relation{},
 		done: map[string]bool{}, pass: map[string]bool{}, counts: BuildCounts{Reasons: map[string]int{}}}
 	err := s.scan(pEntity, func(_, v []byte) error {
 		var e Entity

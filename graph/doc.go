@@ -2,7 +2,7 @@
 // into reasoning trees (WebLeaper §3.1.1, App. A.4), stored in Badger with
 // roaring-bitmap adjacency, and rendered into the pages of the offline web.
 //
-// Main types: Store (Open, read methods, NewBuilder), Builder (AddTable,
+// Main types: Store (Open, read methods, Stats, NewBuilder), Builder (AddTable,
 // AddPassage, Finalize, Commit), Tree (one table: question entities, key
 // column, relation columns and rows of entity ids), Entity, Relation, Page.
 // Shape cleans one table and shapes it into a tree without any I/O; it
@@ -16,7 +16,8 @@
 // # Concurrency
 //
 // A Store is safe for concurrent use. Readers should open it with
-// Options.ReadOnly; several processes can then read one store at once. A
+// Options.ReadOnly (package store does, and owns where the graph sits in a
+// store directory); several processes can then read one store at once. A
 // Builder is used by one goroutine, and a store has one writer at a time.
 //
 // # Caveats

@@ -32,8 +32,6 @@ type Options struct {
 	ReadOnly bool
 	// Logger receives the store's and Badger's messages. Default: discard.
 	Logger *slog.Logger
-	// Clean are the cleaning rules used by Build. Default: DefaultCleanOptions.
-	Clean *CleanOptions
 }
 
 func (o *Options) withDefaults() Options {
@@ -43,10 +41,6 @@ func (o *Options) withDefaults() Options {
 	}
 	if c.Logger == nil {
 		c.Logger = discardLogger()
-	}
-	if c.Clean == nil {
-		d := DefaultCleanOptions()
-		c.Clean = &d
 	}
 	return c
 }

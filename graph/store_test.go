@@ -8,10 +8,12 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/leaper-dev/leaper/store/storetest"
+
 	"github.com/leaper-dev/leaper/graph"
 	"github.com/leaper-dev/leaper/graph/graphtest"
-	"github.com/leaper-dev/leaper/graph/ingest"
 	"github.com/leaper-dev/leaper/graph/table"
+	"github.com/leaper-dev/leaper/store"
 )
 
 // dump is a store's content in a comparable form: every tree and entity.
@@ -23,7 +25,7 @@ type dump struct {
 
 func dumpStore(t *testing.T, dir string) dump {
 	t.Helper()
-	g, err := graph.Open(filepath.Join(dir, ingest.GraphDir), &graph.Options{ReadOnly: true})
+	g, err := graph.Open(store.GraphPath(dir), &graph.Options{ReadOnly: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,9 +50,9 @@ func dumpStore(t *testing.T, dir string) dump {
 	return d
 }
 
-func build(t *testing.T, dir string, inputs ...string) *ingest.Report {
+func build(t *testing.T, dir string, inputs ...string) *store.Report {
 	t.Helper()
-	rep, err := ingest.Build(context.Background(), dir, inputs, nil)
+	rep, err := store.Build(context.Background(), dir, inputs, nil)
 	if err != nil {
 		t.Fatalf("build %v: %v", inputs, err)
 	}
@@ -93,12 +95,12 @@ func TestAppendDoesNotDuplicate(t *testing.T) {
 // TestResumeAfterInterrupt stops a build midway, as SIGINT does, and
 // checks that building again completes it with nothing lost or duplicated.
 func TestResumeAfterInterrupt(t *testing.T) {
-	want := dumpStore(t, graphtest.SampleStore(t))
+	want := dumpStore(t, storetest.SampleStore(t))
 	for _, stopAfter := range []int{1, 20, 60} {
 		dir := t.TempDir()
 		ctx, cancel := context.WithCancel(context.Background())
 		n := 0
-		_, err := ingest.Build(ctx, dir, []string{graphtest.Corpus()}, &ingest.Options{
+		_, err := store.Build(ctx, dir, []string{graphtest.Corpus()}, &store.BuildOptions{
 			FlushEvery: 7,
 			Progress: func(stage string, done, total int) {
 				if stage == "read" {
@@ -114,7 +116,7 @@ func TestResumeAfterInterrupt(t *testing.T) {
 		if !errors.Is(err, context.Canceled) {
 			t.Fatalf("stop after %d: want context.Canceled, got %v", stopAfter, err)
 		}
-		g, err := graph.Open(filepath.Join(dir, ingest.GraphDir), &graph.Options{ReadOnly: true})
+		g, err := graph.Open(store.GraphPath(dir), &graph.Options{ReadOnly: true})
 		if err != nil {
 			t.Fatalf("reopen interrupted store: %v", err)
 		}
@@ -122,7 +124,7 @@ func TestResumeAfterInterrupt(t *testing.T) {
 			t.Fatal("interrupted store claims to be complete")
 		}
 		g.Close()
-		if _, err := ingest.Build(context.Background(), dir, []string{graphtest.Corpus()}, nil); err != nil {
+		if _, err := store.Build(context.Background(), dir, []string{graphtest.Corpus()}, nil); err != nil {
 			t.Fatalf("resume: %v", err)
 		}
 		if got := dumpStore(t, dir); !reflect.DeepEqual(got, want) {
@@ -132,7 +134,7 @@ func TestResumeAfterInterrupt(t *testing.T) {
 }
 
 func TestReadOnlySharedAndClose(t *testing.T) {
-	dir := filepath.Join(graphtest.SampleStore(t), ingest.GraphDir)
+	dir := store.GraphPath(storetest.SampleStore(t))
 	a, err := graph.Open(dir, &graph.Options{ReadOnly: true})
 	if err != nil {
 		t.Fatal(err)
@@ -141,7 +143,7 @@ func TestReadOnlySharedAndClose(t *testing.T) {
 	if err != nil {
 		t.Fatalf("second read-only open: %v", err)
 	}
-	if _, err := b.NewBuilder(); !errors.Is(err, graph.ErrReadOnly) {
+	if _, err := b.NewBuilder(nil); !errors.Is(err, graph.ErrReadOnly) {
 		t.Fatalf("builder on read-only store: %v", err)
 	}
 	if err := a.Close(); err != nil {
@@ -163,7 +165,7 @@ func TestReadOnlySharedAndClose(t *testing.T) {
 }
 
 func TestBitmapsMatchTrees(t *testing.T) {
-	g := graphtest.OpenGraph(t)
+	g := storetest.OpenGraph(t)
 	err := g.EachTree(context.Background(), func(tr *graph.Tree) error {
 		rels, err := g.RelationsOfTree(tr.ID)
 		if err != nil {
@@ -196,7 +198,7 @@ func TestBitmapsMatchTrees(t *testing.T) {
 }
 
 func TestLookups(t *testing.T) {
-	g := graphtest.OpenGraph(t)
+	g := storetest.OpenGraph(t)
 	e, err := g.EntityByKey("w:William Golding")
 	if err != nil {
 		t.Skip("sample has no William Golding:", err)

@@ -7,12 +7,13 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/leaper-dev/leaper/graph/graphtest"
+	"github.com/leaper-dev/leaper/store/storetest"
+
 	"github.com/leaper-dev/leaper/mining"
 )
 
 func TestUnionFromStore(t *testing.T) {
-	g := graphtest.OpenGraph(t)
+	g := storetest.OpenGraph(t)
 	bg, trees, rels, err := mining.FromStore(context.Background(), g)
 	if err != nil {
 		t.Fatal(err)
@@ -45,7 +46,7 @@ func TestUnionFromStore(t *testing.T) {
 }
 
 func TestUnionsSample(t *testing.T) {
-	g := graphtest.OpenGraph(t)
+	g := storetest.OpenGraph(t)
 	var groups []mining.UnionGroup
 	err := mining.Unions(context.Background(), g, mining.UnionOptions{MinTrees: 2, MinRelations: 3}, func(u mining.UnionGroup) error {
 		groups = append(groups, u)

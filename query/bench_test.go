@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/leaper-dev/leaper/store"
+
 	"github.com/leaper-dev/leaper/graph"
 	"github.com/leaper-dev/leaper/graph/graphtest"
 	"github.com/leaper-dev/leaper/query"
@@ -22,7 +24,7 @@ func benchStore(b *testing.B) *graph.Store {
 	if dir == "" {
 		dir = "/tmp/full"
 	}
-	g, err := graph.Open(filepath.Join(dir, "graph"), &graph.Options{ReadOnly: true})
+	g, err := graph.Open(store.GraphPath(dir), &graph.Options{ReadOnly: true})
 	if err != nil {
 		b.Skipf("no full store: %v", err)
 	}

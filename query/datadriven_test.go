@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/leaper-dev/leaper/store/storetest"
+
 	"github.com/leaper-dev/leaper/graph"
 	"github.com/leaper-dev/leaper/graph/graphtest"
 	"github.com/leaper-dev/leaper/query"
@@ -65,7 +67,7 @@ func readCases(t *testing.T, path string) (cases []ddCase, header []string) {
 }
 
 func TestDataDriven(t *testing.T) {
-	g := graphtest.OpenGraph(t)
+	g := storetest.OpenGraph(t)
 	ctx := context.Background()
 	oracle, err := query.NewOracle(ctx, g)
 	if err != nil {

@@ -11,8 +11,11 @@ var (
 	// ErrUnknownRelation reports a relation name that matches no relation of
 	// the store. The message lists close names.
 	ErrUnknownRelation = errors.New("query: unknown relation")
-	// ErrUnknownConstant reports a constant that resolves to no entity.
+	// ErrUnknownConstant reports a constant (or an entity reference) that
+	// resolves to no entity.
 	ErrUnknownConstant = errors.New("query: constant matches no entity")
+	// ErrUnknownTree reports a tree reference that names no tree.
+	ErrUnknownTree = errors.New("query: no tree")
 	// ErrInvalid reports a query that parses but cannot be evaluated: a
 	// variable used only in a filter, an aggregate over an unknown variable.
 	ErrInvalid = errors.New("query: invalid query")

@@ -9,8 +9,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/leaper-dev/leaper/store/storetest"
+
 	"github.com/leaper-dev/leaper/graph"
-	"github.com/leaper-dev/leaper/graph/graphtest"
 	"github.com/leaper-dev/leaper/graph/table"
 	"github.com/leaper-dev/leaper/query"
 )
@@ -24,12 +25,12 @@ func randomStore(t *testing.T, rng *rand.Rand) *graph.Store {
 	clean.MinRows = 3
 	// On disk, not InMemory: an in-memory Badger refuses values above the
 	// store's 4 KiB value threshold, and a tree's JSON can exceed it.
-	g, err := graph.Open(t.TempDir(), &graph.Options{Clean: &clean})
+	g, err := graph.Open(t.TempDir(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { g.Close() })
-	b, err := g.NewBuilder()
+	b, err := g.NewBuilder(&clean)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -239,7 +240,7 @@ func TestEvalMatchesNaiveRandomStores(t *testing.T) {
 
 // TestEvalMatchesNaiveSample does the same over the real sample store.
 func TestEvalMatchesNaiveSample(t *testing.T) {
-	g := graphtest.OpenGraph(t)
+	g := storetest.OpenGraph(t)
 	oracle, err := query.NewOracle(context.Background(), g)
 	if err != nil {
 		t.Fatal(err)

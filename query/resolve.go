@@ -1,6 +1,8 @@
 package query
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"sort"
@@ -8,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/leaper-dev/leaper/graph"
+	"github.com/leaper-dev/leaper/graph/table"
 )
 
 // resolver turns relation names and constant texts into store ids. Both
@@ -163,19 +166,54 @@ func (r *resolver) constant(text string) ([]uint32, error) {
 	return nil, fmt.Errorf("%w: %q", ErrUnknownConstant, text)
 }
 
-func (r *resolver) constant1(text string) ([]uint32, error) {
+func (r *resolver) constant1(text string) ([]uint32, error) { return entityRefs(r.g, text) }
+
+// entityRefs is the one set of rules by which a text names entities, for
+// query constants and for ResolveEntities alike:
+//   - a Wikipedia article URL names the article's entity (key "w:Title");
+//   - an identity key ("w:Berlin", "y:1983") names that entity alone;
+//   - any other text names the entities whose name or an alias normalises
+//     to it, and those whose identity key it spells ("w:"+text; "y:" and
+//     "n:" for a number; "d:" for an ISO date).
+//
+// A blank text names nothing. Store errors other than not-found are
+// returned.
+func entityRefs(g *graph.Store, text string) ([]uint32, error) {
 	text = strings.TrimSpace(text)
 	if text == "" {
 		return nil, nil
 	}
+	byKey := func(k string) (uint32, bool, error) {
+		e, err := g.EntityByKey(k)
+		switch {
+		case err == nil:
+			return e.ID, true, nil
+		case errors.Is(err, graph.ErrNotFound):
+			return 0, false, nil
+		}
+		return 0, false, fmt.Errorf("query: entity %q: %w", k, err)
+	}
+	if strings.Contains(text, "/wiki/") {
+		if title := table.Title(text); title != "" {
+			id, ok, err := byKey("w:" + title)
+			if err != nil || !ok {
+				return nil, err
+			}
+			return []uint32{id}, nil
+		}
+	}
 	for _, p := range keyPrefixes {
 		if strings.HasPrefix(text, p) {
-			if e, err := r.g.EntityByKey(text); err == nil {
-				return []uint32{e.ID}, nil
+			id, ok, err := byKey(text)
+			if err != nil {
+				return nil, err
+			}
+			if ok {
+				return []uint32{id}, nil
 			}
 		}
 	}
-	ids, err := r.g.FindEntities(text, 0)
+	ids, err := g.FindEntities(text, 0)
 	if err != nil {
 		return nil, fmt.Errorf("query: find %q: %w", text, err)
 	}
@@ -187,12 +225,65 @@ func (r *resolver) constant1(text string) ([]uint32, error) {
 		keys = append(keys, "d:"+text)
 	}
 	for _, k := range keys {
-		if e, err := r.g.EntityByKey(k); err == nil {
-			ids = append(ids, e.ID)
+		id, ok, err := byKey(k)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			ids = append(ids, id)
 		}
 	}
 	slices.Sort(ids)
 	return slices.Compact(ids), nil
+}
+
+// ResolveEntities returns the entities a reference names (a Wikipedia
+// URL, an identity key, a name or alias), by the rules query constants
+// resolve by. A reference that names nothing is ErrUnknownConstant.
+func ResolveEntities(g *graph.Store, ref string) ([]*graph.Entity, error) {
+	ids, err := entityRefs(g, ref)
+	if err != nil {
+		return nil, err
+	}
+	if len(ids) == 0 {
+		return nil, fmt.Errorf("%w: %q", ErrUnknownConstant, ref)
+	}
+	return g.Entities(ids)
+}
+
+// ResolveTrees returns the trees a reference names: a tree id, else the
+// trees of the page of that exact title, else those whose page title
+// starts with it, case-insensitively. A reference that names nothing is
+// ErrUnknownTree; store errors are returned as they are.
+func ResolveTrees(ctx context.Context, g *graph.Store, ref string) ([]*graph.Tree, error) {
+	if id, err := strconv.ParseUint(ref, 10, 32); err == nil {
+		t, err := g.Tree(uint32(id))
+		if err != nil {
+			return nil, err
+		}
+		return []*graph.Tree{t}, nil
+	}
+	var exact, prefix []*graph.Tree
+	low := strings.ToLower(ref)
+	err := g.EachTree(ctx, func(t *graph.Tree) error {
+		switch {
+		case t.PageTitle == ref:
+			exact = append(exact, t)
+		case strings.HasPrefix(strings.ToLower(t.PageTitle), low):
+			prefix = append(prefix, t)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if len(exact) > 0 {
+		return exact, nil
+	}
+	if len(prefix) > 0 {
+		return prefix, nil
+	}
+	return nil, fmt.Errorf("%w with id or page title %q", ErrUnknownTree, ref)
 }
 
 // value is an entity's numeric reading: the number of a year or number

@@ -1,132 +1,100 @@
 package export
 
 import (
-	"context"
-	"errors"
+	"encoding/json"
 	"fmt"
+	"io"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/leaper-dev/leaper/agent"
-	"github.com/leaper-dev/leaper/graph"
-	"github.com/leaper-dev/leaper/query"
 )
 
-// Format writes a Source in one external format.
+// Format is one export format. Each lives in a file of its own and
+// registers itself in an init function.
 type Format interface {
-	// Name is the --format value.
+	// Name is the format's --format value.
 	Name() string
-	// Dir reports whether the output is a directory rather than a file.
-	Dir() bool
-	// Write writes src to out (a file path, or a directory when Dir).
-	Write(ctx context.Context, src *Source, out string) error
+	// Doc is a paragraph for --help: what one record holds.
+	Doc() string
+	// NewWriter starts an export to w.
+	NewWriter(w io.Writer) Writer
 }
 
-// Source is what formats read: tasks for the training formats, and for
-// browsecomp-plus also trajectories and the store's pages.
-type Source struct {
-	Tasks        []*query.Task
-	Trajectories []*agent.Trajectory
-	// Page reads a page by its URL, and Trees a tree by id
-	// (browsecomp-plus's corpus and qrels); *graph.Store supplies both.
-	Page  func(url string) (*graph.Page, error)
-	Trees TreeReader
-	// DataSource names the data in data_source; default "leaper".
-	DataSource string
-	// Split goes into extra_info.split; default "train".
-	Split string
-	// BaseURL is where leaper serve runs, written into the tool settings;
-	// default http://127.0.0.1:8080.
-	BaseURL string
-	// TopK is the retrieval depth written into the tool settings; default 3.
-	TopK int
+// Writer writes the trajectories of one export.
+type Writer interface {
+	// Write writes one trajectory.
+	Write(t *agent.Trajectory) error
+	// Close finishes the export (a format that needs every trajectory
+	// before it writes writes then); it does not close the io.Writer.
+	Close() error
 }
 
-func (s *Source) dataSource() string {
-	if s.DataSource != "" {
-		return s.DataSource
+var (
+	mu      sync.RWMutex
+	formats = map[string]Format{}
+)
+
+// Register adds a format; a second format of the same name panics.
+func Register(f Format) {
+	mu.Lock()
+	defer mu.Unlock()
+	if _, dup := formats[f.Name()]; dup {
+		panic("export: format " + f.Name() + " registered twice")
 	}
-	return "leaper"
+	formats[f.Name()] = f
 }
 
-func (s *Source) split() string {
-	if s.Split != "" {
-		return s.Split
+// Lookup returns the format of a name.
+func Lookup(name string) (Format, error) {
+	mu.RLock()
+	f := formats[name]
+	mu.RUnlock()
+	if f == nil {
+		return nil, fmt.Errorf("%w %q (want %s)", ErrUnknownFormat, name, strings.Join(Names(), ", "))
 	}
-	return "train"
+	return f, nil
 }
 
-func (s *Source) baseURL() string {
-	if s.BaseURL != "" {
-		return strings.TrimRight(s.BaseURL, "/")
-	}
-	return "http://127.0.0.1:8080"
-}
-
-func (s *Source) topK() int {
-	if s.TopK > 0 {
-		return s.TopK
-	}
-	return 3
-}
-
-// ErrNoTasks is returned by a task format given no tasks.
-var ErrNoTasks = errors.New("export: no tasks")
-
-// Formats are the formats of this package, by name.
-var Formats = map[string]Format{}
-
-func register(f Format) { Formats[f.Name()] = f }
-
-// Names returns the format names, sorted.
+// Names are the registered formats' names, sorted.
 func Names() []string {
-	out := make([]string, 0, len(Formats))
-	for n := range Formats {
+	mu.RLock()
+	defer mu.RUnlock()
+	out := make([]string, 0, len(formats))
+	for n := range formats {
 		out = append(out, n)
 	}
 	sort.Strings(out)
 	return out
 }
 
-// Lookup returns the format of a name.
-func Lookup(name string) (Format, error) {
-	if f, ok := Formats[name]; ok {
-		return f, nil
-	}
-	return nil, fmt.Errorf("export: unknown format %q (one of %s)", name, strings.Join(Names(), ", "))
+// Lines is a Format that writes one JSON value per trajectory, one per
+// line, HTML unescaped: most formats are this with their own Record.
+type Lines struct {
+	FormatName string
+	Help       string
+	// Record is the JSON value of one trajectory.
+	Record func(t *agent.Trajectory) any
 }
 
-// MarkdownTable renders a task's answer as the markdown table an agent
-// answers with.
-func MarkdownTable(a query.Answer) string {
-	var b strings.Builder
-	cell := func(s string) string { return strings.ReplaceAll(strings.ReplaceAll(s, "|", `\|`), "\n", " ") }
-	b.WriteString("|")
-	for _, c := range a.Columns {
-		b.WriteString(" " + cell(c) + " |")
-	}
-	b.WriteString("\n|")
-	for range a.Columns {
-		b.WriteString("---|")
-	}
-	for _, r := range a.Rows {
-		b.WriteString("\n|")
-		for _, c := range r {
-			b.WriteString(" " + cell(c) + " |")
-		}
-	}
-	return b.String()
+// Name implements Format.
+func (l *Lines) Name() string { return l.FormatName }
+
+// Doc implements Format.
+func (l *Lines) Doc() string { return l.Help }
+
+// NewWriter implements Format.
+func (l *Lines) NewWriter(w io.Writer) Writer {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	return &linesWriter{enc: enc, record: l.Record}
 }
 
-// targetNames returns the names of a task's targets in order, once each.
-func targetNames(t *query.Task) []string {
-	seen := map[string]bool{}
-	out := []string{}
-	for _, tg := range t.Targets {
-		if tg.Name != "" && !seen[tg.Name] {
-			seen[tg.Name] = true
-			out = append(out, tg.Name)
-		}
-	}
-	return out
+type linesWriter struct {
+	enc    *json.Encoder
+	record func(*agent.Trajectory) any
 }
+
+func (w *linesWriter) Write(t *agent.Trajectory) error { return w.enc.Encode(w.record(t)) }
+func (w *linesWriter) Close() error                    { return nil }

@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -16,18 +18,20 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 	"github.com/leaper-dev/leaper/agent"
 	"github.com/leaper-dev/leaper/agent/agenttest"
-	"github.com/leaper-dev/leaper/agent/webtest"
+	"github.com/leaper-dev/leaper/agent/eval"
 	"github.com/leaper-dev/leaper/query"
+	"github.com/leaper-dev/leaper/web/webtest"
 )
 
 func sampleSource(t *testing.T) *Source {
 	t.Helper()
 	w := webtest.OpenWeb(t)
-	tasks := agenttest.Tasks(t, w.G, 3)
+	g := w.Store().Graph()
+	tasks := agenttest.Tasks(t, g, 3)
 	if len(tasks) < 2 {
 		t.Fatalf("%d sample tasks", len(tasks))
 	}
-	return &Source{Tasks: tasks, Page: w.G.Page, Trees: w.G}
+	return &Source{Tasks: tasks, Page: g.Page, Trees: g}
 }
 
 // readArrow reads a parquet file with Apache Arrow's reader (not the
@@ -86,12 +90,12 @@ func TestParquetFormatsReadByArrow(t *testing.T) {
 	dir := t.TempDir()
 	for _, name := range []string{"verl", "search-r1", "skyrl"} {
 		t.Run(name, func(t *testing.T) {
-			f, err := Lookup(name)
+			f, err := LookupDataset(name)
 			if err != nil {
 				t.Fatal(err)
 			}
 			out := filepath.Join(dir, name+".parquet")
-			if err := f.Write(ctx, src, out); err != nil {
+			if err := f.WriteDataset(ctx, src, out); err != nil {
 				t.Fatal(err)
 			}
 			rows, schema := readArrow(t, out)
@@ -142,7 +146,7 @@ func nested(m map[string]any, keys ...string) map[string]any {
 }
 
 func skyrlRow(src *Source, i int, t *query.Task) SkyRLRow {
-	return SkyRLRow{DataSource: src.dataSource(), Prompt: []Message{{Role: "user", Content: sprintfTemplate(t.Question)}}, EnvClass: "search",
+	return SkyRLRow{DataSource: src.dataSource(), Prompt: []Message{{Role: "user", Content: fmt.Sprintf(SearchR1Template, t.Question)}}, EnvClass: "search",
 		RewardSpec: RewardSpec{Method: "rule", GroundTruth: GroundTruth{Target: targetNames(t), TaskID: t.ID, Answer: MarkdownTable(t.Answer)}},
 		ExtraInfo:  extraInfo(src, i, t)}
 }
@@ -166,7 +170,7 @@ func TestJSONLFormats(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
 	out := filepath.Join(dir, "as.jsonl")
-	if err := Formats["asearcher"].Write(ctx, src, out); err != nil {
+	if err := mustDataset(t, "asearcher").WriteDataset(ctx, src, out); err != nil {
 		t.Fatal(err)
 	}
 	items := readLines[ASearcherItem](t, out)
@@ -179,13 +183,13 @@ func TestJSONLFormats(t *testing.T) {
 			t.Errorf("asearcher item %+v", it)
 		}
 		// The answer of a basic task scores full marks against it.
-		if sc := agent.Score(task, it.Answer, nil); task.Variant == "basic" && sc.Recall < 0.99 {
+		if sc := eval.Score(task, it.Answer, nil); task.Variant == "basic" && sc.Recall < 0.99 {
 			t.Errorf("asearcher answer of %s scores recall %v", task.ID, sc.Recall)
 		}
 	}
 
 	out = filepath.Join(dir, "ws.jsonl")
-	if err := Formats["widesearch"].Write(ctx, src, out); err != nil {
+	if err := mustDataset(t, "widesearch").WriteDataset(ctx, src, out); err != nil {
 		t.Fatal(err)
 	}
 	ws := readLines[WideSearchItem](t, out)
@@ -197,10 +201,10 @@ func TestJSONLFormats(t *testing.T) {
 			t.Errorf("widesearch item %+v", it)
 		}
 	}
-	if err := Formats["asearcher"].Write(ctx, &Source{}, out); err != ErrNoTasks {
+	if err := mustDataset(t, "asearcher").WriteDataset(ctx, &Source{}, out); err != ErrNoTasks {
 		t.Errorf("no tasks: %v", err)
 	}
-	if _, err := Lookup("parquet"); err == nil || !strings.Contains(err.Error(), "verl") {
+	if _, err := LookupDataset("parquet"); !errors.Is(err, ErrUnknownFormat) || !strings.Contains(err.Error(), "verl") {
 		t.Errorf("unknown format: %v", err)
 	}
 }
@@ -210,8 +214,8 @@ func TestBrowseCompPlusDir(t *testing.T) {
 	w := webtest.OpenWeb(t)
 	ctx := context.Background()
 	// Oracle rollouts give runs that visit the evidence pages.
-	b := agent.WebBackend(w)
-	p := &agent.Oracle{Graph: w.G, Probe: b}
+	b := w
+	p := &agent.Oracle{Graph: w.Store().Graph(), Probe: b}
 	for _, task := range src.Tasks {
 		tr, err := agent.Run(ctx, task, p, b, &agent.Options{Deterministic: true})
 		if err != nil {
@@ -220,7 +224,7 @@ func TestBrowseCompPlusDir(t *testing.T) {
 		src.Trajectories = append(src.Trajectories, tr)
 	}
 	dir := filepath.Join(t.TempDir(), "bcp")
-	if err := Formats["browsecomp-plus"].Write(ctx, src, dir); err != nil {
+	if err := mustDataset(t, "browsecomp-plus").WriteDataset(ctx, src, dir); err != nil {
 		t.Fatal(err)
 	}
 	q, _ := os.ReadFile(filepath.Join(dir, BCPQueries))
@@ -261,4 +265,13 @@ func TestBrowseCompPlusDir(t *testing.T) {
 	if gts := readLines[BCPGold](t, filepath.Join(dir, BCPGroundTruth)); len(gts) != len(src.Tasks) || gts[0].Answer == "" {
 		t.Errorf("ground truth %v", gts)
 	}
+}
+
+func mustDataset(t *testing.T, name string) Dataset {
+	t.Helper()
+	d, err := LookupDataset(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
 }

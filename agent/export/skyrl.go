@@ -2,9 +2,11 @@ package export
 
 import (
 	"context"
+	"fmt"
 )
 
-func init() { register(skyrl{}) }
+// The skyrl format: parquet for SkyRL's search environment.
+func init() { RegisterDataset(skyrl{}) }
 
 // RewardSpec is SkyRL's reward_spec column (skyrl-gym's search env reads
 // reward_spec["ground_truth"]).
@@ -27,7 +29,12 @@ type skyrl struct{}
 func (skyrl) Name() string { return "skyrl" }
 func (skyrl) Dir() bool    { return false }
 
-func (skyrl) Write(ctx context.Context, src *Source, out string) error {
+func (skyrl) Doc() string {
+	return `skyrl: parquet for SkyRL (skyrl-gym's search env): data_source, prompt,
+env_class "search", reward_spec {method, ground_truth}, extra_info.`
+}
+
+func (skyrl) WriteDataset(ctx context.Context, src *Source, out string) error {
 	if len(src.Tasks) == 0 {
 		return ErrNoTasks
 	}
@@ -40,7 +47,7 @@ func (skyrl) Write(ctx context.Context, src *Source, out string) error {
 			DataSource: src.dataSource(),
 			// skyrl-gym's search env parses <search> and <answer> as
 			// Search-R1 does.
-			Prompt:     []Message{{Role: "user", Content: sprintfTemplate(t.Question)}},
+			Prompt:     []Message{{Role: "user", Content: fmt.Sprintf(SearchR1Template, t.Question)}},
 			EnvClass:   "search",
 			RewardSpec: RewardSpec{Method: "rule", GroundTruth: GroundTruth{Target: targetNames(t), TaskID: t.ID, Answer: MarkdownTable(t.Answer)}},
 			ExtraInfo:  extraInfo(src, i, t),

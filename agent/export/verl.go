@@ -9,9 +9,13 @@ import (
 	"github.com/parquet-go/parquet-go"
 )
 
+// The verl and search-r1 formats: parquet training data for verl's
+// multi-turn tool agent (system prompt, tools_kwargs) and for Search-R1's
+// trainer (its <search> instruction in one user message). They differ only
+// in prompt and ability, so they share this file.
 func init() {
-	register(verl{name: "verl"})
-	register(verl{name: "search-r1"})
+	RegisterDataset(verl{name: "verl"})
+	RegisterDataset(verl{name: "search-r1"})
 }
 
 // Message is one chat message of a prompt column.
@@ -98,7 +102,19 @@ type verl struct{ name string }
 func (f verl) Name() string { return f.name }
 func (verl) Dir() bool      { return false }
 
-func (f verl) Write(ctx context.Context, src *Source, out string) error {
+func (f verl) Doc() string {
+	if f.name == "search-r1" {
+		return `search-r1: parquet for Search-R1's trainer: data_source, prompt (one user
+message with Search-R1's <search>/<answer> instruction), ability, reward_model
+{style, ground_truth {target, task_id, answer}}, extra_info (task id, tool settings).`
+	}
+	return `verl: parquet for verl's tool agent: data_source, prompt (system + user
+messages), ability, reward_model {style, ground_truth {target, task_id, answer}},
+extra_info {index, split, task_id, need_tools_kwargs, tools_kwargs, tools {base_url,
+retrieve_url, search_url, visit_url, mcp_url, topk}}.`
+}
+
+func (f verl) WriteDataset(ctx context.Context, src *Source, out string) error {
 	if len(src.Tasks) == 0 {
 		return ErrNoTasks
 	}

@@ -10,8 +10,8 @@ import (
 	"runtime"
 	"time"
 
-	"github.com/leaper-dev/leaper/agent/web"
 	"github.com/leaper-dev/leaper/graph"
+	"github.com/leaper-dev/leaper/web"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -261,7 +261,7 @@ func (s *Server) page(u string) (*graph.Page, string, error) {
 	if cu == "" {
 		return nil, fmt.Sprintf("%q is not a page URL of this web", u), nil
 	}
-	p, err := s.w.G.Page(cu)
+	p, err := s.w.Store().Graph().Page(cu)
 	if errors.Is(err, graph.ErrNotFound) {
 		return nil, fmt.Sprintf("no page for %s", u), nil
 	}

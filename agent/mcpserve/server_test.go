@@ -10,16 +10,16 @@ import (
 	"testing"
 
 	"github.com/leaper-dev/leaper/agent/serve"
-	"github.com/leaper-dev/leaper/agent/web"
-	"github.com/leaper-dev/leaper/agent/webtest"
 	"github.com/leaper-dev/leaper/graph"
+	"github.com/leaper-dev/leaper/web"
+	"github.com/leaper-dev/leaper/web/webtest"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // sample returns a page URL, its title (a query that hits) and a goal.
 func sample(t *testing.T, w *web.Web) (url, q, goal string) {
 	t.Helper()
-	w.G.EachTree(context.Background(), func(tr *graph.Tree) error {
+	w.Store().Graph().EachTree(context.Background(), func(tr *graph.Tree) error {
 		if url == "" {
 			url, q, goal = tr.PageURL, tr.PageTitle, tr.KeyHeader+" and "+tr.Columns[0].Header
 		}
@@ -123,7 +123,7 @@ func checkTools(t *testing.T, w *web.Web, cs *mcp.ClientSession) {
 		t.Errorf("visit without goal: %q", got)
 	}
 
-	p, err := w.G.Page(web.CanonicalURL(url))
+	p, err := w.Store().Graph().Page(web.CanonicalURL(url))
 	if err != nil {
 		t.Fatal(err)
 	}

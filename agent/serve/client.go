@@ -11,8 +11,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/leaper-dev/leaper/agent/eval"
+
 	"github.com/leaper-dev/leaper/agent"
-	"github.com/leaper-dev/leaper/agent/web"
+	"github.com/leaper-dev/leaper/web"
 )
 
 // Client calls a leaper server. Its Call has the shape of the agent's
@@ -102,27 +104,17 @@ func (c *Client) Access(ctx context.Context, urls []string) ([]*AccessResult, er
 }
 
 // Reward scores an answer (and optionally a trajectory) against a task.
-func (c *Client) Reward(ctx context.Context, req *RewardRequest) (*agent.Scores, error) {
-	var sc agent.Scores
+func (c *Client) Reward(ctx context.Context, req *RewardRequest) (*eval.Scores, error) {
+	var sc eval.Scores
 	if err := c.postJSON(ctx, "/reward", req, &sc); err != nil {
 		return nil, err
 	}
 	return &sc, nil
 }
 
-// Backend is c as the agent's tool backend, so agent.Loop runs its
-// rollouts against the server.
-func (c *Client) Backend() agent.Backend { return clientBackend{c} }
-
-type clientBackend struct{ c *Client }
-
-func (b clientBackend) Call(ctx context.Context, tool string, args json.RawMessage) (*agent.Observation, error) {
-	o, err := b.c.Call(ctx, tool, args)
-	if err != nil {
-		return nil, err
-	}
-	return &agent.Observation{Text: o.Text, Entities: o.Entities, URLs: o.URLs}, nil
-}
+// A *Client is an agent.Backend: agent.Run runs its rollouts against the
+// server as against a *web.Web.
+var _ agent.Backend = (*Client)(nil)
 
 // Stats fetches the server's counters.
 func (c *Client) Stats(ctx context.Context) (*Stats, error) {

@@ -54,7 +54,7 @@
 //	leaper serve --addr 0.0.0.0:8080 --token-file token.txt
 //	curl -s -H "Authorization: Bearer $(cat token.txt)" host:8080/search -d '{"query": "Booker Prize"}'
 //
-// /reward scores with agent.Scorer; task_id is resolved against
+// /reward scores with eval.Scorer; task_id is resolved against
 // Options.Tasks (leaper serve --tasks FILE). A trajectory's ISR and ISE are
 // recomputed from its steps against the task's targets, not taken as sent.
 //

@@ -10,8 +10,8 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/leaper-dev/leaper/agent/web"
 	"github.com/leaper-dev/leaper/graph"
+	"github.com/leaper-dev/leaper/web"
 )
 
 // SearchRequest is the body of POST /search: the arguments of Tongyi
@@ -267,7 +267,7 @@ func (s *Server) access(r *http.Request, body []byte) ([]byte, bool, error) {
 			if cu == "" {
 				continue
 			}
-			p, err := s.w.G.Page(cu)
+			p, err := s.w.Store().Graph().Page(cu)
 			if errors.Is(err, graph.ErrNotFound) {
 				continue
 			}

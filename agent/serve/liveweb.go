@@ -11,8 +11,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/leaper-dev/leaper/agent/web"
 	"github.com/leaper-dev/leaper/graph"
+	"github.com/leaper-dev/leaper/web"
 )
 
 // SerperRequest is the body of POST /serper/search, as Serper's
@@ -189,7 +189,7 @@ func (s *Server) page(u string) (*graph.Page, error) {
 	if cu == "" {
 		return nil, &badRequest{status: http.StatusNotFound, msg: "no page for " + u}
 	}
-	p, err := s.w.G.Page(cu)
+	p, err := s.w.Store().Graph().Page(cu)
 	if errors.Is(err, graph.ErrNotFound) {
 		return nil, &badRequest{status: http.StatusNotFound, msg: "no page for " + u}
 	}

@@ -1,8 +1,11 @@
 package serve
 
 import (
+	"fmt"
 	"log/slog"
+	"os"
 	"runtime"
+	"strings"
 	"time"
 
 	"github.com/leaper-dev/leaper/query"
@@ -79,4 +82,17 @@ func (o *Options) withDefaults() Options {
 		c.Logger = slog.New(slog.DiscardHandler)
 	}
 	return c
+}
+
+// ReadToken reads a token file: its content without surrounding space.
+func ReadToken(path string) (string, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return "", err
+	}
+	tok := strings.TrimSpace(string(b))
+	if tok == "" {
+		return "", fmt.Errorf("%s: %w", path, ErrEmptyToken)
+	}
+	return tok, nil
 }

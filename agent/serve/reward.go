@@ -8,6 +8,8 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/leaper-dev/leaper/agent/eval"
+
 	"github.com/leaper-dev/leaper/agent"
 	"github.com/leaper-dev/leaper/query"
 )
@@ -45,7 +47,7 @@ func (s *Server) reward(r *http.Request, body []byte) ([]byte, bool, error) {
 		tr = remeasure(t, tr)
 	}
 	v, err := s.run(r.Context(), "reward", func(context.Context) (any, error) {
-		sc := agent.Scorer{Graph: s.w.G}
+		sc := eval.Scorer{Graph: s.w.Store().Graph()}
 		return sc.Score(t, *a.Answer, tr), nil
 	})
 	if err != nil {
@@ -140,7 +142,7 @@ func (s *Server) getReward(r *http.Request, body []byte) ([]byte, bool, error) {
 		tasks[i] = t
 	}
 	v, err := s.run(r.Context(), "get_reward", func(ctx context.Context) (any, error) {
-		sc := agent.Scorer{Graph: s.w.G}
+		sc := eval.Scorer{Graph: s.w.Store().Graph()}
 		out := &GetRewardResponse{Rewards: make([]float64, n), Scores: make([]float64, n)}
 		var rec, prec, item, row float64
 		for i, q := range a.Query {

@@ -6,9 +6,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/leaper-dev/leaper/agent/eval"
+
+	"github.com/leaper-dev/leaper/store/storetest"
+
 	"github.com/leaper-dev/leaper/agent"
 	"github.com/leaper-dev/leaper/graph"
-	"github.com/leaper-dev/leaper/graph/graphtest"
 	"github.com/leaper-dev/leaper/query"
 )
 
@@ -16,7 +19,7 @@ import (
 // first three subtree roots.
 func sampleTask(t *testing.T) *query.Task {
 	t.Helper()
-	g := graphtest.OpenGraph(t)
+	g := storetest.OpenGraph(t)
 	var tr *graph.Tree
 	g.EachTree(context.Background(), func(x *graph.Tree) error {
 		if tr == nil && len(x.Rows) >= 3 {
@@ -45,7 +48,7 @@ func TestServeReward(t *testing.T) {
 		names = append(names, r[0])
 	}
 	answer := "| " + task.Answer.Columns[0] + " |\n|---|\n| " + strings.Join(names, " |\n| ") + " |"
-	want := (&agent.Scorer{Graph: f.w.G}).Score(task, answer, nil)
+	want := (&eval.Scorer{Graph: f.w.Store().Graph()}).Score(task, answer, nil)
 
 	got, err := f.c.Reward(ctx, &RewardRequest{TaskID: "t1", Answer: &answer})
 	if err != nil {

@@ -16,8 +16,8 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/leaper-dev/leaper/agent/web"
 	"github.com/leaper-dev/leaper/query"
+	"github.com/leaper-dev/leaper/web"
 )
 
 // Server serves a Web over HTTP. Create it with NewServer; it is an

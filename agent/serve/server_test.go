@@ -14,9 +14,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/leaper-dev/leaper/agent/web"
-	"github.com/leaper-dev/leaper/agent/webtest"
 	"github.com/leaper-dev/leaper/graph"
+	"github.com/leaper-dev/leaper/web"
+	"github.com/leaper-dev/leaper/web/webtest"
 )
 
 // fixture is a server over the sample store with a query, a page URL and a
@@ -42,7 +42,7 @@ func newFixture(t *testing.T, opts *Options) *fixture {
 		tok = opts.Token
 	}
 	f.c = New(f.ts.URL, tok)
-	err := w.G.EachTree(context.Background(), func(tr *graph.Tree) error {
+	err := w.Store().Graph().EachTree(context.Background(), func(tr *graph.Tree) error {
 		if f.url == "" {
 			f.url, f.query = tr.PageURL, tr.PageTitle
 			f.goal = tr.KeyHeader + " and " + tr.Columns[0].Header
@@ -161,7 +161,7 @@ func TestServeRetrieveAndAccess(t *testing.T) {
 	if len(docs) != 2 || len(docs[0]) == 0 || len(docs[0]) > 2 || len(docs[1]) != 0 {
 		t.Fatalf("retrieve: %+v", docs)
 	}
-	hits, _ := f.w.X.Search(ctx, f.query, indexOpts(2))
+	hits, _ := f.w.Store().Index().Search(ctx, f.query, indexOpts(2))
 	d := docs[0][0]
 	if d.Document.ID != hits[0].URL || d.Document.Contents != `"`+hits[0].Title+"\"\n"+hits[0].Snippet || d.Score != hits[0].Score {
 		t.Errorf("retrieve doc %+v, hit %+v", d, hits[0])
@@ -178,7 +178,7 @@ func TestServeRetrieveAndAccess(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, _ := f.w.G.Page(f.url)
+	p, _ := f.w.Store().Graph().Page(f.url)
 	if len(pages) != 2 || pages[0] == nil || pages[0].URL != f.url || pages[0].Contents != graph.PageText(p) || pages[1] != nil {
 		t.Errorf("access: %+v", pages)
 	}
@@ -387,7 +387,7 @@ func TestServeConcurrentClients(t *testing.T) {
 	ctx := context.Background()
 	var urls []string
 	var queries []string
-	f.w.G.EachTree(ctx, func(tr *graph.Tree) error {
+	f.w.Store().Graph().EachTree(ctx, func(tr *graph.Tree) error {
 		if len(urls) < 6 {
 			urls = append(urls, tr.PageURL)
 			queries = append(queries, tr.PageTitle+" "+tr.KeyHeader)

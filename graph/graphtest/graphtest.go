@@ -1,24 +1,12 @@
-// Package graphtest builds stores for tests: the real sample corpus under
-// testdata/corpus, once per test binary.
+// Package graphtest locates the corpora of tests: the real sample corpus
+// under testdata/corpus and the shared corpus beside the repository.
+// Package store/storetest builds the sample store from it.
 package graphtest
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"runtime"
-	"sync"
-	"testing"
-
-	"github.com/leaper-dev/leaper/graph"
-	"github.com/leaper-dev/leaper/graph/ingest"
-)
-
-var (
-	once   sync.Once
-	dir    string
-	report *ingest.Report
-	err    error
 )
 
 // RepoRoot is the repository's root directory.
@@ -37,39 +25,4 @@ func SharedCorpus() string {
 		return ""
 	}
 	return d
-}
-
-// SampleStore builds the sample corpus into a store directory once per test
-// binary and returns it. The directory is removed when the process exits
-// only if the OS cleans its temp dir; it is small.
-func SampleStore(t testing.TB) string {
-	t.Helper()
-	once.Do(func() {
-		dir, err = os.MkdirTemp("", "leaper-sample-*")
-		if err != nil {
-			return
-		}
-		report, err = ingest.Build(context.Background(), dir, []string{Corpus()}, nil)
-	})
-	if err != nil {
-		t.Fatalf("graphtest: build sample store: %v", err)
-	}
-	return dir
-}
-
-// SampleReport is the report of the sample build.
-func SampleReport(t testing.TB) *ingest.Report {
-	SampleStore(t)
-	return report
-}
-
-// OpenGraph opens the sample store's graph read-only, closed at cleanup.
-func OpenGraph(t testing.TB) *graph.Store {
-	t.Helper()
-	g, err := graph.Open(filepath.Join(SampleStore(t), ingest.GraphDir), &graph.Options{ReadOnly: true})
-	if err != nil {
-		t.Fatalf("graphtest: open graph: %v", err)
-	}
-	t.Cleanup(func() { g.Close() })
-	return g
 }

@@ -1,0 +1,112 @@
+package eval_test
+
+import (
+	"context"
+	"encoding/json"
+	"math"
+	"testing"
+
+	"github.com/leaper-dev/leaper/agent"
+	"github.com/leaper-dev/leaper/agent/agenttest"
+	"github.com/leaper-dev/leaper/agent/eval"
+	"github.com/leaper-dev/leaper/query"
+	"github.com/leaper-dev/leaper/web/webtest"
+)
+
+func TestEvalSimilarity(t *testing.T) {
+	tests := []struct {
+		a, b     string
+		min, max float64
+	}{
+		{"Czesław Miłosz", "czeslaw milosz", 1, 1},
+		{"WilliamGolding", "William Golding", 1, 1}, // lost spaces
+		{"The Beatles", "Beatles", 1, 1},
+		{"1,983", "1983", 1, 1},
+		{"27:03.87", "27:03.87", 1, 1},
+		{"100.0", "100.5", 0.9, 0.9},
+		{"12 March 1983", "1983-03-12", 1, 1},
+		{"12 March 1983", "1983-03-15", 0.5, 0.5},
+		{"Golding", "William Golding", 0.6, 0.7},
+		{"Paul Tergat", "Haile Gebrselassie", 0, 0},
+		{"", "x", 0, 0},
+	}
+	for _, tc := range tests {
+		if s := eval.Similarity(tc.a, tc.b); s < tc.min-1e-9 || s > tc.max+1e-9 {
+			t.Errorf("s(%q, %q) = %.3f, want [%g, %g]", tc.a, tc.b, s, tc.min, tc.max)
+		}
+	}
+}
+
+func TestEvalScore(t *testing.T) {
+	task := &query.Task{
+		Answer: query.Answer{Columns: []string{"Name", "Country", "Year"}, Rows: [][]string{
+			{"Czesław Miłosz", "Poland", "1980"}, {"Elias Canetti", "Bulgaria; United Kingdom", "1981"}, {"William Golding", "United Kingdom", "1983"}}},
+		Targets: []query.Target{{Entity: 1, Name: "Czesław Miłosz"}, {Entity: 2, Name: "Elias Canetti"}, {Entity: 3, Name: "William Golding"},
+			{Entity: 4, Name: "Poland"}, {Entity: 5, Name: "Bulgaria"}, {Entity: 6, Name: "United Kingdom"},
+			{Entity: 7, Name: "1980"}, {Entity: 8, Name: "1981"}, {Entity: 9, Name: "1983"}},
+	}
+	exact := "| Name | Country | Year |\n|---|---|---|\n| Czeslaw Milosz | Poland | 1980 |\n| Elias Canetti | United Kingdom; Bulgaria | 1981 |\n| WilliamGolding | United Kingdom | 1983 |"
+	tests := []struct {
+		name          string
+		answer        string
+		success       bool
+		rowF1, itemF1 float64
+		f             float64 // -1: only checked to be in (0,1)
+	}{
+		{"exact after normalisation", "<answer>\n" + exact + "\n</answer>", true, 1, 1, 1},
+		{"reordered columns and rows", "| Year | Name | Country |\n|--|--|--|\n| 1983 | William Golding | United Kingdom |\n| 1980 | Czesław Miłosz | Poland |\n| 1981 | Elias Canetti | Bulgaria; United Kingdom |", true, 1, 1, 1},
+		{"one row missing", "| Name | Country | Year |\n|---|---|---|\n| Czesław Miłosz | Poland | 1980 |\n| William Golding | United Kingdom | 1983 |", false, 0.8, 0.8, -1},
+		{"one wrong cell", "| Name | Country | Year |\n|---|---|---|\n| Czesław Miłosz | Poland | 1980 |\n| Elias Canetti | Bulgaria; United Kingdom | 1981 |\n| William Golding | United Kingdom | 1993 |", false, 2.0 / 3, 8.0 / 9, -1},
+		{"no table", "I could not find it.", false, 0, 0, 0},
+		{"header only", "| Name | Country | Year |\n|---|---|---|", false, 0, 0, 0},
+		{"empty", "", false, 0, 0, 0},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			s := eval.Score(task, tc.answer, nil)
+			if _, err := json.Marshal(s); err != nil {
+				t.Fatal(err) // NaN
+			}
+			if s.Success != tc.success || math.Abs(s.RowF1-tc.rowF1) > 1e-9 || math.Abs(s.ItemF1-tc.itemF1) > 1e-9 {
+				t.Errorf("success %v rowF1 %.3f itemF1 %.3f, want %v %.3f %.3f", s.Success, s.RowF1, s.ItemF1, tc.success, tc.rowF1, tc.itemF1)
+			}
+			if tc.f >= 0 && math.Abs(s.F-tc.f) > 1e-9 || tc.f < 0 && (s.F <= 0 || s.F >= 1) {
+				t.Errorf("F = %.3f (P %.3f R %.3f), want %g", s.F, s.Precision, s.Recall, tc.f)
+			}
+		})
+	}
+	// ω > 1 favours recall: a precise but incomplete answer scores lower.
+	partial := "| Name |\n|---|\n| Czesław Miłosz |"
+	f1 := (&eval.Scorer{Omega: 1}).Score(task, partial, nil).F
+	f2 := (&eval.Scorer{Omega: 2}).Score(task, partial, nil).F
+	if !(f2 < f1) {
+		t.Errorf("F(ω=2) %.3f not below F(ω=1) %.3f", f2, f1)
+	}
+}
+
+func TestEvalParse(t *testing.T) {
+	tab := agent.ParseTable("text\n| a | b \\| c |\n| --- | :-: |\n| 1 | 2 |\n|3|4|\n\nafter")
+	if tab == nil || len(tab.Columns) != 2 || tab.Columns[1] != "b | c" || len(tab.Rows) != 2 || tab.Rows[1][1] != "4" {
+		t.Fatalf("table %+v", tab)
+	}
+	if agent.ParseTable("| not | a table |\nno separator") != nil {
+		t.Errorf("table without separator parsed")
+	}
+	if got := agent.ParseTable(tab.Markdown()); got == nil || got.Columns[1] != "b | c" || len(got.Rows) != 2 {
+		t.Errorf("markdown round trip %+v", got)
+	}
+}
+
+func TestRolloutNaive(t *testing.T) {
+	w := webtest.OpenWeb(t)
+	b := w
+	task := agenttest.Tasks(t, w.Store().Graph(), 1)[0]
+	tr, err := agent.Run(context.Background(), task, &agent.Naive{Visits: 3}, b, &agent.Options{Deterministic: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tr.End != agent.EndAnswer || tr.Steps[0].Tool != "search" || len(tr.Steps) > 4 || tr.Table == nil {
+		t.Fatalf("naive: end %s, %d steps, table %v", tr.End, len(tr.Steps), tr.Table)
+	}
+	t.Logf("naive: ISR %.3f ISE %.2f valid %.2f steps %d", tr.Metrics.ISR, tr.Metrics.ISE, tr.Metrics.ValidRate, tr.Metrics.Steps)
+}

@@ -1,0 +1,40 @@
+// Command leaper-bench measures leaper against its peers: leaper-bench serve
+// load-tests leaper serve, with SQLite FTS5 over the same pages as the peer.
+// It is a binary of its own so that leaper does not link SQLite.
+package main
+
+import (
+	"io"
+	"os"
+
+	"github.com/leaper-dev/leaper/cmd"
+	"github.com/spf13/cobra"
+)
+
+// IO and Factory are leaper's: the same streams, --store and lazy openers.
+type (
+	IO      = cmd.IO
+	Factory = cmd.Factory
+)
+
+func usageErrorf(format string, a ...any) error { return cmd.UsageErrorf(format, a...) }
+
+func writeJSON(w io.Writer, v any) error { return cmd.WriteJSON(w, v) }
+
+func newRootCmd(f *Factory) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "leaper-bench",
+		Short: "Measure leaper's speed against its peers",
+		Long: `leaper-bench measures leaper against its peers in the same run: serve
+load-tests leaper serve on the loopback, with SQLite FTS5 over the same
+pages and queries as the peer (--fts5). It is a binary of its own so
+that the leaper binary does not link SQLite.`,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	cmd.Setup(f, root)
+	root.AddCommand(newBenchServeCmd(f, nil))
+	return root
+}
+
+func main() { os.Exit(cmd.Exec("leaper-bench", newRootCmd)) }

@@ -1,0 +1,627 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/leaper-dev/leaper/agent/serve"
+	"github.com/leaper-dev/leaper/graph"
+	"github.com/leaper-dev/leaper/query"
+	"github.com/leaper-dev/leaper/web"
+	"github.com/spf13/cobra"
+)
+
+func newBenchCmd(f *Factory) *cobra.Command {
+	c := &cobra.Command{
+		Use:   "bench",
+		Short: "Measure leaper's speed against its peers",
+	}
+	c.AddCommand(newBenchServeCmd(f, nil))
+	return c
+}
+
+// BenchServeOptions are the flags of leaper-bench serve.
+type BenchServeOptions struct {
+	IO        IO
+	Web       func() (*web.Web, error)
+	Clients   []int
+	Requests  int
+	Tasks     string
+	URL       string
+	TokenFile string
+	FTS5      bool
+	FTS5DB    string
+	Cache     int
+	Workers   int
+	Soak      time.Duration
+	Seed      uint64
+	Timeout   time.Duration
+	JSON      bool
+}
+
+// Bounds that keep a load run finite whatever the flags say.
+const (
+	maxBenchClients  = 1024
+	maxBenchRequests = 10_000_000
+	maxBenchSoak     = 24 * time.Hour
+)
+
+func newBenchServeCmd(f *Factory, runF func(context.Context, *BenchServeOptions) error) *cobra.Command {
+	opts := &BenchServeOptions{}
+	var clients string
+	c := &cobra.Command{
+		Use:   "serve [flags]",
+		Short: "Load-test leaper serve (and SQLite FTS5 with --fts5) on the loopback",
+		Long: `serve starts leaper serve in-process on 127.0.0.1 (or targets --url)
+and runs, for each client count, a fixed number of requests from that many
+concurrent clients: a deterministic mix of about 70% search and 30% visit
+drawn from the tasks (--tasks) or from the store's tree titles, key
+entities and column headers. It reports requests/s, p50 and p99 latency
+and errors, for the mix and for search alone. --fts5 measures SQLite FTS5
+over the same pages with the same queries and as many connections, in the
+same run, and prints leaper's ratio to it. --soak runs the mix for a
+duration and prints the resident memory at start and end.`,
+		Example: `  leaper-bench serve --store ./leaper-data --clients 1,8,64 --requests 2000 --fts5
+  leaper-bench serve --store ./leaper-data --cache 10000 --soak 10m`,
+		Args: cobra.NoArgs,
+		RunE: func(c *cobra.Command, args []string) error {
+			opts.IO, opts.Web = f.IO, f.Web
+			opts.Clients = nil
+			for _, s := range strings.Split(clients, ",") {
+				n, err := strconv.Atoi(strings.TrimSpace(s))
+				if err != nil || n < 1 || n > maxBenchClients {
+					return usageErrorf("--clients: %q is not a count in 1..%d", s, maxBenchClients)
+				}
+				opts.Clients = append(opts.Clients, n)
+			}
+			if opts.Requests < 1 || opts.Requests > maxBenchRequests {
+				return usageErrorf("--requests must be within 1..%d", maxBenchRequests)
+			}
+			if opts.Soak < 0 || opts.Soak > maxBenchSoak {
+				return usageErrorf("--soak must be within 0..%v", maxBenchSoak)
+			}
+			if opts.Cache < 0 || opts.Workers < 0 {
+				return usageErrorf("--cache and --workers must not be negative")
+			}
+			if runF != nil {
+				return runF(c.Context(), opts)
+			}
+			return runBenchServe(c.Context(), opts)
+		},
+	}
+	c.Flags().StringVar(&clients, "clients", "1,8,64", "concurrent client counts, comma-separated")
+	c.Flags().IntVar(&opts.Requests, "requests", 2000, "requests per run")
+	c.Flags().StringVar(&opts.Tasks, "tasks", "", "draw queries and pages from these tasks (JSONL)")
+	c.Flags().StringVar(&opts.URL, "url", "", "target this server instead of one started in-process")
+	c.Flags().StringVar(&opts.TokenFile, "token-file", "", "bearer token for --url")
+	c.Flags().BoolVar(&opts.FTS5, "fts5", false, "also measure SQLite FTS5 over the same pages and queries")
+	c.Flags().StringVar(&opts.FTS5DB, "fts5-db", "", "keep the FTS5 database here and reuse it (default: temporary)")
+	c.Flags().IntVar(&opts.Cache, "cache", 0, "response cache entries of the in-process server (0: off)")
+	c.Flags().IntVar(&opts.Workers, "workers", 0, "worker slots of the in-process server (0: its default)")
+	c.Flags().DurationVar(&opts.Soak, "soak", 0, "after the runs, a mixed load for this long, with RSS at start and end")
+	c.Flags().Uint64Var(&opts.Seed, "seed", 1, "seed of the query mix")
+	c.Flags().DurationVar(&opts.Timeout, "timeout", 10*time.Minute, "stop a run that takes longer than this")
+	c.Flags().BoolVar(&opts.JSON, "json", false, "print results as JSON")
+	return c
+}
+
+// benchReq is one request of the load: an endpoint and its JSON body.
+type benchReq struct {
+	Endpoint string
+	Body     []byte
+	Query    string // for search: the query, for the FTS5 peer
+}
+
+// BenchRun is one measured run.
+type BenchRun struct {
+	Target   string  `json:"target"` // leaper-mix, leaper-search, fts5-search, soak
+	Clients  int     `json:"clients"`
+	Requests int     `json:"requests"`
+	Errors   int     `json:"errors"`
+	Seconds  float64 `json:"seconds"`
+	RPS      float64 `json:"rps"`
+	P50ms    float64 `json:"p50_ms"`
+	P99ms    float64 `json:"p99_ms"`
+	Ratio    float64 `json:"ratio_to_fts5,omitempty"`
+	RSSStart int64   `json:"rss_start_kb,omitempty"`
+	RSSEnd   int64   `json:"rss_end_kb,omitempty"`
+}
+
+func runBenchServe(ctx context.Context, o *BenchServeOptions) error {
+	w, err := o.Web()
+	if err != nil {
+		return err
+	}
+	mix, err := benchWorkload(ctx, w.Store().Graph(), o.Tasks, max(2000, o.Requests), o.Seed)
+	if err != nil {
+		return err
+	}
+	var searches []benchReq
+	for _, r := range mix {
+		if r.Endpoint == "search" {
+			searches = append(searches, r)
+		}
+	}
+	errOut := o.IO.ErrOut
+	fmt.Fprintf(errOut, "workload: %d requests (%d search, %d visit), seed %d\n", len(mix), len(searches), len(mix)-len(searches), o.Seed)
+
+	base, token := o.URL, ""
+	if o.TokenFile != "" {
+		if token, err = serve.ReadToken(o.TokenFile); err != nil {
+			return err
+		}
+	}
+	if base == "" {
+		srv := serve.NewServer(w, &serve.Options{Workers: o.Workers, Cache: o.Cache})
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			return err
+		}
+		sctx, stop := context.WithCancel(context.Background())
+		done := make(chan error, 1)
+		go func() { done <- srv.Serve(sctx, ln) }()
+		defer func() { stop(); <-done }()
+		base = "http://" + ln.Addr().String()
+		st := srv.Stats()
+		fmt.Fprintf(errOut, "server: %s in-process, workers %d, cache %d\n", base, st.Workers, st.CacheCapacity)
+	}
+	var ft *fts5
+	if o.FTS5 {
+		t0 := time.Now()
+		fmt.Fprintf(errOut, "fts5: opening or building %s\n", cmpOr(o.FTS5DB, "a temporary database"))
+		ft, err = openFTS5(ctx, w.Store().Graph(), o.FTS5DB, slices.Max(o.Clients), func(n int) { fmt.Fprintf(errOut, "fts5: %d pages\n", n) })
+		if err != nil {
+			return err
+		}
+		defer ft.Close()
+		fmt.Fprintf(errOut, "fts5: ready in %.1fs\n", time.Since(t0).Seconds())
+	}
+
+	maxC := slices.Max(o.Clients)
+	post, err := httpDoer(base, token, maxC)
+	if err != nil {
+		return err
+	}
+	ftsDo := func() (doer, func()) {
+		return func(ctx context.Context, r benchReq) error {
+			_, err := ft.search(ctx, r.Query)
+			return err
+		}, func() {}
+	}
+
+	// Warm the OS page cache and both engines once, unmeasured.
+	warm := min(len(mix), 300)
+	loadRun(ctx, "warm", 8, warm, mix, post, o.Timeout)
+	if ft != nil {
+		loadRun(ctx, "warm", 8, min(warm, len(searches)), searches, ftsDo, o.Timeout)
+	}
+
+	var runs []BenchRun
+	var firstErr error
+	for _, n := range o.Clients {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		r, err := loadRun(ctx, "leaper-mix", n, o.Requests, mix, post, o.Timeout)
+		runs = append(runs, r)
+		firstErr = cmpOr(firstErr, err)
+		rs, err := loadRun(ctx, "leaper-search", n, o.Requests, searches, post, o.Timeout)
+		firstErr = cmpOr(firstErr, err)
+		if ft != nil {
+			rf, err := loadRun(ctx, "fts5-search", n, o.Requests, searches, ftsDo, o.Timeout)
+			firstErr = cmpOr(firstErr, err)
+			if rf.RPS > 0 {
+				rs.Ratio = rs.RPS / rf.RPS
+			}
+			runs = append(runs, rs, rf)
+		} else {
+			runs = append(runs, rs)
+		}
+		if !o.JSON {
+			for _, r := range runs[len(runs)-2-b2i(ft != nil):] {
+				printRun(errOut, r)
+			}
+		}
+	}
+	if o.Soak > 0 {
+		r, err := soakRun(ctx, maxC, o.Soak, mix, post, errOut)
+		runs = append(runs, r)
+		firstErr = cmpOr(firstErr, err)
+	}
+	if o.JSON {
+		if err := writeJSON(o.IO.Out, runs); err != nil {
+			return err
+		}
+	} else {
+		printRuns(o.IO.Out, runs, o.Cache)
+	}
+	errs := 0
+	for _, r := range runs {
+		errs += r.Errors
+	}
+	if errs > 0 {
+		return fmt.Errorf("bench: %d requests failed; first: %v", errs, firstErr)
+	}
+	return nil
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func cmpOr[T comparable](a, b T) T {
+	var zero T
+	if a != zero {
+		return a
+	}
+	return b
+}
+
+// loadRun sends n requests from c concurrent clients, cycling through
+// reqs, and measures each. It stops by itself after n requests or timeout.
+// doer sends one request; newDoer gives each client its own (one
+// connection each for HTTP) and a function to release it.
+type doer func(context.Context, benchReq) error
+
+func loadRun(ctx context.Context, target string, c, n int, reqs []benchReq, newDoer func() (doer, func()), timeout time.Duration) (BenchRun, error) {
+	r := BenchRun{Target: target, Clients: c, Requests: n}
+	if len(reqs) == 0 {
+		return r, nil
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	lat := make([]time.Duration, n)
+	var next atomic.Int64
+	var errs atomic.Int64
+	var first atomic.Value
+	var wg sync.WaitGroup
+	t0 := time.Now()
+	for range c {
+		wg.Add(1)
+		do, release := newDoer()
+		go func() {
+			defer wg.Done()
+			defer release()
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= n || ctx.Err() != nil {
+					return
+				}
+				s := time.Now()
+				err := do(ctx, reqs[i%len(reqs)])
+				lat[i] = time.Since(s)
+				if err != nil {
+					errs.Add(1)
+					first.CompareAndSwap(nil, err)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	el := time.Since(t0)
+	done := min(int(next.Load()), n)
+	r.Requests, r.Errors, r.Seconds = done, int(errs.Load()), el.Seconds()
+	r.RPS = float64(done) / el.Seconds()
+	lat = lat[:done]
+	slices.Sort(lat)
+	if done > 0 {
+		r.P50ms = ms(lat[(done-1)*50/100])
+		r.P99ms = ms(lat[(done-1)*99/100])
+	}
+	var err error
+	if e, ok := first.Load().(error); ok {
+		err = e
+	}
+	if done < n && err == nil {
+		err = fmt.Errorf("%s: stopped after %d of %d requests: %w", target, done, n, cmpOr(ctx.Err(), errors.New("stopped")))
+		r.Errors += n - done
+	}
+	return r, err
+}
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+// soakRun runs the mix from c clients for d and reports the resident
+// memory of this process (and so of the in-process server) at start and end.
+func soakRun(ctx context.Context, c int, d time.Duration, reqs []benchReq, newDoer func() (doer, func()), errOut io.Writer) (BenchRun, error) {
+	r := BenchRun{Target: "soak", Clients: c, RSSStart: rssKB()}
+	fmt.Fprintf(errOut, "soak: %v with %d clients, RSS %d kB\n", d, c, r.RSSStart)
+	ctx, cancel := context.WithTimeout(ctx, d)
+	defer cancel()
+	var h serve.Histogram
+	var next, errs atomic.Int64
+	var first atomic.Value
+	var wg sync.WaitGroup
+	t0 := time.Now()
+	for range c {
+		wg.Add(1)
+		do, release := newDoer()
+		go func() {
+			defer wg.Done()
+			defer release()
+			for ctx.Err() == nil {
+				i := int(next.Add(1) - 1)
+				s := time.Now()
+				err := do(ctx, reqs[i%len(reqs)])
+				if ctx.Err() != nil {
+					return // cut off by the end of the soak, not a failure
+				}
+				h.Record(time.Since(s))
+				if err != nil {
+					errs.Add(1)
+					first.CompareAndSwap(nil, err)
+				}
+			}
+		}()
+	}
+	tick := time.NewTicker(max(d/10, time.Second))
+	defer tick.Stop()
+	go func() {
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-tick.C:
+				fmt.Fprintf(errOut, "soak: %.0fs, %d requests, RSS %d kB\n", time.Since(t0).Seconds(), h.Count(), rssKB())
+			}
+		}
+	}()
+	wg.Wait()
+	el := time.Since(t0)
+	q := h.Quantiles(0.5, 0.99)
+	r.Requests, r.Errors, r.Seconds = int(h.Count()), int(errs.Load()), el.Seconds()
+	r.RPS, r.P50ms, r.P99ms = float64(r.Requests)/el.Seconds(), ms(q[0]), ms(q[1])
+	r.RSSEnd = rssKB()
+	var err error
+	if e, ok := first.Load().(error); ok {
+		err = e
+	}
+	return r, err
+}
+
+// rssKB is VmRSS from /proc/self/status, or 0 where there is none.
+func rssKB() int64 {
+	f, err := os.Open("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if v, ok := strings.CutPrefix(sc.Text(), "VmRSS:"); ok {
+			n, _ := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 10, 64)
+			return n
+		}
+	}
+	return 0
+}
+
+func printRun(w io.Writer, r BenchRun) {
+	fmt.Fprintf(w, "  %-14s clients %3d: %7.0f req/s  p50 %6.2f ms  p99 %7.2f ms  errors %d\n", r.Target, r.Clients, r.RPS, r.P50ms, r.P99ms, r.Errors)
+}
+
+func printRuns(w io.Writer, runs []BenchRun, cache int) {
+	fmt.Fprintf(w, "%-14s %7s %9s %9s %9s %8s %7s\n", "target", "clients", "req/s", "p50 ms", "p99 ms", "errors", "ratio")
+	for _, r := range runs {
+		ratio := ""
+		if r.Ratio > 0 {
+			ratio = fmt.Sprintf("%.2fx", r.Ratio)
+		}
+		fmt.Fprintf(w, "%-14s %7d %9.0f %9.2f %9.2f %8d %7s\n", r.Target, r.Clients, r.RPS, r.P50ms, r.P99ms, r.Errors, ratio)
+		if r.Target == "soak" {
+			fmt.Fprintf(w, "soak: %d requests in %.0fs; RSS %d kB at start, %d kB at end\n", r.Requests, r.Seconds, r.RSSStart, r.RSSEnd)
+		}
+	}
+	fmt.Fprintf(w, "(cache %d; ratio = leaper search req/s over HTTP / FTS5 queries/s in-process)\n", cache)
+}
+
+// benchWorkload draws n requests, about 70% search and 30% visit, from the
+// tasks in path, or else from the store's trees: titles, key entities and
+// column headers for queries, page and entity URLs for visits.
+func benchWorkload(ctx context.Context, g *graph.Store, tasksPath string, n int, seed uint64) ([]benchReq, error) {
+	var queries, urls, goals []string
+	if tasksPath != "" {
+		ts, err := query.ReadTasks(tasksPath)
+		if err != nil {
+			return nil, err
+		}
+		for _, t := range ts {
+			queries = append(queries, t.Question)
+			goals = append(goals, t.Question)
+			for i, tg := range t.Targets {
+				if i < 5 {
+					queries = append(queries, tg.Name)
+				}
+			}
+			for _, id := range t.Trees {
+				if tr, err := g.Tree(id); err == nil {
+					urls = append(urls, tr.PageURL)
+					queries = append(queries, tr.Title())
+				}
+			}
+		}
+	} else {
+		var keys []uint32
+		var keyHeader []string
+		err := g.EachTree(ctx, func(t *graph.Tree) error {
+			queries = append(queries, t.Title())
+			urls = append(urls, t.PageURL)
+			for i, c := range t.Columns {
+				if i < 2 {
+					queries = append(queries, t.PageTitle+" "+c.Header)
+					goals = append(goals, t.KeyHeader+" and "+c.Header)
+				}
+			}
+			for i, r := range t.Rows {
+				if i < 2 {
+					keys = append(keys, r.Key)
+					if len(t.Columns) > 0 {
+						keyHeader = append(keyHeader, t.Columns[0].Header)
+					} else {
+						keyHeader = append(keyHeader, "")
+					}
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+		ents, err := g.Entities(keys)
+		if err != nil {
+			return nil, err
+		}
+		for i, e := range ents {
+			queries = append(queries, strings.TrimSpace(e.Name+" "+keyHeader[i]))
+			if e.URL != "" {
+				urls = append(urls, e.URL)
+			}
+		}
+	}
+	if len(queries) == 0 || len(urls) == 0 {
+		return nil, errors.New("bench: no queries or pages to draw from")
+	}
+	if len(goals) == 0 {
+		goals = queries
+	}
+	rng := rand.New(rand.NewPCG(seed, 0x1eaf))
+	out := make([]benchReq, n)
+	for i := range out {
+		if rng.IntN(10) < 7 {
+			q := queries[rng.IntN(len(queries))]
+			b, _ := json.Marshal(map[string]any{"query": q})
+			out[i] = benchReq{Endpoint: "search", Body: b, Query: q}
+		} else {
+			b, _ := json.Marshal(map[string]any{"url": urls[rng.IntN(len(urls))], "goal": goals[rng.IntN(len(goals))]})
+			out[i] = benchReq{Endpoint: "visit", Body: b}
+		}
+	}
+	return out, nil
+}
+
+// httpDoer returns the load generator's HTTP clients. For an http://
+// server each client keeps one connection and speaks HTTP/1.1 on it
+// directly, reading each answer before sending the next request, as wrk
+// does: net/http's client adds two goroutines per connection, and in one
+// process with the server on two cores those goroutines compete with the
+// server's and blur its latency. Other URLs go through net/http.
+func httpDoer(base, token string, clients int) (func() (doer, func()), error) {
+	u, err := url.Parse(base)
+	if err != nil {
+		return nil, fmt.Errorf("bench: --url %q: %w", base, err)
+	}
+	if u.Scheme != "http" {
+		hc := &http.Client{Transport: &http.Transport{
+			MaxIdleConns: clients * 2, MaxIdleConnsPerHost: clients * 2, IdleConnTimeout: time.Minute,
+			DisableCompression: true,
+		}, Timeout: time.Minute}
+		do := func(ctx context.Context, r benchReq) error {
+			req, err := http.NewRequestWithContext(ctx, http.MethodPost, base+"/"+r.Endpoint, bytes.NewReader(r.Body))
+			if err != nil {
+				return err
+			}
+			req.Header.Set("Content-Type", "application/json")
+			if token != "" {
+				req.Header.Set("Authorization", "Bearer "+token)
+			}
+			resp, err := hc.Do(req)
+			if err != nil {
+				return err
+			}
+			_, err = io.Copy(io.Discard, resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode != http.StatusOK {
+				return fmt.Errorf("%s: HTTP %d", r.Endpoint, resp.StatusCode)
+			}
+			return err
+		}
+		return func() (doer, func()) { return do, func() {} }, nil
+	}
+	prefix := strings.TrimSuffix(u.Path, "/")
+	return func() (doer, func()) {
+		c := &rawClient{addr: u.Host, prefix: prefix, token: token}
+		return c.do, c.close
+	}, nil
+}
+
+// rawClient is one keep-alive HTTP/1.1 connection of the load generator.
+type rawClient struct {
+	addr, prefix, token string
+	conn                net.Conn
+	br                  *bufio.Reader
+	buf                 []byte
+}
+
+func (c *rawClient) do(ctx context.Context, r benchReq) error {
+	if c.conn == nil {
+		var d net.Dialer
+		conn, err := d.DialContext(ctx, "tcp", c.addr)
+		if err != nil {
+			return err
+		}
+		c.conn, c.br = conn, bufio.NewReaderSize(conn, 64<<10)
+	}
+	// A request in flight when a run ends finishes; a stuck one fails.
+	c.conn.SetDeadline(time.Now().Add(time.Minute))
+	b := c.buf[:0]
+	b = append(b, "POST "+c.prefix+"/"+r.Endpoint+" HTTP/1.1\r\nHost: "+c.addr+"\r\nContent-Type: application/json\r\n"...)
+	if c.token != "" {
+		b = append(b, "Authorization: Bearer "+c.token+"\r\n"...)
+	}
+	b = append(b, "Content-Length: "...)
+	b = strconv.AppendInt(b, int64(len(r.Body)), 10)
+	b = append(b, "\r\n\r\n"...)
+	b = append(b, r.Body...)
+	c.buf = b
+	err := func() error {
+		if _, err := c.conn.Write(b); err != nil {
+			return err
+		}
+		resp, err := http.ReadResponse(c.br, nil)
+		if err != nil {
+			return err
+		}
+		_, err = io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		if err != nil {
+			return err
+		}
+		if resp.Close {
+			c.close()
+		}
+		if resp.StatusCode != http.StatusOK {
+			return fmt.Errorf("%s: HTTP %d", r.Endpoint, resp.StatusCode)
+		}
+		return nil
+	}()
+	if err != nil && c.conn != nil {
+		c.close() // a connection in an unknown state is not reused
+	}
+	return err
+}
+
+func (c *rawClient) close() {
+	if c.conn != nil {
+		c.conn.Close()
+		c.conn = nil
+	}
+}

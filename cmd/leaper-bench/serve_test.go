@@ -1,0 +1,169 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/leaper-dev/leaper/cmd"
+	"github.com/leaper-dev/leaper/store/storetest"
+)
+
+func TestBenchServeFlags(t *testing.T) {
+	var got *BenchServeOptions
+	capture := func(_ context.Context, o *BenchServeOptions) error { got = o; return nil }
+	f := cmd.NewFactory()
+	f.IO = IO{Out: &bytes.Buffer{}, ErrOut: &bytes.Buffer{}}
+	c := newBenchServeCmd(f, capture)
+	c.SetArgs([]string{"--clients", "1, 4,16", "--requests", "50", "--fts5", "--soak", "2s"})
+	if err := c.Execute(); err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Clients) != 3 || got.Clients[2] != 16 || got.Requests != 50 || !got.FTS5 || got.Soak != 2*time.Second || got.Cache != 0 {
+		t.Errorf("options: %+v", got)
+	}
+	for _, args := range [][]string{{"--clients", "0"}, {"--clients", "x"}, {"--clients", "5000"}, {"--requests", "0"}, {"--soak", "48h"}} {
+		c := newBenchServeCmd(f, capture)
+		c.SetArgs(args)
+		c.SilenceErrors, c.SilenceUsage = true, true
+		if err := c.Execute(); err == nil {
+			t.Errorf("bench serve %v accepted", args)
+		}
+	}
+}
+
+// runBench runs leaper-bench with args and returns its output.
+func runBench(t *testing.T, args ...string) (string, error) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	f := cmd.NewFactory()
+	f.IO = IO{In: strings.NewReader(""), Out: &out, ErrOut: &errOut}
+	defer f.Close()
+	root := newRootCmd(f)
+	root.SetArgs(args)
+	err := root.ExecuteContext(context.Background())
+	return out.String(), err
+}
+
+// TestBenchServeSample runs a small bench over the sample store with the
+// FTS5 peer and a short soak: every request succeeds, against 127.0.0.1.
+func TestBenchServeSample(t *testing.T) {
+	if testing.Short() {
+		t.Skip("load run")
+	}
+	store := storetest.SampleStore(t)
+	out, err := runBench(t, "serve", "--store", store, "--clients", "1,4", "--requests", "60",
+		"--fts5", "--fts5-db", filepath.Join(t.TempDir(), "fts.db"), "--cache", "16", "--soak", "1s", "--json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var runs []BenchRun
+	if err := json.Unmarshal([]byte(out), &runs); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	targets := map[string]int{}
+	for _, r := range runs {
+		targets[r.Target]++
+		if r.Errors != 0 || r.Requests == 0 || r.RPS <= 0 {
+			t.Errorf("run %+v", r)
+		}
+		if r.Target == "leaper-search" && r.Ratio <= 0 {
+			t.Errorf("no FTS5 ratio: %+v", r)
+		}
+		if r.Target == "soak" && (r.RSSStart <= 0 || r.RSSEnd <= 0) {
+			t.Errorf("soak RSS: %+v", r)
+		}
+	}
+	if targets["leaper-mix"] != 2 || targets["leaper-search"] != 2 || targets["fts5-search"] != 2 || targets["soak"] != 1 {
+		t.Errorf("runs: %v", targets)
+	}
+}
+
+func TestBenchServeFTSQuery(t *testing.T) {
+	for q, want := range map[string]string{
+		"Booker Prize winners":    `"booker" OR "prize" OR "winners"`,
+		`x "y" x`:                 `"x" OR "y"`,
+		"  ":                      "",
+		"List of the Oscars-2005": `"list" OR "oscars" OR "2005"`,
+	} {
+		if got := ftsQuery(q); got != want {
+			t.Errorf("ftsQuery(%q) = %s, want %s", q, got, want)
+		}
+	}
+	if strings.Contains(ftsQuery(`x" OR NEAR(`), `""`) {
+		t.Error("quotes leak into the FTS5 query")
+	}
+}
+
+// TestRawClient drives the load generator's HTTP/1.1 client against a
+// net/http server: answers, errors, a server that closes the connection,
+// and a bearer token.
+func TestRawClient(t *testing.T) {
+	var conns atomic.Int64
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Authorization") != "Bearer s3cret" || r.Header.Get("Content-Type") != "application/json" {
+			http.Error(w, "unauthorized", http.StatusUnauthorized)
+			return
+		}
+		b, _ := io.ReadAll(r.Body)
+		switch r.URL.Path {
+		case "/api/search":
+			w.Write(b) // echo
+		case "/api/visit":
+			w.Header().Set("Connection", "close")
+			w.Write([]byte(`{"result":"bye"}`))
+		default:
+			http.Error(w, "boom", http.StatusInternalServerError)
+		}
+	}))
+	srv.Config.ConnState = func(_ net.Conn, s http.ConnState) {
+		if s == http.StateNew {
+			conns.Add(1)
+		}
+	}
+	srv.Start()
+	defer srv.Close()
+
+	newDoer, err := httpDoer(srv.URL+"/api/", "s3cret", 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	do, release := newDoer()
+	defer release()
+	ctx := context.Background()
+	for i := range 5 {
+		if err := do(ctx, benchReq{Endpoint: "search", Body: []byte(`{"query":"x"}`)}); err != nil {
+			t.Fatalf("search %d: %v", i, err)
+		}
+	}
+	if n := conns.Load(); n != 1 {
+		t.Errorf("%d connections for 5 keep-alive requests, want 1", n)
+	}
+	if err := do(ctx, benchReq{Endpoint: "visit", Body: []byte(`{}`)}); err != nil {
+		t.Fatalf("visit: %v", err)
+	}
+	if err := do(ctx, benchReq{Endpoint: "search", Body: []byte(`{}`)}); err != nil {
+		t.Fatalf("search after the server closed: %v", err)
+	}
+	if n := conns.Load(); n != 2 {
+		t.Errorf("%d connections, want 2 after the server closed one", n)
+	}
+	if err := do(ctx, benchReq{Endpoint: "nope", Body: []byte(`{}`)}); err == nil || !strings.Contains(err.Error(), "HTTP 500") {
+		t.Errorf("a 500 answer gave %v", err)
+	}
+	bad, _ := httpDoer(srv.URL, "wrong", 1)
+	do2, release2 := bad()
+	defer release2()
+	if err := do2(ctx, benchReq{Endpoint: "api/search", Body: []byte(`{}`)}); err == nil || !strings.Contains(err.Error(), "HTTP 401") {
+		t.Errorf("a wrong token gave %v", err)
+	}
+}

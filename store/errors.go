@@ -1,0 +1,6 @@
+package store
+
+import "errors"
+
+// ErrClosed is returned by a second Close.
+var ErrClosed = errors.New("store: closed")

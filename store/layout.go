@@ -1,0 +1,33 @@
+package store
+
+import "path/filepath"
+
+// This file owns the layout of a store directory; nothing else in leaper
+// names a path inside one.
+//
+//	DIR/
+//	  graph/      the Badger entity-relation graph (package graph); its
+//	              MANIFEST file marks a store, and the graph's manifest
+//	              records the format version and whether the build finished
+//	  index/      the Bleve full-text index of the pages (package index)
+//	  index.new/  the index a running build writes; renamed over index/
+//	              when it is complete, so a stopped build never leaves a
+//	              half index in place
+const (
+	graphDir      = "graph"
+	indexDir      = "index"
+	indexBuildDir = indexDir + ".new"
+	graphMarker   = "MANIFEST" // Badger's own manifest: the graph exists
+)
+
+// GraphPath is the graph's directory inside the store in dir.
+func GraphPath(dir string) string { return filepath.Join(dir, graphDir) }
+
+// IndexPath is the index's directory inside the store in dir.
+func IndexPath(dir string) string { return filepath.Join(dir, indexDir) }
+
+// indexBuildPath is where a build writes the new index.
+func indexBuildPath(dir string) string { return filepath.Join(dir, indexBuildDir) }
+
+// markerPath is the file whose presence says dir holds a store.
+func markerPath(dir string) string { return filepath.Join(dir, graphDir, graphMarker) }

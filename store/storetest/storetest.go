@@ -1,0 +1,67 @@
+// Package storetest builds stores for tests: the real sample corpus under
+// testdata/corpus, once per test binary.
+package storetest
+
+import (
+	"context"
+	"os"
+	"sync"
+	"testing"
+
+	"github.com/leaper-dev/leaper/graph"
+	"github.com/leaper-dev/leaper/graph/graphtest"
+	"github.com/leaper-dev/leaper/store"
+)
+
+var (
+	once   sync.Once
+	dir    string
+	report *store.Report
+	err    error
+)
+
+// SampleStore builds the sample corpus into a store directory once per test
+// binary and returns it. The directory is removed when the process exits
+// only if the OS cleans its temp dir; it is small.
+func SampleStore(t testing.TB) string {
+	t.Helper()
+	once.Do(func() {
+		dir, err = os.MkdirTemp("", "leaper-sample-*")
+		if err != nil {
+			return
+		}
+		report, err = store.Build(context.Background(), dir, []string{graphtest.Corpus()}, nil)
+	})
+	if err != nil {
+		t.Fatalf("storetest: build sample store: %v", err)
+	}
+	return dir
+}
+
+// SampleReport is the report of the sample build.
+func SampleReport(t testing.TB) *store.Report {
+	SampleStore(t)
+	return report
+}
+
+// Open opens the sample store read-only, closed at cleanup.
+func Open(t testing.TB) *store.Store {
+	t.Helper()
+	s, err := store.Open(SampleStore(t), nil)
+	if err != nil {
+		t.Fatalf("storetest: open store: %v", err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+// OpenGraph opens the sample store's graph read-only, closed at cleanup.
+func OpenGraph(t testing.TB) *graph.Store {
+	t.Helper()
+	s, err := store.Open(SampleStore(t), &store.Options{GraphOnly: true})
+	if err != nil {
+		t.Fatalf("storetest: open graph: %v", err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s.Graph()
+}

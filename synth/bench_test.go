@@ -1,0 +1,58 @@
+package synth_test
+
+import (
+	"context"
+	"os"
+	"testing"
+
+	"github.com/leaper-dev/leaper/store/storetest"
+
+	"github.com/leaper-dev/leaper/graph"
+	"github.com/leaper-dev/leaper/query"
+	"github.com/leaper-dev/leaper/store"
+	"github.com/leaper-dev/leaper/synth"
+)
+
+// benchGraph opens LEAPER_BENCH_STORE (a store built from the shared
+// corpus, e.g. leaper build --store /tmp/full ../shared/corpus), or the
+// sample store.
+func benchGraph(b *testing.B) *graph.Store {
+	dir := os.Getenv("LEAPER_BENCH_STORE")
+	if dir == "" {
+		return storetest.OpenGraph(b)
+	}
+	g, err := graph.Open(store.GraphPath(dir), &graph.Options{ReadOnly: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { g.Close() })
+	return g
+}
+
+// BenchmarkSynth reports tasks/s per variant, plain, with one expansion
+// and with aggregates (loading the trees and mining included), and the
+// share of candidates dropped.
+func BenchmarkSynth(b *testing.B) {
+	g := benchGraph(b)
+	for _, c := range configs {
+		b.Run(c.name, func(b *testing.B) {
+			o := c.opts
+			o.N, o.Seed = 50, 1
+			tasks, cands, targets := 0, 0, 0
+			for b.Loop() {
+				st, err := synth.Run(context.Background(), g, &o, func(t *query.Task) error {
+					targets += len(t.Targets)
+					return nil
+				})
+				if err != nil {
+					b.Fatal(err)
+				}
+				tasks += st.Emitted
+				cands += st.Candidates
+			}
+			b.ReportMetric(float64(tasks)/b.Elapsed().Seconds(), "tasks/s")
+			b.ReportMetric(1-float64(tasks)/float64(max(1, cands)), "dropped/candidate")
+			b.ReportMetric(float64(targets)/float64(max(1, tasks)), "targets/task")
+		})
+	}
+}

@@ -1,0 +1,100 @@
+package synth_test
+
+import (
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/leaper-dev/leaper/store/storetest"
+
+	"github.com/leaper-dev/leaper/synth"
+)
+
+// chatServer is a local OpenAI-compatible endpoint: reply maps the user
+// message (the template question) to the assistant's answer; status 0
+// means 200.
+func chatServer(t *testing.T, status int, reply func(q string) string) *httptest.Server {
+	t.Helper()
+	var mu sync.Mutex
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !strings.HasSuffix(r.URL.Path, "/chat/completions") {
+			http.NotFound(w, r)
+			return
+		}
+		if status != 0 {
+			w.WriteHeader(status)
+			w.Write([]byte(`{"error":{"message":"boom","type":"server_error"}}`))
+			return
+		}
+		var req struct {
+			Model    string `json:"model"`
+			Messages []struct {
+				Role, Content string
+			} `json:"messages"`
+		}
+		if err := json.NewDecoder(r.Body).Decode(&req); err != nil || len(req.Messages) != 2 {
+			http.Error(w, "bad request", http.StatusBadRequest)
+			return
+		}
+		mu.Lock()
+		out := reply(req.Messages[1].Content)
+		mu.Unlock()
+		json.NewEncoder(w).Encode(map[string]any{
+			"id": "x", "object": "chat.completion", "model": req.Model,
+			"choices": []map[string]any{{"index": 0, "finish_reason": "stop",
+				"message": map[string]string{"role": "assistant", "content": out}}},
+		})
+	}))
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+func TestParaphrase(t *testing.T) {
+	g := storetest.OpenGraph(t)
+	base := synth.Options{Variant: "reverse-union", N: 6, Seed: 5}
+	plain, _ := run(t, g, base)
+	if len(plain) == 0 {
+		t.Fatal("no tasks")
+	}
+	leakOf := map[string]string{} // template question → an answer entity
+	for _, tk := range plain {
+		leakOf[tk.Question] = tk.Targets[0].Name
+	}
+	cases := []struct {
+		name    string
+		status  int
+		reply   func(string) string
+		outcome string
+		changed bool
+	}{
+		{"good", 0, func(q string) string { return "Here is my question. " + q }, synth.ParaAccepted, true},
+		{"leak", 0, func(q string) string { return q + " Hint: think of " + leakOf[q] + "." }, synth.ParaLeak, false},
+		{"drops-constant", 0, func(q string) string { return "Which ones share it?" }, synth.ParaMissing, false},
+		{"500", http.StatusInternalServerError, nil, synth.ParaFailed, false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			srv := chatServer(t, c.status, c.reply)
+			o := base
+			o.Paraphraser = synth.NewLLM(srv.URL+"/v1", "test-model", "key", o.Seed)
+			tasks, st := run(t, g, o)
+			if len(tasks) != len(plain) {
+				t.Fatalf("%d tasks, want %d", len(tasks), len(plain))
+			}
+			if st.Paraphrase[c.outcome] != len(tasks) {
+				t.Errorf("paraphrase outcomes %v, want %d %s", st.Paraphrase, len(tasks), c.outcome)
+			}
+			for i, tk := range tasks {
+				if changed := tk.Question != plain[i].Question; changed != c.changed {
+					t.Errorf("%s: question changed %v: %q", tk.ID, changed, tk.Question)
+				}
+				if c.changed && !strings.HasPrefix(tk.Question, "Here is my question.") {
+					t.Errorf("%s: %q", tk.ID, tk.Question)
+				}
+			}
+		})
+	}
+}

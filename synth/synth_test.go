@@ -1,0 +1,158 @@
+package synth_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/leaper-dev/leaper/store/storetest"
+
+	"github.com/leaper-dev/leaper/graph"
+	"github.com/leaper-dev/leaper/query"
+	"github.com/leaper-dev/leaper/synth"
+)
+
+// run synthesises with opts over g and returns the tasks and stats.
+func run(t *testing.T, g *graph.Store, opts synth.Options) ([]*query.Task, *synth.Stats) {
+	t.Helper()
+	var tasks []*query.Task
+	st, err := synth.Run(context.Background(), g, &opts, func(tk *query.Task) error {
+		tasks = append(tasks, tk)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tasks, st
+}
+
+func encode(t *testing.T, tasks []*query.Task) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	for _, tk := range tasks {
+		if err := enc.Encode(tk); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return b.Bytes()
+}
+
+var configs = []struct {
+	name string
+	opts synth.Options
+}{
+	{"basic", synth.Options{Variant: "basic"}},
+	{"basic-expand", synth.Options{Variant: "basic", Expand: 1}},
+	{"basic-aggregate", synth.Options{Variant: "basic", Aggregate: true}},
+	{"union", synth.Options{Variant: "union"}},
+	{"union-expand", synth.Options{Variant: "union", Expand: 1}},
+	{"union-aggregate", synth.Options{Variant: "union", Aggregate: true}},
+	{"reverse-union", synth.Options{Variant: "reverse-union"}},
+	{"reverse-union-expand2", synth.Options{Variant: "reverse-union", Expand: 2}},
+	{"reverse-union-aggregate", synth.Options{Variant: "reverse-union", Aggregate: true}},
+}
+
+// TestInvariant: every task synthesised from the sample store evaluates,
+// read back from JSON, to exactly its answer.
+func TestInvariant(t *testing.T) {
+	g := storetest.OpenGraph(t)
+	for _, c := range configs {
+		t.Run(c.name, func(t *testing.T) {
+			o := c.opts
+			o.N, o.Seed = 40, 7
+			tasks, st := run(t, g, o)
+			t.Logf("%d tasks, %d candidates, dropped %v", len(tasks), st.Candidates, st.Dropped)
+			if len(tasks) == 0 {
+				t.Fatalf("no tasks")
+			}
+			back, err := query.DecodeTasks(bytes.NewReader(encode(t, tasks)), c.name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ids := map[string]bool{}
+			for _, tk := range back {
+				if err := synth.Check(context.Background(), g, tk); err != nil {
+					t.Errorf("%s: %v\n%s", tk.ID, err, encode(t, []*query.Task{tk}))
+				}
+				if ids[tk.ID] {
+					t.Errorf("duplicate id %s", tk.ID)
+				}
+				ids[tk.ID] = true
+				if tk.Question == "" || len(tk.Targets) < 2 || len(tk.Answer.Rows) < 2 {
+					t.Errorf("%s: empty question or trivial answer", tk.ID)
+				}
+				if strings.Contains(tk.Question, "{") || strings.Contains(tk.Question, "has_") {
+					t.Errorf("%s: unrendered question %q", tk.ID, tk.Question)
+				}
+				if (o.Aggregate) != (tk.Answer.Aggregate != nil) {
+					t.Errorf("%s: aggregate %v", tk.ID, tk.Answer.Aggregate)
+				}
+				if tk.Expand != o.Expand {
+					t.Errorf("%s: expand %d, want %d", tk.ID, tk.Expand, o.Expand)
+				}
+			}
+		})
+	}
+}
+
+func TestDeterministic(t *testing.T) {
+	g := storetest.OpenGraph(t)
+	for _, c := range configs {
+		o := c.opts
+		o.N, o.Seed = 15, 3
+		a, _ := run(t, g, o)
+		b, _ := run(t, g, o)
+		if !bytes.Equal(encode(t, a), encode(t, b)) {
+			t.Errorf("%s: two runs differ", c.name)
+		}
+		o.Seed = 4
+		d, _ := run(t, g, o)
+		if len(a) > 1 && bytes.Equal(encode(t, a), encode(t, d)) {
+			t.Errorf("%s: seeds 3 and 4 give the same tasks", c.name)
+		}
+	}
+}
+
+func TestCheckRejectsTampering(t *testing.T) {
+	g := storetest.OpenGraph(t)
+	tasks, _ := run(t, g, synth.Options{Variant: "basic", N: 3, Seed: 1})
+	if len(tasks) == 0 {
+		t.Fatal("no tasks")
+	}
+	tk := *tasks[0]
+	tk.Answer.Rows = tk.Answer.Rows[1:]
+	if err := synth.Check(context.Background(), g, &tk); !errors.Is(err, synth.ErrInvariant) {
+		t.Errorf("dropped row: %v, want ErrInvariant", err)
+	}
+	tk = *tasks[0]
+	tk.Formalization = tk.Formalization[:1]
+	if err := synth.Check(context.Background(), g, &tk); !errors.Is(err, synth.ErrInvariant) {
+		t.Errorf("dropped columns: %v, want ErrInvariant", err)
+	}
+}
+
+func TestMinTargets(t *testing.T) {
+	g := storetest.OpenGraph(t)
+	tasks, st := run(t, g, synth.Options{Variant: "basic", N: 10, Seed: 1, MinTargets: 30})
+	for _, tk := range tasks {
+		if len(tk.Targets) < 30 {
+			t.Errorf("%s: %d targets", tk.ID, len(tk.Targets))
+		}
+	}
+	if st.Dropped[synth.DropMinTargets] == 0 {
+		t.Errorf("nothing dropped for min_targets: %+v", st)
+	}
+}
+
+func TestBadOptions(t *testing.T) {
+	g := storetest.OpenGraph(t)
+	_, err := synth.Run(context.Background(), g, &synth.Options{Variant: "nope", N: 1}, func(*query.Task) error { return nil })
+	if !errors.Is(err, synth.ErrBadOptions) {
+		t.Errorf("got %v", err)
+	}
+}

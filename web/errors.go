@@ -1,0 +1,6 @@
+package web
+
+import "errors"
+
+// ErrClosed is returned by a second Close.
+var ErrClosed = errors.New("web: closed")
