@@ -20,6 +20,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/leaper-dev/leaper/agent/mcpserve"
 	"github.com/leaper-dev/leaper/agent/serve"
 	"github.com/leaper-dev/leaper/graph"
 	"github.com/leaper-dev/leaper/query"
@@ -52,6 +53,7 @@ type BenchServeOptions struct {
 	Soak      time.Duration
 	Seed      uint64
 	Timeout   time.Duration
+	Dropin    bool
 	JSON      bool
 }
 
@@ -76,9 +78,14 @@ entities and column headers. It reports requests/s, p50 and p99 latency
 and errors, for the mix and for search alone. --fts5 measures SQLite FTS5
 over the same pages with the same queries and as many connections, in the
 same run, and prints leaper's ratio to it. --soak runs the mix for a
-duration and prints the resident memory at start and end.`,
+duration and prints the resident memory at start and end. --dropin also
+measures visit alone and the same requests through the drop-in shapes:
+POST /serper/search, GET /jina/<url>, and the MCP tools search and visit
+over streamable HTTP (one SDK client session per client), with each one's
+p99 as a ratio to /search's or /visit's.`,
 		Example: `  leaper-bench serve --store ./leaper-data --clients 1,8,64 --requests 2000 --fts5
-  leaper-bench serve --store ./leaper-data --cache 10000 --soak 10m`,
+  leaper-bench serve --store ./leaper-data --cache 10000 --soak 10m
+  leaper-bench serve --store ./leaper-data --clients 64 --requests 4000 --dropin`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, args []string) error {
 			opts.IO, opts.Web = f.IO, f.Web
@@ -117,6 +124,7 @@ duration and prints the resident memory at start and end.`,
 	c.Flags().DurationVar(&opts.Soak, "soak", 0, "after the runs, a mixed load for this long, with RSS at start and end")
 	c.Flags().Uint64Var(&opts.Seed, "seed", 1, "seed of the query mix")
 	c.Flags().DurationVar(&opts.Timeout, "timeout", 10*time.Minute, "stop a run that takes longer than this")
+	c.Flags().BoolVar(&opts.Dropin, "dropin", false, "also measure visit alone and the drop-in shapes (Serper, Jina, MCP search and visit) on the same requests")
 	c.Flags().BoolVar(&opts.JSON, "json", false, "print results as JSON")
 	return c
 }
@@ -126,6 +134,8 @@ type benchReq struct {
 	Endpoint string
 	Body     []byte
 	Query    string // for search: the query, for the FTS5 peer
+	Method   string // default POST
+	Tool     string // for MCP: the tool Body is the arguments of
 }
 
 // BenchRun is one measured run.
@@ -139,6 +149,10 @@ type BenchRun struct {
 	P50ms    float64 `json:"p50_ms"`
 	P99ms    float64 `json:"p99_ms"`
 	Ratio    float64 `json:"ratio_to_fts5,omitempty"`
+	// Versus and P99Ratio: a drop-in shape's p99 over its native
+	// endpoint's, on the same requests (--dropin).
+	Versus   string  `json:"versus,omitempty"`
+	P99Ratio float64 `json:"p99_ratio,omitempty"`
 	RSSStart int64   `json:"rss_start_kb,omitempty"`
 	RSSEnd   int64   `json:"rss_end_kb,omitempty"`
 }
@@ -169,6 +183,7 @@ func runBenchServe(ctx context.Context, o *BenchServeOptions) error {
 	}
 	if base == "" {
 		srv := serve.NewServer(w, &serve.Options{Workers: o.Workers, Cache: o.Cache})
+		srv.Mount("/mcp", mcpserve.NewServer(w, &mcpserve.Options{Workers: o.Workers}).Handler())
 		ln, err := net.Listen("tcp", "127.0.0.1:0")
 		if err != nil {
 			return err
@@ -205,9 +220,18 @@ func runBenchServe(ctx context.Context, o *BenchServeOptions) error {
 		}, func() {}
 	}
 
+	var dl dropinLoad
+	mcpc := mcpDoer(base, token)
+	if o.Dropin {
+		dl.visits, dl.serper, dl.jina, dl.mcpSearch, dl.mcpVisit = dropinWorkloads(mix)
+	}
+
 	// Warm the OS page cache and both engines once, unmeasured.
 	warm := min(len(mix), 300)
 	loadRun(ctx, "warm", 8, warm, mix, post, o.Timeout)
+	if o.Dropin {
+		loadRun(ctx, "warm", 8, min(warm, len(dl.mcpSearch)), dl.mcpSearch, mcpc, o.Timeout)
+	}
 	if ft != nil {
 		loadRun(ctx, "warm", 8, min(warm, len(searches)), searches, ftsDo, o.Timeout)
 	}
@@ -238,6 +262,16 @@ func runBenchServe(ctx context.Context, o *BenchServeOptions) error {
 				printRun(errOut, r)
 			}
 		}
+		if o.Dropin {
+			dr, err := dropinRuns(ctx, n, o.Requests, rs, dl, post, mcpc, o.Timeout)
+			firstErr = cmpOr(firstErr, err)
+			runs = append(runs, dr...)
+			if !o.JSON {
+				for _, r := range dr {
+					printRun(errOut, r)
+				}
+			}
+		}
 	}
 	if o.Soak > 0 {
 		r, err := soakRun(ctx, maxC, o.Soak, mix, post, errOut)
@@ -250,6 +284,7 @@ func runBenchServe(ctx context.Context, o *BenchServeOptions) error {
 		}
 	} else {
 		printRuns(o.IO.Out, runs, o.Cache)
+		printDropin(o.IO.Out, runs)
 	}
 	errs := 0
 	for _, r := range runs {
@@ -535,7 +570,7 @@ func httpDoer(base, token string, clients int) (func() (doer, func()), error) {
 			DisableCompression: true,
 		}, Timeout: time.Minute}
 		do := func(ctx context.Context, r benchReq) error {
-			req, err := http.NewRequestWithContext(ctx, http.MethodPost, base+"/"+r.Endpoint, bytes.NewReader(r.Body))
+			req, err := http.NewRequestWithContext(ctx, cmpOr(r.Method, http.MethodPost), base+"/"+r.Endpoint, bytes.NewReader(r.Body))
 			if err != nil {
 				return err
 			}
@@ -583,13 +618,17 @@ func (c *rawClient) do(ctx context.Context, r benchReq) error {
 	// A request in flight when a run ends finishes; a stuck one fails.
 	c.conn.SetDeadline(time.Now().Add(time.Minute))
 	b := c.buf[:0]
-	b = append(b, "POST "+c.prefix+"/"+r.Endpoint+" HTTP/1.1\r\nHost: "+c.addr+"\r\nContent-Type: application/json\r\n"...)
+	method := cmpOr(r.Method, http.MethodPost)
+	b = append(b, method+" "+c.prefix+"/"+r.Endpoint+" HTTP/1.1\r\nHost: "+c.addr+"\r\n"...)
 	if c.token != "" {
 		b = append(b, "Authorization: Bearer "+c.token+"\r\n"...)
 	}
-	b = append(b, "Content-Length: "...)
-	b = strconv.AppendInt(b, int64(len(r.Body)), 10)
-	b = append(b, "\r\n\r\n"...)
+	if method == http.MethodPost {
+		b = append(b, "Content-Type: application/json\r\nContent-Length: "...)
+		b = strconv.AppendInt(b, int64(len(r.Body)), 10)
+		b = append(b, "\r\n"...)
+	}
+	b = append(b, "\r\n"...)
 	b = append(b, r.Body...)
 	c.buf = b
 	err := func() error {
