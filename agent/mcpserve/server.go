@@ -147,6 +147,7 @@ func (s *Server) Run(ctx context.Context, t mcp.Transport) error { return s.s.Ru
 func (s *Server) Handler() http.Handler {
 	return mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.s }, &mcp.StreamableHTTPOptions{
 		SessionTimeout:      s.opts.SessionTimeout,
+		JSONResponse:        true,
 		Logger:              s.opts.Logger,
 		MaxRequestBodyBytes: 1 << 20,
 	})

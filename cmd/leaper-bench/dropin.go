@@ -3,9 +3,12 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
+	"slices"
 	"strings"
 	"time"
 
@@ -17,7 +20,7 @@ import (
 // as search and visit, through the shapes other stacks call: Serper's
 // POST /serper/search, Jina Reader's GET /jina/<url>, and the MCP tools
 // search and visit over streamable HTTP at /mcp, each client holding one
-// session of the official SDK's client, as an MCP host does.
+// session.
 
 // dropinWorkloads derives, from the mix, the visits alone and the same
 // requests in the drop-in shapes.
@@ -55,9 +58,93 @@ func escapeRequestPath(u string) string {
 	return b.String()
 }
 
-// mcpDoer returns MCP clients: each connects one session of the SDK's
-// client to base/mcp on its first call and closes it when released.
+// mcpDoer returns MCP clients for base/mcp. An http:// server gets the
+// same keep-alive HTTP/1.1 client as the native endpoints, speaking MCP's
+// streamable HTTP on it (initialize, notifications/initialized, then
+// tools/call with the session id, JSON answers), so that the ratio to
+// /search and /visit is the server's and not the load generator's; other
+// URLs get the official SDK's client. Every answer must be a result that
+// is not a tool error.
 func mcpDoer(base, token string) func() (doer, func()) {
+	u, err := url.Parse(base)
+	if err != nil || u.Scheme != "http" {
+		return mcpSDKDoer(base, token)
+	}
+	prefix := strings.TrimSuffix(u.Path, "/")
+	return func() (doer, func()) {
+		c := &rawClient{addr: u.Host, prefix: prefix, token: token}
+		var session string
+		var id int64
+		accept := "Accept: application/json, text/event-stream"
+		rpc := func(ctx context.Context, method string, params any, notify bool) ([]byte, error) {
+			m := map[string]any{"jsonrpc": "2.0", "method": method, "params": params}
+			if !notify {
+				id++
+				m["id"] = id
+			}
+			body, _ := json.Marshal(m)
+			hdr := []string{accept}
+			if session != "" {
+				hdr = append(hdr, "Mcp-Session-Id: "+session, "Mcp-Protocol-Version: "+mcpProtocol)
+			}
+			var out []byte
+			resp, err := c.exchange(ctx, benchReq{Endpoint: "mcp", Body: body}, hdr, &out)
+			if err != nil {
+				return nil, err
+			}
+			if resp.StatusCode != http.StatusOK && resp.StatusCode != http.StatusAccepted {
+				return nil, fmt.Errorf("mcp %s: HTTP %d: %.200s", method, resp.StatusCode, out)
+			}
+			if sid := resp.Header.Get("Mcp-Session-Id"); sid != "" {
+				session = sid
+			}
+			return out, nil
+		}
+		do := func(ctx context.Context, r benchReq) error {
+			if session == "" {
+				if _, err := rpc(ctx, "initialize", map[string]any{"protocolVersion": mcpProtocol, "capabilities": map[string]any{},
+					"clientInfo": map[string]any{"name": "leaper-bench", "version": "1"}}, false); err != nil {
+					return err
+				}
+				if session == "" {
+					return errors.New("mcp: no Mcp-Session-Id from initialize")
+				}
+				if _, err := rpc(ctx, "notifications/initialized", map[string]any{}, true); err != nil {
+					return err
+				}
+			}
+			out, err := rpc(ctx, "tools/call", map[string]any{"name": r.Tool, "arguments": json.RawMessage(r.Body)}, false)
+			if err != nil {
+				return err
+			}
+			var ans struct {
+				Result *struct {
+					Content []json.RawMessage `json:"content"`
+					IsError bool              `json:"isError"`
+				} `json:"result"`
+				Error *struct{ Message string } `json:"error"`
+			}
+			if err := json.Unmarshal(out, &ans); err != nil {
+				return fmt.Errorf("mcp %s: %w: %.200s", r.Tool, err, out)
+			}
+			switch {
+			case ans.Error != nil:
+				return fmt.Errorf("mcp %s: %s", r.Tool, ans.Error.Message)
+			case ans.Result == nil || ans.Result.IsError || len(ans.Result.Content) == 0:
+				return fmt.Errorf("mcp %s: tool error: %.200s", r.Tool, out)
+			}
+			return nil
+		}
+		return do, c.close
+	}
+}
+
+// mcpProtocol is the MCP protocol version the raw client speaks.
+const mcpProtocol = "2025-06-18"
+
+// mcpSDKDoer returns clients of the official SDK: each connects one
+// session on its first call and closes it when released.
+func mcpSDKDoer(base, token string) func() (doer, func()) {
 	return func() (doer, func()) {
 		var cs *mcp.ClientSession
 		hc := &http.Client{Transport: &bearerTransport{token: token, rt: &http.Transport{MaxIdleConnsPerHost: 4, DisableCompression: true}}}
@@ -101,43 +188,93 @@ func (b *bearerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	return b.rt.RoundTrip(r)
 }
 
-// dropinRuns measures, at c clients, visit alone and the drop-in shapes,
-// and sets each drop-in run's p99 ratio to its native peer (search's p99
-// for Serper and MCP search, visit's for Jina and MCP visit).
-func dropinRuns(ctx context.Context, c, n int, search BenchRun, w dropinLoad, post, mcpc func() (doer, func()), timeout time.Duration) ([]BenchRun, error) {
-	var first error
-	run := func(target string, reqs []benchReq, d func() (doer, func()), peer *BenchRun) BenchRun {
-		r, err := loadRun(ctx, target, c, n, reqs, d, timeout)
-		first = cmpOr(first, err)
-		if peer != nil && peer.P99ms > 0 {
-			r.Versus, r.P99Ratio = peer.Target, r.P99ms/peer.P99ms
-		}
-		return r
+// dropinRuns measures, at c clients, search and visit and the drop-in
+// shapes of the same requests, in rounds (the machine is shared: load from
+// elsewhere comes and goes). In each round every drop-in shape runs right
+// after its native endpoint (search, Serper, MCP search, visit, Jina, MCP
+// visit), n requests each, and its p99 ratio to the native p99 of that
+// round is taken; a target's figures are the medians over the rounds, its
+// ratio the median of its per-round ratios.
+func dropinRuns(ctx context.Context, c, n, rounds int, w dropinLoad, post, mcpc func() (doer, func()), timeout time.Duration) ([]BenchRun, error) {
+	type target struct {
+		name   string
+		reqs   []benchReq
+		d      func() (doer, func())
+		versus string
 	}
-	visit := run("leaper-visit", w.visits, post, nil)
-	out := []BenchRun{
-		visit,
-		run("serper", w.serper, post, &search),
-		run("jina", w.jina, post, &visit),
-		run("mcp-search", w.mcpSearch, mcpc, &search),
-		run("mcp-visit", w.mcpVisit, mcpc, &visit),
+	targets := []target{
+		{"dropin-search", w.searches, post, ""},
+		{"serper", w.serper, post, "dropin-search"},
+		{"mcp-search", w.mcpSearch, mcpc, "dropin-search"},
+		{"dropin-visit", w.visits, post, ""},
+		{"jina", w.jina, post, "dropin-visit"},
+		{"mcp-visit", w.mcpVisit, mcpc, "dropin-visit"},
+	}
+	var first error
+	byName := map[string][]BenchRun{}
+	ratios := map[string][]float64{}
+	for round := 0; round < rounds; round++ {
+		this := map[string]BenchRun{}
+		for _, t := range targets {
+			r, err := loadRun(ctx, t.name, c, n, t.reqs, t.d, timeout)
+			first = cmpOr(first, err)
+			byName[t.name] = append(byName[t.name], r)
+			this[t.name] = r
+			if t.versus != "" && this[t.versus].P99ms > 0 {
+				ratios[t.name] = append(ratios[t.name], r.P99ms/this[t.versus].P99ms)
+			}
+		}
+	}
+	out := make([]BenchRun, 0, len(targets))
+	for _, t := range targets {
+		r := medianRun(byName[t.name])
+		if len(ratios[t.name]) > 0 {
+			r.Versus, r.P99Ratio = t.versus, median(ratios[t.name])
+		}
+		out = append(out, r)
 	}
 	return out, first
 }
 
+// medianRun sums requests and errors of a target's rounds and takes the
+// median of its rates and latencies.
+func medianRun(rs []BenchRun) BenchRun {
+	out := rs[0]
+	out.Requests, out.Errors, out.Seconds = 0, 0, 0
+	var rps, p50, p99 []float64
+	for _, r := range rs {
+		out.Requests += r.Requests
+		out.Errors += r.Errors
+		out.Seconds += r.Seconds
+		rps, p50, p99 = append(rps, r.RPS), append(p50, r.P50ms), append(p99, r.P99ms)
+	}
+	out.RPS, out.P50ms, out.P99ms = median(rps), median(p50), median(p99)
+	out.Rounds = len(rs)
+	return out
+}
+
+func median(xs []float64) float64 {
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+}
+
 // dropinLoad holds the drop-in workloads.
 type dropinLoad struct {
-	visits, serper, jina, mcpSearch, mcpVisit []benchReq
+	searches, visits, serper, jina, mcpSearch, mcpVisit []benchReq
 }
 
 func printDropin(w io.Writer, runs []BenchRun) {
 	var lines []string
 	for _, r := range runs {
 		if r.Versus != "" {
-			lines = append(lines, fmt.Sprintf("%s/%s %.2fx at %d clients", r.Target, r.Versus, r.P99Ratio, r.Clients))
+			lines = append(lines, fmt.Sprintf("%s/%s %.2fx", r.Target, strings.TrimPrefix(r.Versus, "dropin-"), r.P99Ratio))
 		}
 	}
 	if len(lines) > 0 {
-		fmt.Fprintf(w, "p99 ratios (drop-in shape / native endpoint, same requests): %s\n", strings.Join(lines, "; "))
+		fmt.Fprintf(w, "p99 ratios (drop-in shape / native endpoint, same requests, median of per-round ratios): %s\n", strings.Join(lines, "; "))
 	}
 }

@@ -54,6 +54,7 @@ type BenchServeOptions struct {
 	Seed      uint64
 	Timeout   time.Duration
 	Dropin    bool
+	Rounds    int
 	JSON      bool
 }
 
@@ -82,7 +83,10 @@ duration and prints the resident memory at start and end. --dropin also
 measures visit alone and the same requests through the drop-in shapes:
 POST /serper/search, GET /jina/<url>, and the MCP tools search and visit
 over streamable HTTP (one SDK client session per client), with each one's
-p99 as a ratio to /search's or /visit's.`,
+p99 as a ratio to /search's or /visit's: in each of --rounds rounds every
+drop-in shape runs right after its native endpoint (search, Serper, MCP
+search, visit, Jina, MCP visit) and is divided by that round's native p99;
+the medians over the rounds are reported.`,
 		Example: `  leaper-bench serve --store ./leaper-data --clients 1,8,64 --requests 2000 --fts5
   leaper-bench serve --store ./leaper-data --cache 10000 --soak 10m
   leaper-bench serve --store ./leaper-data --clients 64 --requests 4000 --dropin`,
@@ -102,6 +106,9 @@ p99 as a ratio to /search's or /visit's.`,
 			}
 			if opts.Soak < 0 || opts.Soak > maxBenchSoak {
 				return usageErrorf("--soak must be within 0..%v", maxBenchSoak)
+			}
+			if opts.Rounds < 1 || opts.Rounds > 100 {
+				return usageErrorf("--rounds must be within 1..100")
 			}
 			if opts.Cache < 0 || opts.Workers < 0 {
 				return usageErrorf("--cache and --workers must not be negative")
@@ -125,6 +132,7 @@ p99 as a ratio to /search's or /visit's.`,
 	c.Flags().Uint64Var(&opts.Seed, "seed", 1, "seed of the query mix")
 	c.Flags().DurationVar(&opts.Timeout, "timeout", 10*time.Minute, "stop a run that takes longer than this")
 	c.Flags().BoolVar(&opts.Dropin, "dropin", false, "also measure visit alone and the drop-in shapes (Serper, Jina, MCP search and visit) on the same requests")
+	c.Flags().IntVar(&opts.Rounds, "rounds", 3, "rounds of the --dropin runs (medians reported)")
 	c.Flags().BoolVar(&opts.JSON, "json", false, "print results as JSON")
 	return c
 }
@@ -153,6 +161,7 @@ type BenchRun struct {
 	// endpoint's, on the same requests (--dropin).
 	Versus   string  `json:"versus,omitempty"`
 	P99Ratio float64 `json:"p99_ratio,omitempty"`
+	Rounds   int     `json:"rounds,omitempty"`
 	RSSStart int64   `json:"rss_start_kb,omitempty"`
 	RSSEnd   int64   `json:"rss_end_kb,omitempty"`
 }
@@ -224,6 +233,7 @@ func runBenchServe(ctx context.Context, o *BenchServeOptions) error {
 	mcpc := mcpDoer(base, token)
 	if o.Dropin {
 		dl.visits, dl.serper, dl.jina, dl.mcpSearch, dl.mcpVisit = dropinWorkloads(mix)
+		dl.searches = searches
 	}
 
 	// Warm the OS page cache and both engines once, unmeasured.
@@ -263,7 +273,7 @@ func runBenchServe(ctx context.Context, o *BenchServeOptions) error {
 			}
 		}
 		if o.Dropin {
-			dr, err := dropinRuns(ctx, n, o.Requests, rs, dl, post, mcpc, o.Timeout)
+			dr, err := dropinRuns(ctx, n, o.Requests, o.Rounds, dl, post, mcpc, o.Timeout)
 			firstErr = cmpOr(firstErr, err)
 			runs = append(runs, dr...)
 			if !o.JSON {
@@ -607,11 +617,25 @@ type rawClient struct {
 }
 
 func (c *rawClient) do(ctx context.Context, r benchReq) error {
+	resp, err := c.exchange(ctx, r, nil, nil)
+	if err != nil {
+		return err
+	}
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("%s: HTTP %d", r.Endpoint, resp.StatusCode)
+	}
+	return nil
+}
+
+// exchange sends one request with extra header lines ("Name: value") and
+// reads the answer; the body goes to keep when it is not nil, else it is
+// discarded.
+func (c *rawClient) exchange(ctx context.Context, r benchReq, hdr []string, keep *[]byte) (*http.Response, error) {
 	if c.conn == nil {
 		var d net.Dialer
 		conn, err := d.DialContext(ctx, "tcp", c.addr)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		c.conn, c.br = conn, bufio.NewReaderSize(conn, 64<<10)
 	}
@@ -623,6 +647,9 @@ func (c *rawClient) do(ctx context.Context, r benchReq) error {
 	if c.token != "" {
 		b = append(b, "Authorization: Bearer "+c.token+"\r\n"...)
 	}
+	for _, h := range hdr {
+		b = append(b, h+"\r\n"...)
+	}
 	if method == http.MethodPost {
 		b = append(b, "Content-Type: application/json\r\nContent-Length: "...)
 		b = strconv.AppendInt(b, int64(len(r.Body)), 10)
@@ -631,31 +658,32 @@ func (c *rawClient) do(ctx context.Context, r benchReq) error {
 	b = append(b, "\r\n"...)
 	b = append(b, r.Body...)
 	c.buf = b
-	err := func() error {
+	resp, err := func() (*http.Response, error) {
 		if _, err := c.conn.Write(b); err != nil {
-			return err
+			return nil, err
 		}
 		resp, err := http.ReadResponse(c.br, nil)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		_, err = io.Copy(io.Discard, resp.Body)
+		if keep != nil {
+			*keep, err = io.ReadAll(resp.Body)
+		} else {
+			_, err = io.Copy(io.Discard, resp.Body)
+		}
 		resp.Body.Close()
 		if err != nil {
-			return err
+			return nil, err
 		}
 		if resp.Close {
 			c.close()
 		}
-		if resp.StatusCode != http.StatusOK {
-			return fmt.Errorf("%s: HTTP %d", r.Endpoint, resp.StatusCode)
-		}
-		return nil
+		return resp, nil
 	}()
 	if err != nil && c.conn != nil {
 		c.close() // a connection in an unknown state is not reused
 	}
-	return err
+	return resp, err
 }
 
 func (c *rawClient) close() {

@@ -96,7 +96,7 @@ func TestBenchServeDropin(t *testing.T) {
 		t.Skip("load run")
 	}
 	store := storetest.SampleStore(t)
-	out, err := runBench(t, "serve", "--store", store, "--clients", "4", "--requests", "60", "--dropin", "--json")
+	out, err := runBench(t, "serve", "--store", store, "--clients", "4", "--requests", "60", "--dropin", "--rounds", "2", "--json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -104,12 +104,15 @@ func TestBenchServeDropin(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &runs); err != nil {
 		t.Fatalf("%v: %s", err, out)
 	}
-	want := map[string]string{"serper": "leaper-search", "jina": "leaper-visit", "mcp-search": "leaper-search", "mcp-visit": "leaper-visit", "leaper-visit": ""}
+	want := map[string]string{"serper": "dropin-search", "jina": "dropin-visit", "mcp-search": "dropin-search", "mcp-visit": "dropin-visit", "dropin-search": "", "dropin-visit": ""}
 	for _, r := range runs {
-		if r.Errors != 0 || r.Requests != 60 {
+		if r.Errors != 0 || r.Requests == 0 {
 			t.Errorf("run %+v", r)
 		}
 		if v, ok := want[r.Target]; ok {
+			if r.Rounds != 2 || r.Requests != 120 {
+				t.Errorf("%s: %d rounds, %d requests", r.Target, r.Rounds, r.Requests)
+			}
 			if r.Versus != v || v != "" && r.P99Ratio <= 0 {
 				t.Errorf("%s versus %q ratio %v", r.Target, r.Versus, r.P99Ratio)
 			}
