@@ -11,7 +11,8 @@
 //	                → {"result": [[{"document": {"id", "url", "title", "contents"}, "score": 1.2}]]}
 //	                return_scores false (ASearcher): {"result": [[{"id", "url", "title", "contents"}]]}
 //	                {"query": "q", "top_k": 10} (rLLM; topk, top_k or k)
-//	                → {"query", "method", "num_results", "results": [{"document": {...}, "score", "id", "url", "title", "content", "entities"}]}
+//	                → {"query", "method", "num_results", "results": [{"document": {...}, "score", "id", "url", "title", "content", "entities"}],
+//	                   "result": [[...]] (Search-R1's, as for "queries")}
 //	POST /access    {"urls": ["u"]}                                          (ASearcher)
 //	                → {"result": [{"url": "u", "contents": "page text"} | null]}
 //	POST /serper/search {"q": "q", "num": 10, "page": 1} or a list of them   (Serper)
@@ -25,6 +26,7 @@
 //	POST /get_reward {"query": [prompt+response], "prompts": [...], "labels": [task id | task JSON]}  (OpenRLHF)
 //	                → {"rewards": [soft F], "scores": [...], "extra_logs": {batch means}}
 //	GET  /healthz, GET /health → {"status": "ok"}
+//	/mcp            the MCP tools over streamable HTTP, when mounted (Server.Mount; leaper serve does)
 //	GET  /stats     → requests, client/server errors, cache hits and p50/p90/p99 per endpoint
 //
 // /search and /visit answer exactly as `leaper search` and `leaper visit`

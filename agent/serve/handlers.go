@@ -217,16 +217,19 @@ func (s *Server) retrieve(r *http.Request, body []byte) ([]byte, bool, error) {
 			}
 			scored, plain = append(scored, sd), append(plain, pd)
 		}
-		switch {
-		case single:
+		var batch any = plain
+		if scores {
+			batch = scored
+		}
+		if single {
 			if flat == nil {
 				flat = []RetrieveResult{}
 			}
-			return map[string]any{"query": qs[0], "method": "bm25", "results": flat, "num_results": len(flat)}, nil
-		case scores:
-			return map[string]any{"result": scored}, nil
+			// rLLM's single answer, with Search-R1's "result" beside it
+			// for clients that send "query" but read "result".
+			return map[string]any{"query": qs[0], "method": "bm25", "results": flat, "num_results": len(flat), "result": batch}, nil
 		}
-		return map[string]any{"result": plain}, nil
+		return map[string]any{"result": batch}, nil
 	})
 }
 

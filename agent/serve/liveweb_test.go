@@ -155,3 +155,37 @@ func TestNewEndpointsToken(t *testing.T) {
 		}
 	}
 }
+
+// TestRetrieveShapes: the failing requests, {"query", "topk"} and
+// {"query", "top_k"}, answer in both shapes with the asked depth, and
+// "queries" as a string is a batch of one.
+func TestRetrieveShapes(t *testing.T) {
+	f := newFixture(t, nil)
+	for _, body := range []string{
+		mustJSON(map[string]any{"query": f.query, "topk": 2}),
+		mustJSON(map[string]any{"query": f.query, "top_k": 2}),
+		mustJSON(map[string]any{"query": f.query, "k": 2, "topk": 0}),
+	} {
+		status, m, _ := f.post(t, "/retrieve", body)
+		if status != 200 {
+			t.Fatalf("%s: %d %v", body, status, m)
+		}
+		res, _ := m["results"].([]any)
+		batch, _ := m["result"].([]any)
+		if len(res) != 2 || len(batch) != 1 || len(batch[0].([]any)) != 2 || m["num_results"].(float64) != 2 {
+			t.Errorf("%s: %v", body, m)
+		}
+		doc := res[0].(map[string]any)["document"].(map[string]any)
+		if doc["url"] == "" || doc["title"] == "" || doc["id"] != doc["url"] {
+			t.Errorf("document %v", doc)
+		}
+	}
+	status, m, _ := f.post(t, "/retrieve", mustJSON(map[string]any{"queries": f.query, "topk": 1}))
+	if batch, _ := m["result"].([]any); status != 200 || len(batch) != 1 || m["results"] != nil {
+		t.Errorf("queries as a string: %d %v", status, m)
+	}
+	status, m, _ = f.post(t, "/retrieve", mustJSON(map[string]any{"query": []string{f.query, f.query}}))
+	if batch, _ := m["result"].([]any); status != 200 || len(batch) != 2 || m["results"] != nil {
+		t.Errorf("query as a list: %d %v", status, m)
+	}
+}
