@@ -3,12 +3,15 @@ package cmd
 import (
 	"bytes"
 	"context"
+	"errors"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/leaper-dev/leaper/agent/serve"
 	"github.com/leaper-dev/leaper/graph"
 	"github.com/leaper-dev/leaper/store/storetest"
+	"github.com/leaper-dev/leaper/web"
 	"github.com/leaper-dev/leaper/web/webtest"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -113,5 +116,16 @@ func TestMCPHTTP(t *testing.T) {
 	}
 	if !strings.Contains(f.IO.ErrOut.(*bytes.Buffer).String(), "/mcp") {
 		t.Errorf("no endpoint in the log: %s", f.IO.ErrOut)
+	}
+}
+
+// TestMCPHTTPNeedsTokenOffLoopback: leaper mcp --transport http keeps
+// leaper serve's rule; stdio has no address to guard.
+func TestMCPHTTPNeedsTokenOffLoopback(t *testing.T) {
+	o := &MCPOptions{IO: IO{ErrOut: &bytes.Buffer{}}, Transport: "http", Addr: "0.0.0.0:0",
+		Web: func() (*web.Web, error) { t.Fatal("opened the store"); return nil, nil }}
+	var ue *usageError
+	if err := runMCP(context.Background(), o); !errors.As(err, &ue) || !errors.Is(err, serve.ErrNoToken) {
+		t.Errorf("0.0.0.0 without token: %v", err)
 	}
 }
