@@ -21,12 +21,13 @@ const (
 // JSONL file keyed by the request hash ([ChatRequest.Key]) and can replay
 // them without the endpoint.
 type Cache struct {
-	inner ChatModel
-	mode  string
-	mu    sync.Mutex
-	m     map[string]*ChatResponse
-	f     *os.File
-	w     *bufio.Writer
+	inner  ChatModel
+	mode   string
+	mu     sync.Mutex
+	m      map[string]*ChatResponse
+	f      *os.File
+	w      *bufio.Writer
+	closed bool
 }
 
 type cacheLine struct {
@@ -116,12 +117,16 @@ func (c *Cache) Chat(ctx context.Context, req *ChatRequest) (*ChatResponse, erro
 	return r, nil
 }
 
-// Close flushes and closes the file; safe twice.
+// Close flushes and closes the file. Closing twice returns ErrClosed.
 func (c *Cache) Close() error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if c.closed {
+		return ErrClosed
+	}
+	c.closed = true
 	if c.f == nil {
-		return nil
+		return nil // replay: no file open
 	}
 	err := c.w.Flush()
 	if cerr := c.f.Close(); err == nil {

@@ -13,6 +13,8 @@ var (
 	ErrNoModel = errors.New("agent: no chat model configured")
 	// ErrPolicy is returned for an unknown policy name.
 	ErrPolicy = errors.New("agent: unknown policy")
+	// ErrClosed is returned by a second Close.
+	ErrClosed = errors.New("agent: closed")
 	// ErrProtocol is returned for an unknown protocol name.
 	ErrProtocol = errors.New("agent: unknown protocol (want text or native)")
 )

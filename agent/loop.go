@@ -37,7 +37,7 @@ type Policy interface {
 type State struct {
 	Task         *query.Task
 	Seed         int64
-	Protocol     string
+	Protocol     Protocol
 	Messages     []Message
 	Steps        []Step
 	Observations []*web.Observation // per step; nil when the step ran no tool
@@ -45,14 +45,17 @@ type State struct {
 	Memo any
 }
 
+// EndReason is how a run ended.
+type EndReason string
+
 // How a run ended.
 const (
-	EndAnswer    = "answer"
-	EndMaxSteps  = "max_steps"
-	EndMaxTokens = "max_tokens"
-	EndTimeout   = "timeout"
-	EndError     = "error"
-	EndCanceled  = "canceled"
+	EndAnswer    EndReason = "answer"
+	EndMaxSteps            = "max_steps"
+	EndMaxTokens           = "max_tokens"
+	EndTimeout             = "timeout"
+	EndError               = "error"
+	EndCanceled            = "canceled"
 )
 
 // Options of a run. The zero value means defaults.
@@ -60,7 +63,7 @@ type Options struct {
 	MaxSteps    int           // assistant turns before the run stops; default 60
 	MaxTokens   int           // context tokens before the run stops; default 110000
 	MaxDuration time.Duration // wall time; 0 means no limit
-	Protocol    string        // ProtocolText (default) or ProtocolNative
+	Protocol    Protocol      // ProtocolText (default) or ProtocolNative
 	Seed        int64
 	// Date is the current date the system prompt states; default
 	// DefaultDate, fixed so that prompts (and cache keys) are reproducible.
@@ -116,7 +119,7 @@ func Run(ctx context.Context, task *query.Task, p Policy, b Backend, opts *Optio
 		targets[t.Entity] = true
 	}
 	seen := map[uint32]bool{}
-	finish := func(end string, err error) (*Trajectory, error) {
+	finish := func(end EndReason, err error) (*Trajectory, error) {
 		tr.End = end
 		if err != nil && end == EndError {
 			tr.Error = err.Error()

@@ -27,11 +27,11 @@ func TestRolloutScriptedModel(t *testing.T) {
 	search := `<think>start</think>` + "\n" + `<tool_call>{"name": "search", "arguments": {"query": ["` + tree.PageTitle + `"]}}</tool_call>`
 	tests := []struct {
 		name     string
-		protocol string
+		protocol agent.Protocol
 		timeout  time.Duration
 		retries  int
 		actions  []agenttest.Action
-		end      string
+		end      agent.EndReason
 		steps    int
 		retried  int
 		check    func(t *testing.T, tr *agent.Trajectory, s *agenttest.Server)

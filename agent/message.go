@@ -15,14 +15,17 @@ const (
 	RoleTool      = "tool"
 )
 
+// Protocol is how tools are called: ProtocolText or ProtocolNative.
+type Protocol string
+
 // Protocols of tool calling.
 const (
 	// ProtocolText is Tongyi DeepResearch's: tools described in the system
 	// prompt, calls as <tool_call>{json}</tool_call> in the assistant text,
 	// results as <tool_response> user messages.
-	ProtocolText = "text"
+	ProtocolText Protocol = "text"
 	// ProtocolNative uses the endpoint's tool calls and tool messages.
-	ProtocolNative = "native"
+	ProtocolNative Protocol = "native"
 )
 
 // Message is one chat message.
@@ -68,7 +71,7 @@ func knownTool(name string) bool { return name == "search" || name == "visit" }
 
 // SystemPrompt is the system message for a protocol; date is the current
 // date the agent is told (fixed, so runs are reproducible).
-func SystemPrompt(protocol, date string) string {
+func SystemPrompt(protocol Protocol, date string) string {
 	var b strings.Builder
 	b.WriteString("You are a deep research assistant. Your core function is to conduct thorough, multi-source investigations into any topic. " +
 		"You must handle both broad, open-domain inquiries and queries within specialized academic fields. " +

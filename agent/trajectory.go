@@ -11,23 +11,23 @@ import (
 
 // Trajectory is the record of one run, one JSONL line per task.
 type Trajectory struct {
-	TaskID   string    `json:"task_id"`
-	Variant  string    `json:"variant,omitempty"`
-	Question string    `json:"question"`
-	Policy   string    `json:"policy"`
-	Model    string    `json:"model,omitempty"`
-	Seed     int64     `json:"seed"`
-	Protocol string    `json:"protocol"`
-	Messages []Message `json:"messages"`
-	Steps    []Step    `json:"steps"`
+	TaskID   string        `json:"task_id"`
+	Variant  query.Variant `json:"variant,omitempty"`
+	Question string        `json:"question"`
+	Policy   string        `json:"policy"`
+	Model    string        `json:"model,omitempty"`
+	Seed     int64         `json:"seed"`
+	Protocol Protocol      `json:"protocol"`
+	Messages []Message     `json:"messages"`
+	Steps    []Step        `json:"steps"`
 	// Answer is the text inside <answer></answer>; Table its markdown
 	// table, when it has one.
-	Answer  string  `json:"answer"`
-	Table   *Table  `json:"table,omitempty"`
-	End     string  `json:"end"`
-	Error   string  `json:"error,omitempty"`
-	Tokens  Tokens  `json:"tokens"`
-	Metrics Metrics `json:"metrics"`
+	Answer  string    `json:"answer"`
+	Table   *Table    `json:"table,omitempty"`
+	End     EndReason `json:"end"`
+	Error   string    `json:"error,omitempty"`
+	Tokens  Tokens    `json:"tokens"`
+	Metrics Metrics   `json:"metrics"`
 	// Run holds what depends on the clock and on transient failures;
 	// absent with Options.Deterministic.
 	Run *RunInfo `json:"run,omitempty"`

@@ -95,7 +95,7 @@ runs give identical bytes.`,
 	fl.Int64Var(&opts.Seed, "seed", 0, "seed (sent to the model, and of retry jitter)")
 	fl.StringVar(&opts.Cache, "cache", "", "model response cache file (JSONL)")
 	fl.StringVar(&opts.CacheMode, "cache-mode", "", "record, replay or off (default record when --cache is set)")
-	fl.StringVar(&opts.Protocol, "protocol", agent.ProtocolText, "tool calling: text (<tool_call>) or native")
+	fl.StringVar(&opts.Protocol, "protocol", string(agent.ProtocolText), "tool calling: text (<tool_call>) or native")
 	fl.StringVarP(&opts.Output, "output", "o", "", "write to FILE, skipping tasks already in it (default stdout)")
 	fl.BoolVar(&opts.Deterministic, "deterministic", false, "leave out timings and retries, for byte-identical runs")
 	fl.Float32Var(&opts.Temperature, "temperature", 0.6, "sampling temperature (llm)")
@@ -111,7 +111,7 @@ func (o *RolloutOptions) validate() error {
 		return usageErrorf("--policy must be oracle, naive or llm, not %q", o.Policy)
 	case o.Workers < 1:
 		return usageErrorf("--workers must be at least 1")
-	case o.Protocol != agent.ProtocolText && o.Protocol != agent.ProtocolNative:
+	case agent.Protocol(o.Protocol) != agent.ProtocolText && agent.Protocol(o.Protocol) != agent.ProtocolNative:
 		return usageErrorf("--protocol must be text or native, not %q", o.Protocol)
 	}
 	if o.CacheMode == "" {
@@ -226,11 +226,11 @@ func runRollout(ctx context.Context, o *RolloutOptions) error {
 	ends := map[string]int{}
 	var isr, ise float64
 	n := 0
-	opts := &agent.Options{MaxSteps: o.MaxSteps, MaxTokens: o.MaxTokens, MaxDuration: o.MaxTime, Protocol: o.Protocol,
+	opts := &agent.Options{MaxSteps: o.MaxSteps, MaxTokens: o.MaxTokens, MaxDuration: o.MaxTime, Protocol: agent.Protocol(o.Protocol),
 		Seed: o.Seed, Deterministic: o.Deterministic}
 	start := time.Now()
 	err = agent.RunAll(ctx, tasks, p, b, opts, o.Workers, func(i int, t *agent.Trajectory) error {
-		ends[t.End]++
+		ends[string(t.End)]++
 		isr += t.Metrics.ISR
 		ise += t.Metrics.ISE
 		n++

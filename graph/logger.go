@@ -22,11 +22,4 @@ func (b badgerLogger) Warningf(f string, a ...any) { b.log(slog.LevelWarn, f, a.
 func (b badgerLogger) Infof(f string, a ...any)    { b.log(slog.LevelDebug, f, a...) }
 func (b badgerLogger) Debugf(f string, a ...any)   { b.log(slog.LevelDebug-4, f, a...) }
 
-type discard struct{}
-
-func (discard) Enabled(context.Context, slog.Level) bool  { return false }
-func (discard) Handle(context.Context, slog.Record) error { return nil }
-func (d discard) WithAttrs([]slog.Attr) slog.Handler      { return d }
-func (d discard) WithGroup(string) slog.Handler           { return d }
-
-func discardLogger() *slog.Logger { return slog.New(discard{}) }
+func discardLogger() *slog.Logger { return slog.New(slog.DiscardHandler) }

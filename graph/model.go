@@ -96,32 +96,40 @@ func (t *Tree) Title() string {
 // are made of segments so the offline web knows exactly which entities an
 // observation shows.
 type Segment struct {
-	Text     string   `json:"text"`
-	Entities []uint32 `json:"entities,omitempty"`
-	Kind     string   `json:"kind"`            // SegPassage, SegHeading, SegHeader, SegRow, SegFact
-	Block    int      `json:"block,omitempty"` // which table of the page, for heading, header and row
+	Text     string      `json:"text"`
+	Entities []uint32    `json:"entities,omitempty"`
+	Kind     SegmentKind `json:"kind"`
+
+	Block int `json:"block,omitempty"` // which table of the page, for heading, header and row
 }
+
+// SegmentKind is what a segment is: SegPassage, SegHeading, SegHeader,
+// SegRow or SegFact.
+type SegmentKind string
 
 // Segment kinds.
 const (
-	SegPassage = "passage"
-	SegHeading = "heading"
-	SegHeader  = "header"
-	SegRow     = "row"
-	SegFact    = "fact"
+	SegPassage SegmentKind = "passage"
+	SegHeading             = "heading"
+	SegHeader              = "header"
+	SegRow                 = "row"
+	SegFact                = "fact"
 )
+
+// PageKind is what a page is: PageTable or PageEntity.
+type PageKind string
 
 // Page kinds.
 const (
-	PageTable  = "table"  // a source page with its tables
-	PageEntity = "entity" // a linked entity: passage and facts
+	PageTable  PageKind = "table"  // a source page with its tables
+	PageEntity PageKind = "entity" // a linked entity: passage and facts
 )
 
 // Page is a page of the offline web.
 type Page struct {
 	URL      string    `json:"url"`
 	Title    string    `json:"title"`
-	Kind     string    `json:"kind"`
+	Kind     PageKind  `json:"kind"`
 	Segments []Segment `json:"segments"`
 	Years    []int     `json:"years,omitempty"`
 }

@@ -106,7 +106,7 @@ type pageBuilder struct {
 func (b *Builder) writePages(ctx context.Context, trees []*Tree, ents []*Entity, progress func(string, int, int), onPage func(*Page, []Shown) error) (int, error) {
 	s := b.s
 	pages := map[string]*pageBuilder{}
-	get := func(url, title, kind string) *pageBuilder {
+	get := func(url, title string, kind PageKind) *pageBuilder {
 		pb := pages[url]
 		if pb == nil {
 			pb = &pageBuilder{p: &Page{URL: url, Title: title, Kind: kind}}

@@ -186,13 +186,13 @@ func (ix *Index) runtimeConfig() map[string]any {
 	return c
 }
 
-// Close waits for pending writes to reach disk and closes the index. It is
-// safe to call twice; every other method returns ErrClosed afterwards.
+// Close waits for pending writes to reach disk and closes the index. Every
+// method, Close included, returns ErrClosed afterwards.
 func (ix *Index) Close() error {
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
 	if ix.closed {
-		return nil
+		return ErrClosed
 	}
 	ix.closed = true
 	var err error

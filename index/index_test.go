@@ -242,8 +242,8 @@ func TestClosed(t *testing.T) {
 	if err := ix.Close(); err != nil {
 		t.Fatal(err)
 	}
-	if err := ix.Close(); err != nil {
-		t.Errorf("second Close: %v", err)
+	if err := ix.Close(); !errors.Is(err, index.ErrClosed) {
+		t.Errorf("second Close: %v, want ErrClosed", err)
 	}
 	checks := map[string]error{}
 	_, checks["Search"] = ix.Search(ctx, "x", index.SearchOptions{})

@@ -2,7 +2,6 @@ package index
 
 import (
 	"fmt"
-	"io"
 	"log/slog"
 	"runtime"
 	"time"
@@ -57,7 +56,7 @@ func (o *Options) withDefaults() (Options, error) {
 		c = *o
 	}
 	if c.Logger == nil {
-		c.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+		c.Logger = slog.New(slog.DiscardHandler)
 	}
 	if c.BatchSize == 0 {
 		c.BatchSize = defaultBatchSize

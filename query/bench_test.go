@@ -83,7 +83,7 @@ func BenchmarkEval(b *testing.B) {
 		run(b, func(q *query.Query) (*query.Result, error) { return query.Eval(ctx, g, q) })
 	})
 	b.Run("naive", func(b *testing.B) {
-		o, err := query.NewOracle(ctx, g)
+		o, err := query.NewNestedLoops(ctx, g)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -69,7 +69,7 @@ func readCases(t *testing.T, path string) (cases []ddCase, header []string) {
 func TestDataDriven(t *testing.T) {
 	g := storetest.OpenGraph(t)
 	ctx := context.Background()
-	oracle, err := query.NewOracle(ctx, g)
+	oracle, err := query.NewNestedLoops(ctx, g)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -106,7 +106,7 @@ func TestDataDriven(t *testing.T) {
 	}
 }
 
-func runCase(t *testing.T, ctx context.Context, g *graph.Store, oracle *query.Oracle, c ddCase) string {
+func runCase(t *testing.T, ctx context.Context, g *graph.Store, oracle *query.NestedLoops, c ddCase) string {
 	q, err := query.Parse(c.input)
 	if err != nil {
 		return "error: " + err.Error()

@@ -91,13 +91,14 @@
 // in_tree; then variables are bound smallest domain first, preferring
 // those joined to bound ones, candidates being domain ∩ projections of the
 // bound neighbours; once the answer variables are bound, the rest is only
-// checked for one completion. EvalNaive and Oracle join the atoms by
-// nested loops over the trees' rows, the oracle Eval is tested against.
+// checked for one completion. The tests hold Eval to a test-only oracle
+// (naive_test.go: EvalNaive, NestedLoops) that joins the atoms by nested
+// loops over the trees' rows.
 //
 // # Concurrency
 //
-// Parse, Eval and EvalNaive are safe for concurrent use; a Query is not
-// modified by evaluation. An Oracle may be shared by concurrent Evals.
+// Parse and Eval are safe for concurrent use; a Query is not modified by
+// evaluation.
 //
 // # Caveats
 //
@@ -105,6 +106,5 @@
 // count once, also for sum and avg. Eval keeps every answer row in memory
 // and has no row limit; an answer variable joined to nothing else (a
 // cross product) can be large. Entity reads for comparisons are cached
-// only within one evaluation. EvalNaive is slow by design: it scans every
-// fact of an atom for every binding of the atoms before it.
+// only within one evaluation.
 package query

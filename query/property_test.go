@@ -192,7 +192,7 @@ func (qg *queryGen) query() string {
 	return q
 }
 
-func checkAgree(t *testing.T, g *graph.Store, oracle *query.Oracle, src string) (nonEmpty bool) {
+func checkAgree(t *testing.T, g *graph.Store, oracle *query.NestedLoops, src string) (nonEmpty bool) {
 	t.Helper()
 	ctx := context.Background()
 	q, err := query.Parse(src)
@@ -220,7 +220,7 @@ func TestEvalMatchesNaiveRandomStores(t *testing.T) {
 	nonEmpty, total := 0, 0
 	for s := 0; s < 8; s++ {
 		g := randomStore(t, rng)
-		oracle, err := query.NewOracle(context.Background(), g)
+		oracle, err := query.NewNestedLoops(context.Background(), g)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -241,7 +241,7 @@ func TestEvalMatchesNaiveRandomStores(t *testing.T) {
 // TestEvalMatchesNaiveSample does the same over the real sample store.
 func TestEvalMatchesNaiveSample(t *testing.T) {
 	g := storetest.OpenGraph(t)
-	oracle, err := query.NewOracle(context.Background(), g)
+	oracle, err := query.NewNestedLoops(context.Background(), g)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -134,11 +134,14 @@ func (t *Triple) UnmarshalJSON(b []byte) error {
 	return json.Unmarshal(raw[2], &t.O)
 }
 
+// Variant is the kind of a task: Basic, Union or ReverseUnion.
+type Variant string
+
 // Variants of a task.
 const (
-	Basic        = "basic"
-	Union        = "union"
-	ReverseUnion = "reverse_union"
+	Basic        Variant = "basic"
+	Union                = "union"
+	ReverseUnion         = "reverse_union"
 )
 
 // Target is one entity of R, the set a solver must find.
@@ -169,7 +172,7 @@ type Answer struct {
 // query whose evaluation over the store is the answer.
 type Task struct {
 	ID            string   `json:"id"`
-	Variant       string   `json:"variant"`
+	Variant       Variant  `json:"variant"`
 	Question      string   `json:"question"`
 	Formalization []Triple `json:"formalization"`
 	Answer        Answer   `json:"answer"`

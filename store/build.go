@@ -31,6 +31,33 @@ type BuildOptions struct {
 	FlushEvery int
 }
 
+func (opts *BuildOptions) withDefaults() (BuildOptions, error) {
+	var o BuildOptions
+	if opts != nil {
+		o = *opts
+	}
+	switch o.Format {
+	case "":
+		o.Format = table.FormatAuto
+	case table.FormatAuto, table.FormatWikiTables, table.FormatHTML, table.FormatTabEL, table.FormatCSV, table.FormatPassages:
+	default:
+		return o, fmt.Errorf("store: build: unknown format %q", o.Format)
+	}
+	if o.FlushEvery < 0 {
+		return o, fmt.Errorf("store: build: FlushEvery %d < 0", o.FlushEvery)
+	}
+	if o.FlushEvery == 0 {
+		o.FlushEvery = 500
+	}
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
+	if o.Progress == nil {
+		o.Progress = func(string, int, int) {}
+	}
+	return o, nil
+}
+
 // Report says what a build did.
 type Report struct {
 	graph.BuildCounts
@@ -45,18 +72,9 @@ type Report struct {
 // finalizes the graph and rebuilds the index. Inputs already in the store
 // are not duplicated.
 func Build(ctx context.Context, dir string, inputs []string, opts *BuildOptions) (*Report, error) {
-	var o BuildOptions
-	if opts != nil {
-		o = *opts
-	}
-	if o.Format == "" {
-		o.Format = table.FormatAuto
-	}
-	if o.FlushEvery <= 0 {
-		o.FlushEvery = 500
-	}
-	if o.Progress == nil {
-		o.Progress = func(string, int, int) {}
+	o, err := opts.withDefaults()
+	if err != nil {
+		return nil, err
 	}
 	start := time.Now()
 	st, err := graph.Open(GraphPath(dir), &graph.Options{Logger: o.Logger})

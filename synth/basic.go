@@ -16,7 +16,7 @@ func (s *synth) candidate(ctx context.Context, base []int, rng *rand.Rand, st *S
 	var d *draft
 	var reason string
 	var err error
-	switch s.o.Variant {
+	switch query.Variant(s.o.Variant) {
 	case query.Basic:
 		d, reason, err = s.basic(ctx, s.trees[base[0]], rng)
 	case query.Union:

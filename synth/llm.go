@@ -14,7 +14,7 @@ import (
 // and the phrases it must keep verbatim (the constants of the formal
 // query).
 type ParaphraseRequest struct {
-	Variant  string
+	Variant  query.Variant
 	Question string
 	Keep     []string
 }

@@ -3,7 +3,6 @@ package synth
 import (
 	"context"
 	"fmt"
-	"io"
 	"log/slog"
 	"math/rand/v2"
 	"slices"
@@ -47,8 +46,8 @@ type Options struct {
 
 // Variant normalises a variant name ("reverse-union" → "reverse_union");
 // ok is false for an unknown one.
-func Variant(s string) (string, bool) {
-	switch strings.ReplaceAll(strings.ToLower(strings.TrimSpace(s)), "-", "_") {
+func Variant(s string) (query.Variant, bool) {
+	switch query.Variant(strings.ReplaceAll(strings.ToLower(strings.TrimSpace(s)), "-", "_")) {
 	case query.Basic:
 		return query.Basic, true
 	case query.Union:
@@ -76,7 +75,7 @@ const (
 
 // Stats describe one Run.
 type Stats struct {
-	Variant    string         `json:"variant"`
+	Variant    query.Variant  `json:"variant"`
 	Candidates int            `json:"candidates"`
 	Emitted    int            `json:"emitted"`
 	Dropped    map[string]int `json:"dropped"`
@@ -98,7 +97,7 @@ func Run(ctx context.Context, g *graph.Store, opts *Options, emit func(*query.Ta
 	if !ok {
 		return nil, fmt.Errorf("%w: variant %q (basic, union, reverse-union)", ErrBadOptions, o.Variant)
 	}
-	o.Variant = v
+	o.Variant = string(v)
 	if o.N < 0 || o.Expand < 0 || o.MinTargets < 0 {
 		return nil, fmt.Errorf("%w: N, Expand and MinTargets must not be negative", ErrBadOptions)
 	}
@@ -106,7 +105,7 @@ func Run(ctx context.Context, g *graph.Store, opts *Options, emit func(*query.Ta
 		o.MaxGroups = 20000
 	}
 	if o.Logger == nil {
-		o.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+		o.Logger = slog.New(slog.DiscardHandler)
 	}
 	start := time.Now()
 	s, err := newSynth(ctx, g, &o)
@@ -158,7 +157,7 @@ func Run(ctx context.Context, g *graph.Store, opts *Options, emit func(*query.Ta
 				st.Dropped[reason]++
 				continue
 			}
-			t.ID = fmt.Sprintf("%s-%d-%d", strings.ReplaceAll(v, "_", "-"), o.Seed, st.Emitted)
+			t.ID = fmt.Sprintf("%s-%d-%d", strings.ReplaceAll(string(v), "_", "-"), o.Seed, st.Emitted)
 			t.Seed = o.Seed
 			st.Emitted++
 			if err := emit(t); err != nil {

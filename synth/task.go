@@ -33,7 +33,7 @@ type slot struct {
 
 // draft is a candidate task before evaluation.
 type draft struct {
-	variant   string
+	variant   query.Variant
 	trees     []*graph.Tree
 	triples   []query.Triple
 	cols      []column

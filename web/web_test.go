@@ -3,6 +3,7 @@ package web_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"os"
 	"path/filepath"
@@ -10,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/leaper-dev/leaper/store"
 	"github.com/leaper-dev/leaper/store/storetest"
 
 	"github.com/leaper-dev/leaper/web"
@@ -135,5 +137,30 @@ func TestCanonicalURL(t *testing.T) {
 		if got := web.CanonicalURL(in); got != want {
 			t.Errorf("CanonicalURL(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+func TestWebOverStore(t *testing.T) {
+	dir := storetest.SampleStore(t)
+	g, err := store.Open(dir, &store.Options{GraphOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Close()
+	if _, err := web.New(g, nil); err == nil {
+		t.Error("web.New over a store without its index succeeded")
+	}
+	w, err := web.Open(dir, &web.Options{TopK: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := web.Open(dir, &web.Options{TopK: -1}); err == nil {
+		t.Error("negative TopK accepted")
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); !errors.Is(err, web.ErrClosed) {
+		t.Errorf("second Close: %v, want ErrClosed", err)
 	}
 }

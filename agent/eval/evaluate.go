@@ -11,10 +11,10 @@ import (
 
 // Item is one scored trajectory.
 type Item struct {
-	TaskID  string `json:"task_id"`
-	Variant string `json:"variant"`
-	End     string `json:"end"`
-	Scores  Scores `json:"scores"`
+	TaskID  string          `json:"task_id"`
+	Variant query.Variant   `json:"variant"`
+	End     agent.EndReason `json:"end"`
+	Scores  Scores          `json:"scores"`
 }
 
 // Group aggregates the trajectories of one variant (or all).
@@ -94,10 +94,11 @@ func Evaluate(ctx context.Context, tasks []*query.Task, trs []*agent.Trajectory,
 		}
 		it := Item{TaskID: tr.TaskID, Variant: t.Variant, End: tr.End, Scores: sc.Score(t, tr.Answer, tr)}
 		rep.Items = append(rep.Items, it)
-		if groups[t.Variant] == nil {
-			order = append(order, t.Variant)
+		v := string(t.Variant)
+		if groups[v] == nil {
+			order = append(order, v)
 		}
-		groups[t.Variant] = append(groups[t.Variant], it)
+		groups[v] = append(groups[v], it)
 	}
 	sort.Strings(order)
 	for _, v := range order {
@@ -127,7 +128,7 @@ func group(name string, items []Item) *Group {
 		}
 		g.RowF1 += s.RowF1
 		g.ItemF1 += s.ItemF1
-		g.Ends[it.End]++
+		g.Ends[string(it.End)]++
 	}
 	g.ISR, g.ISE, g.ValidRate, g.Steps = Summarize(isr), Summarize(ise), Summarize(vr), Summarize(steps)
 	if n := float64(len(items)); n > 0 {

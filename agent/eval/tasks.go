@@ -23,7 +23,8 @@ func ComputeTaskStats(tasks []*query.Task) *TaskStats {
 	st := &TaskStats{Tasks: len(tasks), Variants: map[string]int{}, Aggregates: map[string]int{},
 		Targets: hist.NewInt(targetBounds...), ByVariant: map[string]hist.Histogram{}}
 	for _, t := range tasks {
-		st.Variants[t.Variant]++
+		v := string(t.Variant)
+		st.Variants[v]++
 		if t.Expand > 0 {
 			st.Expanded++
 		}
@@ -31,12 +32,12 @@ func ComputeTaskStats(tasks []*query.Task) *TaskStats {
 			st.Aggregates[t.Answer.Aggregate.Op]++
 		}
 		st.Targets.Add(float64(len(t.Targets)))
-		h, ok := st.ByVariant[t.Variant]
+		h, ok := st.ByVariant[v]
 		if !ok {
 			h = hist.NewInt(targetBounds...)
 		}
 		h.Add(float64(len(t.Targets)))
-		st.ByVariant[t.Variant] = h
+		st.ByVariant[v] = h
 	}
 	return st
 }

@@ -50,7 +50,7 @@ type BCPOutput struct {
 func BrowseCompPlus(t *agent.Trajectory) BCPRun {
 	r := BCPRun{QueryID: t.TaskID, ToolCallCounts: map[string]int{}, Status: "completed", RetrievedDocs: []string{}}
 	if t.End != agent.EndAnswer {
-		r.Status = t.End
+		r.Status = string(t.End)
 	}
 	seen := map[string]bool{}
 	for _, s := range t.Steps {

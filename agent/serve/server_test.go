@@ -469,7 +469,7 @@ func TestServeLoopback(t *testing.T) {
 }
 
 func TestServeHistogram(t *testing.T) {
-	var h Histogram
+	var h LatencyRecorder
 	for i := 1; i <= 1000; i++ {
 		h.Record(time.Duration(i) * time.Millisecond)
 	}
@@ -482,7 +482,7 @@ func TestServeHistogram(t *testing.T) {
 	if h.Count() != 1000 {
 		t.Errorf("count %d", h.Count())
 	}
-	var e Histogram
+	var e LatencyRecorder
 	if q := e.Quantiles(0.5); q[0] != 0 {
 		t.Errorf("empty: %v", q)
 	}

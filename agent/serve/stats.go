@@ -6,10 +6,12 @@ import (
 	"time"
 )
 
-// Histogram records durations in log-linear buckets (16 per power of two
-// of microseconds, so a quantile is within about 6%). Record is lock-free:
-// one atomic add; many goroutines may record while another reads.
-type Histogram struct {
+// LatencyRecorder records durations in log-linear buckets (16 per power
+// of two of microseconds, so a quantile is within about 6%) to estimate
+// quantiles; it is not a histogram of fixed buckets (that is
+// internal/hist). Record is lock-free: one atomic add; many goroutines may
+// record while another reads.
+type LatencyRecorder struct {
 	counts [histBuckets]atomic.Uint64
 	total  atomic.Uint64
 }
@@ -41,7 +43,7 @@ func histValue(i int) float64 {
 }
 
 // Record adds one duration.
-func (h *Histogram) Record(d time.Duration) {
+func (h *LatencyRecorder) Record(d time.Duration) {
 	us := d.Microseconds()
 	if us < 0 {
 		us = 0
@@ -51,11 +53,11 @@ func (h *Histogram) Record(d time.Duration) {
 }
 
 // Count is the number of durations recorded.
-func (h *Histogram) Count() uint64 { return h.total.Load() }
+func (h *LatencyRecorder) Count() uint64 { return h.total.Load() }
 
 // Quantiles returns the durations at the given quantiles (0..1), from one
 // pass over the buckets. With no data they are 0.
-func (h *Histogram) Quantiles(qs ...float64) []time.Duration {
+func (h *LatencyRecorder) Quantiles(qs ...float64) []time.Duration {
 	var snap [histBuckets]uint64
 	var n uint64
 	for i := range snap {
@@ -87,7 +89,7 @@ type endpointStats struct {
 	clientErr atomic.Uint64 // 4xx
 	serverErr atomic.Uint64 // 5xx
 	cacheHits atomic.Uint64
-	latency   Histogram
+	latency   LatencyRecorder
 }
 
 // EndpointStats is what GET /stats reports for one endpoint.

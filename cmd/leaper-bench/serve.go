@@ -392,7 +392,7 @@ func soakRun(ctx context.Context, c int, d time.Duration, reqs []benchReq, newDo
 	fmt.Fprintf(errOut, "soak: %v with %d clients, RSS %d kB\n", d, c, r.RSSStart)
 	ctx, cancel := context.WithTimeout(ctx, d)
 	defer cancel()
-	var h serve.Histogram
+	var h serve.LatencyRecorder
 	var next, errs atomic.Int64
 	var first atomic.Value
 	var wg sync.WaitGroup

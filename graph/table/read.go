@@ -68,8 +68,15 @@ func Read(ctx context.Context, paths []string, opts *Options, fn func(Item) erro
 	if opts != nil {
 		o = *opts
 	}
-	if o.Format == "" {
+	switch o.Format {
+	case "":
 		o.Format = FormatAuto
+	case FormatAuto, FormatWikiTables, FormatHTML, FormatTabEL, FormatCSV, FormatPassages:
+	default:
+		return fmt.Errorf("table: unknown format %q", o.Format)
+	}
+	if o.Workers < 0 {
+		return fmt.Errorf("table: Workers %d < 0", o.Workers)
 	}
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)

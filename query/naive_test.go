@@ -8,17 +8,17 @@ import (
 	"github.com/leaper-dev/leaper/graph"
 )
 
-// Oracle evaluates queries by nested loops over the trees' rows, without
+// NestedLoops evaluates queries by nested loops over the trees' rows, without
 // the bitmaps: the reference Eval is tested against. It holds every tree
 // in memory.
-type Oracle struct {
+type NestedLoops struct {
 	g     *graph.Store
 	trees []*graph.Tree
 }
 
-// NewOracle loads every tree of the store.
-func NewOracle(ctx context.Context, g *graph.Store) (*Oracle, error) {
-	o := &Oracle{g: g}
+// NewNestedLoops loads every tree of the store.
+func NewNestedLoops(ctx context.Context, g *graph.Store) (*NestedLoops, error) {
+	o := &NestedLoops{g: g}
 	err := g.EachTree(ctx, func(t *graph.Tree) error { o.trees = append(o.trees, t); return nil })
 	if err != nil {
 		return nil, fmt.Errorf("query: load trees: %w", err)
@@ -27,9 +27,9 @@ func NewOracle(ctx context.Context, g *graph.Store) (*Oracle, error) {
 }
 
 // EvalNaive evaluates q like Eval, by nested loops over the trees' rows.
-// It loads every tree; use an Oracle to evaluate many queries.
+// It loads every tree; use a NestedLoops to evaluate many queries.
 func EvalNaive(ctx context.Context, g *graph.Store, q *Query) (*Result, error) {
-	o, err := NewOracle(ctx, g)
+	o, err := NewNestedLoops(ctx, g)
 	if err != nil {
 		return nil, err
 	}
@@ -41,7 +41,7 @@ type pair struct{ s, o uint32 }
 // Eval evaluates q. Atoms are joined in the order written: each one's
 // facts are scanned in full for every binding of the atoms before it, and
 // comparisons are applied to complete bindings.
-func (o *Oracle) Eval(ctx context.Context, q *Query) (*Result, error) {
+func (o *NestedLoops) Eval(ctx context.Context, q *Query) (*Result, error) {
 	p, err := prepare(ctx, o.g, q)
 	if err != nil {
 		return nil, err

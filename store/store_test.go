@@ -1,0 +1,87 @@
+package store_test
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	"github.com/leaper-dev/leaper/graph"
+	"github.com/leaper-dev/leaper/graph/graphtest"
+	"github.com/leaper-dev/leaper/store"
+	"github.com/leaper-dev/leaper/store/storetest"
+)
+
+func TestOpenAndState(t *testing.T) {
+	dir := storetest.SampleStore(t)
+	if st, err := store.State(dir); err != nil || st != store.Complete {
+		t.Fatalf("State(sample) = %v, %v; want complete", st, err)
+	}
+	if st, err := store.State(t.TempDir()); err != nil || st != store.Missing {
+		t.Fatalf("State(empty dir) = %v, %v; want missing", st, err)
+	}
+	s, err := store.Open(dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Graph() == nil || s.Index() == nil || s.Dir() != dir {
+		t.Fatalf("Open: graph %v, index %v, dir %q", s.Graph(), s.Index(), s.Dir())
+	}
+	if n, err := s.Index().Count(); err != nil || n != uint64(s.Graph().Manifest().Counts.Pages) {
+		t.Errorf("index holds %d pages (%v), graph %d", n, err, s.Graph().Manifest().Counts.Pages)
+	}
+	// Read-only: the graph refuses writes.
+	if _, err := s.Graph().NewBuilder(nil); !errors.Is(err, graph.ErrReadOnly) {
+		t.Errorf("NewBuilder on a read-only store: %v", err)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Close(); !errors.Is(err, store.ErrClosed) {
+		t.Errorf("second Close: %v, want ErrClosed", err)
+	}
+	g, err := store.Open(dir, &store.Options{GraphOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Close()
+	if g.Index() != nil {
+		t.Error("GraphOnly opened the index")
+	}
+	if _, err := store.Open(t.TempDir(), nil); err == nil {
+		t.Error("Open of an empty directory succeeded")
+	}
+}
+
+func TestStateIncomplete(t *testing.T) {
+	dir := t.TempDir()
+	g, err := graph.Open(store.GraphPath(dir), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := g.NewBuilder(nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := g.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if st, err := store.State(dir); err != nil || st != store.Incomplete {
+		t.Fatalf("State(unfinished build) = %v, %v; want incomplete", st, err)
+	}
+	if _, err := store.Open(dir, nil); !errors.Is(err, graph.ErrIncomplete) {
+		t.Errorf("Open(unfinished build) = %v, want ErrIncomplete", err)
+	}
+	s, err := store.Open(dir, &store.Options{AllowIncomplete: true, GraphOnly: true})
+	if err != nil {
+		t.Fatalf("Open with AllowIncomplete: %v", err)
+	}
+	s.Close()
+}
+
+func TestBuildOptionsValidated(t *testing.T) {
+	ctx := context.Background()
+	for _, o := range []*store.BuildOptions{{Format: "xlsx"}, {FlushEvery: -1}} {
+		if _, err := store.Build(ctx, t.TempDir(), []string{graphtest.Corpus()}, o); err == nil {
+			t.Errorf("Build accepted %+v", o)
+		}
+	}
+}
