@@ -148,7 +148,7 @@ func extraInfo(src *Source, i int, t *query.Task) ExtraInfo {
 	base := src.baseURL()
 	kw := ToolKwargs{CreateKwargs: CreateKwargs{TaskID: t.ID, GroundTruth: MarkdownTable(t.Answer)}}
 	return ExtraInfo{
-		Index: int64(i), Split: src.split(), TaskID: t.ID, Variant: t.Variant, Question: t.Question,
+		Index: int64(i), Split: src.split(), TaskID: t.ID, Variant: string(t.Variant), Question: t.Question,
 		NeedToolsKwargs: true,
 		ToolsKwargs:     ToolsKwargs{Search: kw, Visit: kw},
 		Tools: Tools{BaseURL: base, RetrieveURL: base + "/retrieve", SearchURL: base + "/search",
