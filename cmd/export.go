@@ -37,8 +37,8 @@ func (o *ExportOptions) dataset() bool {
 	}
 	// browsecomp-plus is also a stream of run records: without --out it
 	// stays one.
-	_, stream := export.Lookup(o.Format)
-	return stream != nil || o.Out != ""
+	_, notStream := export.Lookup(o.Format)
+	return notStream != nil || o.Out != ""
 }
 
 func newExportCmd(f *Factory, runF func(context.Context, *ExportOptions) error) *cobra.Command {
