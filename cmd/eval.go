@@ -82,6 +82,13 @@ func runEval(ctx context.Context, o *EvalOptions) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
+	if g, ok := sc.Graph.(agent.Graph); ok && g != nil {
+		// The tasks' own hardness (|R|, trees, pages); the trajectories'
+		// measures are the report itself, so no policies are run.
+		if rep.Hardness, err = eval.ComputeHardness(ctx, tasks, g, nil); err != nil {
+			return err
+		}
+	}
 	if o.JSON {
 		if err := writeJSON(o.IO.Out, rep); err != nil {
 			return err
@@ -115,6 +122,7 @@ func printEval(w io.Writer, rep *eval.Report) {
 	all.ISEHist.Print(w, "  ")
 	fmt.Fprintln(w, "Valid-action rate (all):")
 	all.ValidRateHist.Print(w, "  ")
+	printHardness(w, rep.Hardness)
 }
 
 // FilterOptions are the flags of leaper filter.
