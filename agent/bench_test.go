@@ -109,7 +109,7 @@ func BenchmarkRolloutOracle(b *testing.B) {
 	start := time.Now()
 	n := 0
 	for range b.N {
-		err := agent.RunAll(context.Background(), tasks, p, be, &agent.Options{Deterministic: true}, 2, func(_ int, t *agent.Trajectory) error {
+		err := agent.RunAll(context.Background(), tasks, p, be, &agent.Options{Deterministic: true, Workers: 2}, func(_ int, t *agent.Trajectory) error {
 			isr, ise = append(isr, t.Metrics.ISR), append(ise, t.Metrics.ISE)
 			n++
 			return nil

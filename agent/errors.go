@@ -17,4 +17,7 @@ var (
 	ErrClosed = errors.New("agent: closed")
 	// ErrProtocol is returned for an unknown protocol name.
 	ErrProtocol = errors.New("agent: unknown protocol (want text or native)")
+
+	// ErrOptions reports options out of range, such as negative Workers.
+	ErrOptions = errors.New("agent: bad options")
 )

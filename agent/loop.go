@@ -70,6 +70,9 @@ type Options struct {
 	Date string
 	// Deterministic leaves Trajectory.Run out.
 	Deterministic bool
+	// Workers is the number of tasks RunAll runs at once; default 1.
+	// Run ignores it.
+	Workers int
 }
 
 // DefaultDate is the date the system prompt states by default.
@@ -95,6 +98,10 @@ func (o *Options) withDefaults() (Options, error) {
 	if c.Date == "" {
 		c.Date = DefaultDate
 	}
+	if c.Workers < 0 {
+		return c, fmt.Errorf("%w: Workers %d must not be negative", ErrOptions, c.Workers)
+	}
+	c.Workers = max(c.Workers, 1)
 	return c, nil
 }
 

@@ -173,7 +173,7 @@ func TestRolloutCacheRecordReplayIdentical(t *testing.T) {
 		defer c.Close()
 		p := &agent.ModelPolicy{Model: c, Name: "m"}
 		var out bytes.Buffer
-		err = agent.RunAll(context.Background(), tasks, p, b, &agent.Options{Deterministic: true, Seed: 7}, 2, func(i int, tr *agent.Trajectory) error {
+		err = agent.RunAll(context.Background(), tasks, p, b, &agent.Options{Deterministic: true, Seed: 7, Workers: 2}, func(i int, tr *agent.Trajectory) error {
 			if tr.End != agent.EndAnswer {
 				t.Errorf("%s ended %s: %s", tr.TaskID, tr.End, tr.Error)
 			}
@@ -224,7 +224,7 @@ func TestRolloutDeterministic(t *testing.T) {
 		}
 		run := func(workers int) []byte {
 			var out bytes.Buffer
-			err := agent.RunAll(context.Background(), tasks, p, b, &agent.Options{Deterministic: true}, workers, func(i int, tr *agent.Trajectory) error {
+			err := agent.RunAll(context.Background(), tasks, p, b, &agent.Options{Deterministic: true, Workers: workers}, func(i int, tr *agent.Trajectory) error {
 				if tr.TaskID != tasks[i].ID {
 					t.Errorf("out of order: %s at %d", tr.TaskID, i)
 				}
@@ -253,5 +253,12 @@ func TestRolloutDeterministic(t *testing.T) {
 				t.Errorf("%s: tokens %+v", name, tr.Tokens)
 			}
 		}
+	}
+}
+
+func TestRunAllBadWorkers(t *testing.T) {
+	err := agent.RunAll(context.Background(), nil, nil, nil, &agent.Options{Workers: -1}, nil)
+	if !errors.Is(err, agent.ErrOptions) {
+		t.Fatalf("err %v, want ErrOptions", err)
 	}
 }

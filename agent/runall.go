@@ -8,19 +8,20 @@ import (
 	"golang.org/x/sync/errgroup"
 )
 
-// RunAll runs tasks on up to workers goroutines (default 1) over one
+// RunAll runs tasks on up to opts.Workers goroutines (default 1) over one
 // backend and emits each trajectory in task order as soon as the ones
 // before it are done, so output can be written progressively. A task whose
 // model fails ends with End "error" and is emitted like the others; RunAll
 // stops at the first emit error or when ctx is cancelled.
-func RunAll(ctx context.Context, tasks []*query.Task, p Policy, b Backend, opts *Options, workers int,
+func RunAll(ctx context.Context, tasks []*query.Task, p Policy, b Backend, opts *Options,
 	emit func(i int, t *Trajectory) error) error {
-	if workers <= 0 {
-		workers = 1
+	o, err := opts.withDefaults()
+	if err != nil {
+		return err
 	}
 	parent := ctx
 	g, ctx := errgroup.WithContext(ctx)
-	g.SetLimit(workers)
+	g.SetLimit(o.Workers)
 	var mu sync.Mutex
 	done := make([]*Trajectory, len(tasks))
 	next := 0

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 	"sort"
 	"strings"
 
@@ -19,6 +20,10 @@ type StatsOptions struct {
 	Graph func() (*graph.Store, error)
 	JSON  bool
 	Tasks string // a tasks JSONL file to summarise instead of the store
+	// Hardness runs the oracle and naive policies over the store's web for
+	// the tasks' hardness report (with Tasks).
+	Hardness bool
+	Web      func() (*web.Web, error)
 }
 
 // Stats is what leaper stats reports: the store's directory and its
@@ -36,17 +41,21 @@ func newStatsCmd(f *Factory, runF func(context.Context, *StatsOptions) error) *c
 		Args:  cobra.NoArgs,
 		RunE: func(c *cobra.Command, args []string) error {
 			opts.IO, opts.Graph = f.IO, f.Graph
+			if _, err := os.Stat(f.Store); err == nil {
+				opts.Web = f.Web
+			}
 			if runF != nil {
 				return runF(c.Context(), opts)
 			}
 			if opts.Tasks != "" {
-				return runTaskStats(opts)
+				return runTaskStats(c.Context(), opts)
 			}
 			return runStats(c.Context(), opts, f.Store)
 		},
 	}
 	c.Flags().BoolVar(&opts.JSON, "json", false, "print as JSON")
-	c.Flags().StringVar(&opts.Tasks, "tasks", "", "summarise a tasks JSONL file (variants, target-set sizes) instead of the store")
+	c.Flags().StringVar(&opts.Tasks, "tasks", "", "summarise a tasks JSONL file (variants, target-set sizes, hardness) instead of the store")
+	c.Flags().BoolVar(&opts.Hardness, "hardness", true, "with --tasks and a store: run the oracle and naive policies for the hardness report")
 	return c
 }
 

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"os"
 	"runtime"
-	"strconv"
 	"time"
 
 	"github.com/leaper-dev/leaper/graph"
@@ -25,6 +24,7 @@ type MineOptions struct {
 	Export       string // --export-graph: write the store's graph and stop
 	JSON         bool
 	Workers      int
+	Count        bool // --count: print only the number found
 }
 
 func newMineCmd(f *Factory, runF func(context.Context, *MineOptions) error) *cobra.Command {
@@ -35,10 +35,13 @@ func newMineCmd(f *Factory, runF func(context.Context, *MineOptions) error) *cob
 		Long: `Mine union groups: sets of trees whose key columns agree in datatype and
 domain, with every relation they share (WebLeaper App. A.5). One JSON object
 per line. With --graph, enumerate the maximal bicliques of an .adj file
-instead, one "left ids | right ids" line each. With --export-graph, write
-the store's tree × relation graph as .adj, with FILE.ids.json naming the ids.`,
+instead, one "left ids | right ids" line each. With --count, print only
+how many were found (as AdaMBE and other enumerators report). With
+--export-graph, write the store's tree × relation graph as .adj, with
+FILE.ids.json naming the ids.`,
 		Example: `  leaper mine --min-trees 3 --min-relations 3
   leaper mine --graph synth.adj --min-trees 2 --min-relations 2 > bicliques.txt
+  leaper mine --graph synth.adj --min-trees 1 --min-relations 1 --count --workers 1
   leaper mine --export-graph trees.adj`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, args []string) error {
@@ -48,6 +51,9 @@ the store's tree × relation graph as .adj, with FILE.ids.json naming the ids.`,
 			}
 			if opts.GraphFile != "" && opts.Export != "" {
 				return usageErrorf("--graph and --export-graph cannot be combined")
+			}
+			if opts.Count && opts.Export != "" {
+				return usageErrorf("--count and --export-graph cannot be combined")
 			}
 			if runF != nil {
 				return runF(c.Context(), opts)
@@ -61,6 +67,7 @@ the store's tree × relation graph as .adj, with FILE.ids.json naming the ids.`,
 	c.Flags().StringVar(&opts.Export, "export-graph", "", "write the store's graph to this .adj file (and FILE.ids.json)")
 	c.Flags().BoolVar(&opts.JSON, "json", true, "union groups as JSON lines (the only store output)")
 	c.Flags().IntVar(&opts.Workers, "workers", runtime.GOMAXPROCS(0), "enumeration goroutines")
+	c.Flags().BoolVar(&opts.Count, "count", false, "print only the number of groups (or bicliques with --graph)")
 	return c
 }
 
@@ -92,8 +99,17 @@ func runMine(ctx context.Context, opts *MineOptions) error {
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
 	n := 0
-	err = mining.Unions(ctx, g, mining.UnionOptions{MinTrees: opts.MinTrees, MinRelations: opts.MinRelations, Workers: opts.Workers},
-		func(u mining.UnionGroup) error { n++; return enc.Encode(u) })
+	err = mining.Unions(ctx, g, &mining.UnionOptions{MinTrees: opts.MinTrees, MinRelations: opts.MinRelations, Workers: opts.Workers},
+		func(u mining.UnionGroup) error {
+			n++
+			if opts.Count {
+				return nil
+			}
+			return enc.Encode(u)
+		})
+	if err == nil && opts.Count {
+		_, err = fmt.Fprintln(w, n)
+	}
 	if ferr := w.Flush(); err == nil {
 		err = ferr
 	}
@@ -116,25 +132,18 @@ func mineFile(ctx context.Context, opts *MineOptions, start time.Time) error {
 	}
 	read := time.Since(start)
 	w := bufio.NewWriterSize(opts.IO.Out, 1<<20)
-	var buf []byte
-	st, err := mining.Bicliques(ctx, bg, mining.Options{MinLeft: opts.MinTrees, MinRight: opts.MinRelations, Workers: opts.Workers},
-		func(left, right []uint32) error {
-			buf = buf[:0]
-			for i, l := range left {
-				if i > 0 {
-					buf = append(buf, ' ')
-				}
-				buf = strconv.AppendUint(buf, uint64(l), 10)
-			}
-			buf = append(buf, " |"...)
-			for _, r := range right {
-				buf = append(buf, ' ')
-				buf = strconv.AppendUint(buf, uint64(r), 10)
-			}
-			buf = append(buf, '\n')
-			_, err := w.Write(buf)
+	var emit func(left, right []uint32) error
+	if !opts.Count {
+		emit = func(left, right []uint32) error {
+			// Formatted straight into the writer's buffer when it fits.
+			_, err := w.Write(appendBiclique(w.AvailableBuffer(), left, right))
 			return err
-		})
+		}
+	}
+	st, err := mining.Bicliques(ctx, bg, &mining.Options{MinLeft: opts.MinTrees, MinRight: opts.MinRelations, Workers: opts.Workers}, emit)
+	if err == nil && opts.Count {
+		_, err = fmt.Fprintln(w, st.Bicliques)
+	}
 	if ferr := w.Flush(); err == nil {
 		err = ferr
 	}
@@ -146,6 +155,49 @@ func mineFile(ctx context.Context, opts *MineOptions, start time.Time) error {
 		st.Bicliques, bg.NumLeft(), bg.NumRight(), bg.NumEdges(), el.Round(time.Millisecond), read.Round(time.Millisecond),
 		float64(st.Bicliques)/max(el-read, time.Microsecond).Seconds())
 	return nil
+}
+
+// appendBiclique appends the line "left ids | right ids\n". Ids are
+// written digit pairs at a time: with millions of bicliques, formatting is
+// a good part of the whole run.
+func appendBiclique(buf []byte, left, right []uint32) []byte {
+	for i, l := range left {
+		if i > 0 {
+			buf = append(buf, ' ')
+		}
+		buf = appendID(buf, l)
+	}
+	buf = append(buf, " |"...)
+	for _, r := range right {
+		buf = append(buf, ' ')
+		buf = appendID(buf, r)
+	}
+	return append(buf, '\n')
+}
+
+const digitPairs = "00010203040506070809101112131415161718192021222324252627282930313233343536373839" +
+	"40414243444546474849505152535455565758596061626364656667686970717273747576777879" +
+	"8081828384858687888990919293949596979899"
+
+// appendID appends v in decimal, as strconv.AppendUint does.
+func appendID(buf []byte, v uint32) []byte {
+	var tmp [10]byte
+	i := len(tmp)
+	for v >= 100 {
+		q := v / 100
+		d := (v - q*100) * 2
+		i -= 2
+		tmp[i], tmp[i+1] = digitPairs[d], digitPairs[d+1]
+		v = q
+	}
+	if v >= 10 {
+		i -= 2
+		tmp[i], tmp[i+1] = digitPairs[v*2], digitPairs[v*2+1]
+	} else {
+		i--
+		tmp[i] = byte('0' + v)
+	}
+	return append(buf, tmp[i:]...)
 }
 
 func exportGraph(ctx context.Context, g *graph.Store, opts *MineOptions) error {

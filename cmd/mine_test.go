@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -26,6 +27,8 @@ func TestMineFlags(t *testing.T) {
 		{args: []string{"mine", "--export-graph", "o.adj"}, want: MineOptions{MinTrees: 2, MinRelations: 2, Export: "o.adj"}},
 		{args: []string{"mine", "--graph", "a", "--export-graph", "b"}, wantErr: true},
 		{args: []string{"mine", "--min-trees", "0"}, wantErr: true},
+		{args: []string{"mine", "--graph", "g.adj", "--count"}, want: MineOptions{MinTrees: 2, MinRelations: 2, GraphFile: "g.adj", Count: true}},
+		{args: []string{"mine", "--count", "--export-graph", "o.adj"}, wantErr: true},
 		{args: []string{"mine", "extra"}, wantErr: true},
 	}
 	for _, tt := range tests {
@@ -41,7 +44,7 @@ func TestMineFlags(t *testing.T) {
 			continue
 		}
 		if err == nil && (got.MinTrees != tt.want.MinTrees || got.MinRelations != tt.want.MinRelations ||
-			got.GraphFile != tt.want.GraphFile || got.Export != tt.want.Export) {
+			got.GraphFile != tt.want.GraphFile || got.Export != tt.want.Export || got.Count != tt.want.Count) {
 			t.Errorf("%v: got %+v, want %+v", tt.args, *got, tt.want)
 		}
 	}
@@ -89,5 +92,35 @@ func TestRunMine(t *testing.T) {
 	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
 	if len(lines) == 0 || !strings.Contains(lines[0], " | ") || !strings.Contains(errOut.String(), "maximal bicliques") {
 		t.Errorf("bicliques output %q\n%s", lines, errOut)
+	}
+
+	// --count prints only the number of lines the default writes.
+	out.Reset()
+	opts.Count = true
+	if err := runMine(context.Background(), opts); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := out.String(), strconv.Itoa(len(lines))+"\n"; got != want {
+		t.Errorf("--count printed %q, want %q", got, want)
+	}
+	out.Reset()
+	opts.GraphFile = ""
+	if err := runMine(context.Background(), opts); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := out.String(), strconv.Itoa(n)+"\n"; got != want {
+		t.Errorf("--count on the store printed %q, want %q", got, want)
+	}
+}
+
+func TestAppendBiclique(t *testing.T) {
+	ids := []uint32{0, 1, 9, 10, 11, 99, 100, 101, 999, 1000, 12345, 99999, 100000, 4294967295}
+	for _, v := range ids {
+		if got := string(appendID(nil, v)); got != strconv.FormatUint(uint64(v), 10) {
+			t.Errorf("appendID(%d) = %q", v, got)
+		}
+	}
+	if got := string(appendBiclique([]byte("x"), []uint32{3, 17}, []uint32{250})); got != "x3 17 | 250\n" {
+		t.Errorf("appendBiclique = %q", got)
 	}
 }

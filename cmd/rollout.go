@@ -227,9 +227,9 @@ func runRollout(ctx context.Context, o *RolloutOptions) error {
 	var isr, ise float64
 	n := 0
 	opts := &agent.Options{MaxSteps: o.MaxSteps, MaxTokens: o.MaxTokens, MaxDuration: o.MaxTime, Protocol: agent.Protocol(o.Protocol),
-		Seed: o.Seed, Deterministic: o.Deterministic}
+		Seed: o.Seed, Deterministic: o.Deterministic, Workers: o.Workers}
 	start := time.Now()
-	err = agent.RunAll(ctx, tasks, p, b, opts, o.Workers, func(i int, t *agent.Trajectory) error {
+	err = agent.RunAll(ctx, tasks, p, b, opts, func(i int, t *agent.Trajectory) error {
 		ends[string(t.End)]++
 		isr += t.Metrics.ISR
 		ise += t.Metrics.ISE

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 
@@ -13,6 +14,7 @@ import (
 	"github.com/leaper-dev/leaper/graph"
 	"github.com/leaper-dev/leaper/query"
 	"github.com/leaper-dev/leaper/synth"
+	"github.com/leaper-dev/leaper/web"
 	"github.com/spf13/cobra"
 )
 
@@ -26,6 +28,10 @@ type SynthOptions struct {
 	Expand     int
 	Aggregate  bool
 	MinTargets int
+	MinTrees   int
+	Op         string
+	Hardness   bool
+	Web        func() (*web.Web, error)
 	LLM        bool
 	BaseURL    string
 	Model      string
@@ -47,12 +53,19 @@ counted on stderr. Same store, flags and seed give byte-identical output.`,
   leaper synth --variant union -n 20 --aggregate --llm --model qwen --base-url http://localhost:8000/v1`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, args []string) error {
-			opts.IO, opts.Graph = f.IO, f.Graph
-			if _, ok := synth.Variant(opts.Variant); !ok {
+			opts.IO, opts.Graph, opts.Web = f.IO, f.Graph, f.Web
+			v, ok := synth.Variant(opts.Variant)
+			if !ok {
 				return usageErrorf("--variant must be basic, union or reverse-union, not %q", opts.Variant)
 			}
-			if opts.N < 0 || opts.Expand < 0 || opts.MinTargets < 0 {
-				return usageErrorf("-n, --expand and --min-targets must not be negative")
+			if opts.N < 0 || opts.Expand < 0 || opts.MinTargets < 0 || opts.MinTrees < 0 {
+				return usageErrorf("-n, --expand, --min-targets and --min-trees must not be negative")
+			}
+			if opts.Op != "" && !slices.Contains(synth.Ops, opts.Op) {
+				return usageErrorf("--op must be one of %s, not %q", strings.Join(synth.Ops, ", "), opts.Op)
+			}
+			if opts.Op != "" && v != query.Union {
+				return usageErrorf("--op is for --variant union")
 			}
 			if opts.LLM {
 				if opts.APIKey == "" {
@@ -78,6 +91,9 @@ counted on stderr. Same store, flags and seed give byte-identical output.`,
 	fl.IntVar(&opts.Expand, "expand", 0, "layer-wise expansions of leaf constants (WebShaper)")
 	fl.BoolVar(&opts.Aggregate, "aggregate", false, "ask for a computed answer: count, sum, avg, min/max, top-k, diff, member")
 	fl.IntVar(&opts.MinTargets, "min-targets", 0, "keep only tasks with at least this many targets")
+	fl.IntVar(&opts.MinTrees, "min-trees", 0, "union and reverse-union: keep only tasks over at least this many trees")
+	fl.StringVar(&opts.Op, "op", "", "union: only this operation (union, intersect, difference, count); default all, drawn by the seed")
+	fl.BoolVar(&opts.Hardness, "hardness", true, "report hardness on stderr: |R|, trees and pages per task, oracle tool calls and naive ISR over the offline web")
 	fl.BoolVar(&opts.LLM, "llm", false, "paraphrase questions through an OpenAI-compatible endpoint")
 	fl.StringVar(&opts.BaseURL, "base-url", "", "endpoint base URL (env OPENAI_BASE_URL)")
 	fl.StringVar(&opts.Model, "model", "", "model name for --llm")
@@ -92,24 +108,47 @@ func runSynth(ctx context.Context, o *SynthOptions) error {
 		return err
 	}
 	so := &synth.Options{Variant: o.Variant, N: o.N, Seed: o.Seed, Expand: o.Expand,
-		Aggregate: o.Aggregate, MinTargets: o.MinTargets}
+		Aggregate: o.Aggregate, MinTargets: o.MinTargets, MinTrees: o.MinTrees, Op: o.Op}
 	if o.LLM {
 		so.Paraphraser = synth.NewLLM(o.BaseURL, o.Model, o.APIKey, o.Seed)
 	}
 	w := bufio.NewWriterSize(o.IO.Out, 1<<16)
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
-	st, err := synth.Run(ctx, g, so, func(t *query.Task) error { return enc.Encode(t) })
+	var tasks []*query.Task
+	st, err := synth.Run(ctx, g, so, func(t *query.Task) error {
+		tasks = append(tasks, t)
+		return enc.Encode(t)
+	})
 	if ferr := w.Flush(); err == nil {
 		err = ferr
 	}
+	var hard []*eval.Hardness
+	if err == nil && o.Hardness && len(tasks) > 0 {
+		ho := &eval.HardnessOptions{Workers: 2}
+		if o.Web != nil {
+			wb, werr := o.Web()
+			if werr != nil {
+				return werr
+			}
+			ho.Backend = wb
+		}
+		if hard, err = eval.ComputeHardness(ctx, tasks, g, ho); err != nil {
+			return err
+		}
+	}
 	if st != nil {
 		if o.JSON {
-			if jerr := writeJSON(o.IO.ErrOut, st); err == nil {
+			rep := struct {
+				*synth.Stats
+				Hardness []*eval.Hardness `json:"hardness,omitempty"`
+			}{st, hard}
+			if jerr := writeJSON(o.IO.ErrOut, rep); err == nil {
 				err = jerr
 			}
 		} else {
 			printSynthStats(o.IO.ErrOut, st, o.N)
+			printHardness(o.IO.ErrOut, hard)
 		}
 	}
 	return err
@@ -255,13 +294,22 @@ func runTask(ctx context.Context, o *TaskOptions) error {
 	return nil
 }
 
-func runTaskStats(o *StatsOptions) error {
+func runTaskStats(ctx context.Context, o *StatsOptions) error {
 	tasks, err := query.ReadTasks(o.Tasks)
 	if err != nil {
 		return err
 	}
 	st := eval.ComputeTaskStats(tasks)
 	st.File = o.Tasks
+	if o.Web != nil && o.Hardness {
+		// The report needs the store: without one the file alone is summarised.
+		if wb, err := o.Web(); err == nil {
+			st.Hardness, err = eval.ComputeHardness(ctx, tasks, wb.Store().Graph(), &eval.HardnessOptions{Backend: wb, Workers: 2})
+			if err != nil {
+				return err
+			}
+		}
+	}
 	if o.JSON {
 		return writeJSON(o.IO.Out, st)
 	}
@@ -276,5 +324,6 @@ func runTaskStats(o *StatsOptions) error {
 		fmt.Fprintf(w, "%s: min %d, max %d, mean %.1f\n", v, int(h.Min), int(h.Max), h.Mean)
 		h.Print(w, "  ")
 	}
+	printHardness(w, st.Hardness)
 	return nil
 }

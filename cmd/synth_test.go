@@ -36,6 +36,21 @@ func TestSynthFlags(t *testing.T) {
 	if err := c.Execute(); err == nil {
 		t.Error("--llm without --model accepted")
 	}
+	c = newSynthCmd(f, func(_ context.Context, o *SynthOptions) error { got = o; return nil })
+	c.SetArgs([]string{"--variant", "union", "--op", "intersect", "--min-trees", "3", "--hardness=false"})
+	if err := c.Execute(); err != nil {
+		t.Fatal(err)
+	}
+	if got.Op != "intersect" || got.MinTrees != 3 || got.Hardness {
+		t.Errorf("options %+v", got)
+	}
+	for _, args := range [][]string{{"--variant", "union", "--op", "nope"}, {"--variant", "basic", "--op", "union"}, {"--min-trees", "-1"}} {
+		c = newSynthCmd(f, func(context.Context, *SynthOptions) error { return nil })
+		c.SetArgs(args)
+		if err := c.Execute(); err == nil {
+			t.Errorf("%v accepted", args)
+		}
+	}
 }
 
 // TestSynthTaskStats runs leaper synth, task and stats --tasks end to end
@@ -84,6 +99,22 @@ func TestSynthTaskStats(t *testing.T) {
 	}
 	if st.Tasks != 15 || st.Variants["basic"] != 5 || st.Variants["union"] != 5 || st.Variants["reverse_union"] != 5 {
 		t.Errorf("task stats %+v", st)
+	}
+	// With the store, stats --tasks adds the hardness report (policies run
+	// over the offline web); synth prints it on stderr.
+	out, errOut, code = run(t, "stats", "--store", store, "--tasks", all, "--json")
+	if code != 0 {
+		t.Fatalf("stats --tasks --store: exit %d: %s", code, errOut)
+	}
+	st = eval.TaskStats{}
+	if err := json.Unmarshal([]byte(out), &st); err != nil {
+		t.Fatal(err)
+	}
+	if len(st.Hardness) != 3 || st.Hardness[0].OracleISR == nil || st.Hardness[0].OracleISR.Min != 1 {
+		t.Errorf("hardness %+v", st.Hardness)
+	}
+	if _, errOut, _ := run(t, "synth", "--store", store, "--variant", "union", "-n", "3", "--op", "difference"); !strings.Contains(errOut, "Hardness") || !strings.Contains(errOut, "difference 3") {
+		t.Errorf("synth --op difference report:\n%s", errOut)
 	}
 	if _, _, code := run(t, "task", "--store", store, all, "no-such-task"); code == 0 {
 		t.Error("unknown task id accepted")

@@ -33,7 +33,7 @@ var benchCases = []struct {
 func BenchmarkBicliques(b *testing.B) {
 	dir := benchDir(b)
 	withEmit := os.Getenv("MINING_BENCH_EMIT") != ""
-	graphs := map[string]*Graph{}
+	graphs := map[string]*Bipartite{}
 	for _, c := range benchCases {
 		name := fmt.Sprintf("%s/k%dm%d", c.file[:len(c.file)-len(".adj")], c.k, c.m)
 		b.Run(name, func(b *testing.B) {
@@ -60,7 +60,7 @@ func BenchmarkBicliques(b *testing.B) {
 			var st Stats
 			for b.Loop() {
 				var err error
-				st, err = Bicliques(context.Background(), g, Options{MinLeft: c.k, MinRight: c.m}, emit)
+				st, err = Bicliques(context.Background(), g, &Options{MinLeft: c.k, MinRight: c.m}, emit)
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -7,7 +7,8 @@ import (
 )
 
 // Bicliques calls emit once for every maximal biclique (L, R) of g with
-// |L| >= opts.MinLeft and |R| >= opts.MinRight. L holds left ids and R right
+// |L| >= opts.MinLeft and |R| >= opts.MinRight; nil opts mean the defaults.
+// opts is not modified. L holds left ids and R right
 // ids, both sorted; the slices are reused and valid only during the call. A
 // nil emit only counts. An error from emit or ctx stops the enumeration and
 // is returned with the statistics so far.
@@ -18,11 +19,12 @@ import (
 // branches in a fixed order, and with Workers > 1 the branches are searched
 // concurrently but their results are delivered in that same order, so the
 // output is identical to the single-threaded run.
-func Bicliques(ctx context.Context, g *Graph, opts Options, emit func(left, right []uint32) error) (Stats, error) {
-	opts, err := opts.normalize()
+func Bicliques(ctx context.Context, g *Bipartite, opts *Options, emit func(left, right []uint32) error) (Stats, error) {
+	o, err := opts.normalize()
 	if err != nil {
 		return Stats{}, err
 	}
+	opts = &o
 	if err := ctx.Err(); err != nil {
 		return Stats{}, err
 	}
@@ -44,6 +46,10 @@ func Bicliques(ctx context.Context, g *Graph, opts Options, emit func(left, righ
 	return st, nil
 }
 
+// forceSides overrides the search direction in tests: 1 adds right
+// vertices, 2 left vertices, 0 picks by cost.
+var forceSides = 0
+
 // newView prunes g to the vertices that can be in a reported biclique and
 // picks the search direction.
 //
@@ -52,7 +58,7 @@ func Bicliques(ctx context.Context, g *Graph, opts Options, emit func(left, righ
 // meets both thresholds survives, and it stays maximal: a removed vertex
 // adjacent to a whole surviving side would have had enough neighbours to
 // survive.
-func newView(g *Graph, opts Options) *view {
+func newView(g *Bipartite, opts *Options) *view {
 	nl, nr := g.NumLeft(), g.NumRight()
 	ldeg := make([]int32, nl)
 	rdeg := make([]int32, nr)
@@ -113,7 +119,7 @@ func newView(g *Graph, opts Options) *view {
 		return s
 	}
 	v := &view{aOff: rOff, aNbr: rNbr, bOff: lOff, bNbr: lNbr, minA: opts.MinRight, minB: opts.MinLeft}
-	if sq(rOff) < sq(lOff) {
+	if swap := sq(rOff) < sq(lOff); swap && forceSides != 1 || forceSides == 2 {
 		v = &view{aOff: lOff, aNbr: lNbr, bOff: rOff, bNbr: rNbr, minA: opts.MinLeft, minB: opts.MinRight, swapped: true}
 	}
 	n := len(v.aOff) - 1

@@ -33,7 +33,7 @@ func benchDir(tb testing.TB) string {
 	return dir
 }
 
-func loadGraph(tb testing.TB, name string) *Graph {
+func loadGraph(tb testing.TB, name string) *Bipartite {
 	tb.Helper()
 	f, err := os.Open(filepath.Join(benchDir(tb), name))
 	if err != nil {
@@ -47,10 +47,10 @@ func loadGraph(tb testing.TB, name string) *Graph {
 	return g
 }
 
-func collect(tb testing.TB, g *Graph, opts Options) [][2][]uint32 {
+func collect(tb testing.TB, g *Bipartite, opts Options) [][2][]uint32 {
 	tb.Helper()
 	var out [][2][]uint32
-	st, err := Bicliques(context.Background(), g, opts, func(l, r []uint32) error {
+	st, err := Bicliques(context.Background(), g, &opts, func(l, r []uint32) error {
 		if !slices.IsSorted(l) || !slices.IsSorted(r) {
 			tb.Errorf("unsorted biclique %v | %v", l, r)
 		}
@@ -72,7 +72,7 @@ func sortBicliques(b [][2][]uint32) {
 	})
 }
 
-func randomGraph(rng *rand.Rand, nl, nr int, p float64) *Graph {
+func randomGraph(rng *rand.Rand, nl, nr int, p float64) *Bipartite {
 	adj := make([][]uint32, nl)
 	for i := range adj {
 		for j := 0; j < nr; j++ {
@@ -81,14 +81,14 @@ func randomGraph(rng *rand.Rand, nl, nr int, p float64) *Graph {
 			}
 		}
 	}
-	g, err := NewGraph(adj, nr)
+	g, err := NewBipartite(adj, nr)
 	if err != nil {
 		panic(err)
 	}
 	return g
 }
 
-func TestBicliquesMatchesBruteForce(t *testing.T) {
+func TestBicliquesMatchesbruteForce(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	for iter := 0; iter < 600; iter++ {
 		nl, nr := 1+rng.IntN(12), 1+rng.IntN(10)
@@ -98,7 +98,7 @@ func TestBicliquesMatchesBruteForce(t *testing.T) {
 		p := []float64{0.1, 0.3, 0.5, 0.7, 0.9}[rng.IntN(5)]
 		g := randomGraph(rng, nl, nr, p)
 		opts := Options{MinLeft: rng.IntN(4), MinRight: rng.IntN(4)}
-		want := BruteForce(g, opts)
+		want := bruteForce(g, opts)
 		for _, workers := range []int{1, 3} {
 			opts.Workers = workers
 			got := collect(t, g, opts)
@@ -134,7 +134,7 @@ func TestBicliquesEdgeCases(t *testing.T) {
 		{"wide", [][]uint32{seq(200), seq(130), {5, 199}}, 200, 4},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			g, err := NewGraph(tc.adj, tc.nr)
+			g, err := NewBipartite(tc.adj, tc.nr)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -144,7 +144,7 @@ func TestBicliquesEdgeCases(t *testing.T) {
 				t.Fatalf("got %d bicliques %v, want %d", len(got), got, tc.want)
 			}
 			if tc.nr <= 20 {
-				if want := BruteForce(g, Options{}); !equalBicliques(got, want) {
+				if want := bruteForce(g, Options{}); !equalBicliques(got, want) {
 					t.Fatalf("got %v, want %v", got, want)
 				}
 			}
@@ -173,7 +173,7 @@ func TestBicliquesWideRandom(t *testing.T) {
 		opts := Options{MinLeft: rng.IntN(3), MinRight: rng.IntN(3)}
 		got := collect(t, g, opts)
 		sortBicliques(got)
-		if want := BruteForce(g, opts); !equalBicliques(got, want) {
+		if want := bruteForce(g, opts); !equalBicliques(got, want) {
 			t.Fatalf("iter %d %dx%d %+v: got %d bicliques, want %d", iter, nl, nr, opts, len(got), len(want))
 		}
 	}
@@ -191,7 +191,7 @@ func TestBicliquesSmallSynthCounts(t *testing.T) {
 	g := loadGraph(t, "synth_L2000_R300_s42.adj")
 	for _, c := range smallCounts {
 		t.Run(fmt.Sprintf("k%dm%d", c.k, c.m), func(t *testing.T) {
-			st, err := Bicliques(context.Background(), g, Options{MinLeft: c.k, MinRight: c.m}, nil)
+			st, err := Bicliques(context.Background(), g, &Options{MinLeft: c.k, MinRight: c.m}, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -239,7 +239,7 @@ func TestBicliquesSmallSynthExact(t *testing.T) {
 	}
 	var got []string
 	var buf []byte
-	_, err = Bicliques(context.Background(), g, Options{}, func(l, r []uint32) error {
+	_, err = Bicliques(context.Background(), g, &Options{}, func(l, r []uint32) error {
 		buf = formatBiclique(buf[:0], l, r)
 		got = append(got, string(buf))
 		return nil
@@ -271,7 +271,7 @@ func TestBicliquesDeterministic(t *testing.T) {
 	run := func(workers int) []string {
 		var out []string
 		var buf []byte
-		_, err := Bicliques(context.Background(), g, Options{MinLeft: 3, MinRight: 2, Workers: workers}, func(l, r []uint32) error {
+		_, err := Bicliques(context.Background(), g, &Options{MinLeft: 3, MinRight: 2, Workers: workers}, func(l, r []uint32) error {
 			buf = formatBiclique(buf[:0], l, r)
 			out = append(out, string(buf))
 			return nil
@@ -292,7 +292,7 @@ func TestBicliquesStops(t *testing.T) {
 	stop := errors.New("stop")
 	for _, workers := range []int{1, 2} {
 		n := 0
-		_, err := Bicliques(context.Background(), g, Options{Workers: workers}, func(l, r []uint32) error {
+		_, err := Bicliques(context.Background(), g, &Options{Workers: workers}, func(l, r []uint32) error {
 			if n++; n == 100 {
 				return stop
 			}
@@ -303,16 +303,27 @@ func TestBicliquesStops(t *testing.T) {
 		}
 		ctx, cancel := context.WithCancel(context.Background())
 		cancel()
-		if _, err := Bicliques(ctx, g, Options{Workers: workers}, nil); !errors.Is(err, context.Canceled) {
+		if _, err := Bicliques(ctx, g, &Options{Workers: workers}, nil); !errors.Is(err, context.Canceled) {
 			t.Fatalf("workers %d: cancelled context: err %v", workers, err)
 		}
 	}
 }
 
 func TestBicliquesBadOptions(t *testing.T) {
-	g, _ := NewGraph([][]uint32{{0}}, 1)
-	if _, err := Bicliques(context.Background(), g, Options{MinLeft: -1}, nil); !errors.Is(err, ErrBadOptions) {
+	g, _ := NewBipartite([][]uint32{{0}}, 1)
+	if _, err := Bicliques(context.Background(), g, &Options{MinLeft: -1}, nil); !errors.Is(err, ErrBadOptions) {
 		t.Fatalf("err %v, want ErrBadOptions", err)
+	}
+	// nil options are the defaults, and the caller's options are not
+	// modified by filling them in.
+	g, _ = NewBipartite([][]uint32{{0, 1}, {1}}, 2)
+	st, err := Bicliques(context.Background(), g, nil, nil)
+	if err != nil || st.Bicliques != 2 {
+		t.Fatalf("nil options: %d bicliques, %v; want 2", st.Bicliques, err)
+	}
+	opts := &Options{}
+	if _, err := Bicliques(context.Background(), g, opts, nil); err != nil || *opts != (Options{}) {
+		t.Fatalf("options changed to %+v (%v)", *opts, err)
 	}
 }
 
@@ -357,10 +368,10 @@ func TestReadWriteAdj(t *testing.T) {
 	}
 }
 
-func TestNewGraphErrors(t *testing.T) {
+func TestNewBipartiteErrors(t *testing.T) {
 	for _, adj := range [][][]uint32{{{1, 0}}, {{0, 0}}, {{3}}} {
-		if _, err := NewGraph(adj, 3); !errors.Is(err, ErrBadGraph) {
-			t.Errorf("NewGraph(%v) = %v, want ErrBadGraph", adj, err)
+		if _, err := NewBipartite(adj, 3); !errors.Is(err, ErrBadGraph) {
+			t.Errorf("NewBipartite(%v) = %v, want ErrBadGraph", adj, err)
 		}
 	}
 }
@@ -385,4 +396,44 @@ func FuzzReadAdj(f *testing.F) {
 			t.Fatalf("round trip changed the graph")
 		}
 	})
+}
+
+// TestBicliquesColumnForm drives the search through levels with more than
+// 64 candidate vertices and at most 64 rows, where branches switch to
+// column form, with the excluded items reduced to an antichain at every
+// level or only at the switch, against the brute force.
+func TestBicliquesColumnForm(t *testing.T) {
+	defer func(f, a int) { forceSides, antichainMin = f, a }(forceSides, antichainMin)
+	rng := rand.New(rand.NewPCG(5, 6))
+	for iter := 0; iter < 60; iter++ {
+		// The A side (searched) is the wide one: 70..199 vertices over
+		// 6..13 rows.
+		nb, na := 6+rng.IntN(8), 70+rng.IntN(130)
+		g := randomGraph(rng, nb, na, 0.2+0.7*rng.Float64())
+		forceSides = 1 // add right vertices: A is the right side
+		if iter%2 == 1 {
+			g = transpose(g)
+			forceSides = 2
+		}
+		antichainMin = []int{0, 32, 1 << 30}[iter%3]
+		opts := Options{MinLeft: rng.IntN(3), MinRight: rng.IntN(3)}
+		got := collect(t, g, opts)
+		sortBicliques(got)
+		if want := bruteForce(g, opts); !equalBicliques(got, want) {
+			t.Fatalf("iter %d %dx%d %+v antichainMin %d: got %d bicliques, want %d",
+				iter, g.NumLeft(), g.NumRight(), opts, antichainMin, len(got), len(want))
+		}
+	}
+}
+
+func transpose(g *Bipartite) *Bipartite {
+	adj := make([][]uint32, g.NumRight())
+	for j := range adj {
+		adj[j] = slices.Clone(g.Right(j))
+	}
+	t, err := NewBipartite(adj, g.NumLeft())
+	if err != nil {
+		panic(err)
+	}
+	return t
 }

@@ -37,9 +37,13 @@ func (s *Stats) add(o Stats) {
 	s.Roots += o.Roots
 }
 
-// normalize copies opts with defaults filled in, or reports why they are
-// unusable.
-func (o Options) normalize() (Options, error) {
+// normalize returns a copy of opts (nil means the defaults) with defaults
+// filled in, or reports why they are unusable.
+func (opts *Options) normalize() (Options, error) {
+	var o Options
+	if opts != nil {
+		o = *opts
+	}
 	if o.MinLeft < 0 || o.MinRight < 0 || o.Workers < 0 {
 		return o, fmt.Errorf("%w: MinLeft %d, MinRight %d, Workers %d must not be negative",
 			ErrBadOptions, o.MinLeft, o.MinRight, o.Workers)

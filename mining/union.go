@@ -13,7 +13,7 @@ import (
 // vertex i is the tree trees[i], right vertex j the relation rels[j] (every
 // relation, by id, so a relation's identity is name, datatype and domain),
 // with an edge when some row of the tree has a value for the relation.
-func FromStore(ctx context.Context, g *graph.Store) (bg *Graph, trees, rels []uint32, err error) {
+func FromStore(ctx context.Context, g *graph.Store) (bg *Bipartite, trees, rels []uint32, err error) {
 	all, err := g.Relations()
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("mining: relations: %w", err)
@@ -39,7 +39,7 @@ func FromStore(ctx context.Context, g *graph.Store) (bg *Graph, trees, rels []ui
 			adj[i] = append(adj[i], uint32(j)) // j increases, so lists stay sorted
 		}
 	}
-	bg, err = NewGraph(adj, len(rels))
+	bg, err = NewBipartite(adj, len(rels))
 	return bg, trees, rels, err
 }
 
@@ -87,7 +87,11 @@ type UnionGroup struct {
 // trees, together with all the relations that part shares (a superset of
 // the biclique's), each group once. Groups come class by class (classes
 // sorted by datatype then domain), in Bicliques' order within a class.
-func Unions(ctx context.Context, g *graph.Store, opts UnionOptions, emit func(UnionGroup) error) error {
+func Unions(ctx context.Context, g *graph.Store, uo *UnionOptions, emit func(UnionGroup) error) error {
+	var opts UnionOptions
+	if uo != nil {
+		opts = *uo
+	}
 	if opts.MinTrees == 0 {
 		opts.MinTrees = 2
 	}
@@ -151,11 +155,11 @@ func Unions(ctx context.Context, g *graph.Store, opts UnionOptions, emit func(Un
 		for k, i := range idx {
 			adj[k] = bg.Left(i)
 		}
-		sub, err := NewGraph(adj, bg.NumRight())
+		sub, err := NewBipartite(adj, bg.NumRight())
 		if err != nil {
 			return err
 		}
-		_, err = Bicliques(ctx, sub, Options{MinLeft: opts.MinTrees, MinRight: opts.MinRelations, Workers: opts.Workers},
+		_, err = Bicliques(ctx, sub, &Options{MinLeft: opts.MinTrees, MinRight: opts.MinRelations, Workers: opts.Workers},
 			func(left, right []uint32) error {
 				ug := UnionGroup{KeyDatatype: c.dt, KeyDomain: c.dom}
 				for _, l := range left {

@@ -48,7 +48,7 @@ func TestUnionFromStore(t *testing.T) {
 func TestUnionsSample(t *testing.T) {
 	g := storetest.OpenGraph(t)
 	var groups []mining.UnionGroup
-	err := mining.Unions(context.Background(), g, mining.UnionOptions{MinTrees: 2, MinRelations: 3}, func(u mining.UnionGroup) error {
+	err := mining.Unions(context.Background(), g, &mining.UnionOptions{MinTrees: 2, MinRelations: 3}, func(u mining.UnionGroup) error {
 		groups = append(groups, u)
 		return nil
 	})
@@ -95,7 +95,7 @@ func TestUnionsSample(t *testing.T) {
 	// Deterministic, and emit errors stop the enumeration.
 	var again []mining.UnionGroup
 	stop := errors.New("stop")
-	err = mining.Unions(context.Background(), g, mining.UnionOptions{MinTrees: 2, MinRelations: 3}, func(u mining.UnionGroup) error {
+	err = mining.Unions(context.Background(), g, &mining.UnionOptions{MinTrees: 2, MinRelations: 3}, func(u mining.UnionGroup) error {
 		again = append(again, u)
 		if len(again) == 2 {
 			return stop
@@ -105,7 +105,7 @@ func TestUnionsSample(t *testing.T) {
 	if !errors.Is(err, stop) || len(again) != 2 || strings.Join(again[1].Relations, ",") != strings.Join(groups[1].Relations, ",") {
 		t.Errorf("second run: %v, %d groups", err, len(again))
 	}
-	if err := mining.Unions(context.Background(), g, mining.UnionOptions{MinTrees: -1}, nil); !errors.Is(err, mining.ErrBadOptions) {
+	if err := mining.Unions(context.Background(), g, &mining.UnionOptions{MinTrees: -1}, nil); !errors.Is(err, mining.ErrBadOptions) {
 		t.Errorf("negative MinTrees: %v", err)
 	}
 }

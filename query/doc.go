@@ -36,7 +36,9 @@
 //	 ["V@M", "had number of spectators", "?"]]
 //
 // "V@X" is a variable, "C@text" a constant, a JSON list of "C@..." a union,
-// "?" the target; the relation "in_tree" with tree ids ("C@12") is in_tree.
+// "?" the target; the relation "in_tree" with tree ids ("C@12") is in_tree,
+// "not_in_tree" its negation (a key of none of those trees: set difference;
+// the variable must be bound by another condition).
 // The answer columns are derived (FromTriples): the subjects of the
 // triples whose object is "?", then "?"; else T, else the first variable.
 //
@@ -47,6 +49,7 @@
 //	answer = [ "?" ] var | "?" .
 //	atom   = rel "(" term "," object ")"       a triple
 //	       | "in_tree" "(" var "," ids ")"      var is a layer-2 key of a tree
+//	       | "not_in_tree" "(" var "," ids ")"  var is a key of none of them
 //	       | var cmp number | var "in" range    a comparison
 //	term   = var | "?" | const | "{" const { "," const } "}" .
 //	object = term | cmp number | range          inline comparison

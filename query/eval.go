@@ -179,16 +179,27 @@ func (e *bmEval) domains() (bool, error) {
 			}
 		}
 	}
-	for _, it := range p.intrees {
-		keys := roaring.New()
-		for _, t := range it.trees {
-			bm, err := e.g.KeysOfTree(t)
-			if err != nil {
-				return false, fmt.Errorf("query: %w", err)
+	// in_tree first, then not_in_tree, which removes keys from a domain
+	// another condition bound.
+	for _, neg := range []bool{false, true} {
+		for _, it := range p.intrees {
+			if it.not != neg {
+				continue
 			}
-			keys.Or(bm)
+			keys := roaring.New()
+			for _, t := range it.trees {
+				bm, err := e.g.KeysOfTree(t)
+				if err != nil {
+					return false, fmt.Errorf("query: %w", err)
+				}
+				keys.Or(bm)
+			}
+			if !neg {
+				e.restrict(it.v, keys)
+			} else if e.dom[it.v] != nil {
+				e.dom[it.v].AndNot(keys)
+			}
 		}
-		e.restrict(it.v, keys)
 	}
 	for v, d := range e.dom {
 		if d == nil {

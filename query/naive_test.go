@@ -67,7 +67,21 @@ func (o *NestedLoops) Eval(ctx context.Context, q *Query) (*Result, error) {
 		}
 		facts = append(facts, f)
 	}
+	excluded := map[int]map[uint32]bool{} // not_in_tree: variable → keys it must not take
 	for _, it := range p.intrees {
+		if it.not {
+			if excluded[it.v] == nil {
+				excluded[it.v] = map[uint32]bool{}
+			}
+			for _, tr := range o.trees {
+				if slices.Contains(it.trees, tr.ID) {
+					for _, r := range tr.Rows {
+						excluded[it.v][r.Key] = true
+					}
+				}
+			}
+			continue
+		}
 		f := fact{s: side{v: it.v}, o: side{v: -1}}
 		for _, tr := range o.trees {
 			if slices.Contains(it.trees, tr.ID) {
@@ -86,6 +100,11 @@ func (o *NestedLoops) Eval(ctx context.Context, q *Query) (*Result, error) {
 	var rec func(i int) error
 	rec = func(i int) error {
 		if i == len(facts) {
+			for v, ex := range excluded {
+				if ex[bind[v]] {
+					return nil
+				}
+			}
 			for v, fs := range p.filters {
 				for _, f := range fs {
 					val, err := p.res.value(bind[v])

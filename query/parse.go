@@ -382,7 +382,7 @@ func (p *parser) parseAtom(q *Query) error {
 	t := p.peek()
 	n := p.peekAt(1)
 	isCall := (t.kind == tIdent || t.kind == tString) && n.kind == tPunct && n.text == "("
-	if isCall && t.kind == tIdent && t.text == "in_tree" {
+	if isCall && t.kind == tIdent && (t.text == "in_tree" || t.text == "not_in_tree") {
 		p.next()
 		p.next()
 		v, err := p.variable()
@@ -396,7 +396,7 @@ func (p *parser) parseAtom(q *Query) error {
 		if err != nil {
 			return err
 		}
-		q.Atoms = append(q.Atoms, Atom{Kind: KindInTree, S: varTerm(v), Trees: ids})
+		q.Atoms = append(q.Atoms, Atom{Kind: KindInTree, S: varTerm(v), Trees: ids, Not: t.text == "not_in_tree"})
 		return p.expect(")")
 	}
 	if isCall {

@@ -23,6 +23,7 @@ type ptriple struct {
 type pintree struct {
 	v     int
 	trees []uint32
+	not   bool
 }
 
 // plan is a query resolved against a store: what both evaluators take.
@@ -103,7 +104,7 @@ func prepare(ctx context.Context, g *graph.Store, q *Query) (*plan, error) {
 			v, _ := termVar(a.S)
 			ts := slices.Clone(a.Trees)
 			slices.Sort(ts)
-			p.intrees = append(p.intrees, pintree{v: p.idx[v], trees: slices.Compact(ts)})
+			p.intrees = append(p.intrees, pintree{v: p.idx[v], trees: slices.Compact(ts), not: a.Not})
 		case KindFilter:
 			p.filters[p.idx[a.Var]] = append(p.filters[p.idx[a.Var]], a)
 		}

@@ -45,6 +45,9 @@ type Atom struct {
 	Rel string
 	// Trees are the tree ids of in_tree.
 	Trees []uint32
+	// Not makes in_tree not_in_tree: S is a key of none of Trees (set
+	// difference; S must be bound by another condition).
+	Not bool
 	// Var, Op, Lo and Hi describe a filter; Hi only for OpRange.
 	Var    string
 	Op     string
@@ -173,7 +176,9 @@ func (q *Query) validate() error {
 			if len(a.Trees) == 0 {
 				return fmt.Errorf("%w: in_tree needs a tree id", ErrInvalid)
 			}
-			bound[v] = true
+			if !a.Not {
+				bound[v] = true
+			}
 		}
 	}
 	for _, a := range q.Atoms {
@@ -229,8 +234,8 @@ func checkTerm(t Term) error {
 func FromTriples(ts []Triple) (*Query, error) {
 	q := &Query{}
 	for _, t := range ts {
-		if strings.EqualFold(strings.TrimSpace(t.R), "in_tree") {
-			a := Atom{Kind: KindInTree, S: t.S}
+		if r := strings.ToLower(strings.TrimSpace(t.R)); r == "in_tree" || r == "not_in_tree" {
+			a := Atom{Kind: KindInTree, S: t.S, Not: r == "not_in_tree"}
 			for _, c := range t.O.Consts {
 				id, err := strconv.ParseUint(strings.TrimSpace(c), 10, 32)
 				if err != nil {
@@ -294,7 +299,11 @@ func (q *Query) Triples() ([]Triple, error) {
 			for i, t := range a.Trees {
 				ids[i] = strconv.FormatUint(uint64(t), 10)
 			}
-			out = append(out, Triple{S: a.S, R: "in_tree", O: C(ids...)})
+			r := "in_tree"
+			if a.Not {
+				r = "not_in_tree"
+			}
+			out = append(out, Triple{S: a.S, R: r, O: C(ids...)})
 		default:
 			return nil, fmt.Errorf("%w: comparison on %s", ErrNotTriples, a.Var)
 		}
@@ -347,6 +356,9 @@ func (q *Query) String() string {
 			s := strings.Join(ids, ", ")
 			if len(ids) > 1 {
 				s = "{" + s + "}"
+			}
+			if a.Not {
+				b.WriteString("not_")
 			}
 			b.WriteString("in_tree(" + fmtTerm(a.S, nil) + ", " + s + ")")
 		case KindFilter:
@@ -460,4 +472,4 @@ func isIdent(s string) bool {
 	return true
 }
 
-func isKeyword(s string) bool { return s == "in" || s == "in_tree" }
+func isKeyword(s string) bool { return s == "in" || s == "in_tree" || s == "not_in_tree" }

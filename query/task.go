@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"regexp"
 	"strings"
 )
 
@@ -144,6 +145,24 @@ const (
 	ReverseUnion         = "reverse_union"
 )
 
+// Set operations of a Union task (Task.Op). WebLeaper's Union asks for "a
+// relational operation across distinct reasoning trees"; WebAggregator
+// adds counts.
+const (
+	OpUnion      = "union"      // keys of any of several trees, optionally filtered on a shared relation
+	OpIntersect  = "intersect"  // keys of every one of 2-3 trees of different pages
+	OpDifference = "difference" // keys of one tree and of none of 1-2 others (different pages)
+	OpCount      = "count"      // a union, and how many keys it has
+)
+
+// namesTable matches questions that point at a table or page instead of
+// naming a concept.
+var namesTable = regexp.MustCompile(`(?i)\btables?\b|\bon the page\b|\bwikipedia article\b|\barticle's\b|\bthe article\b`)
+
+// NamesTable reports whether a question names a table or a page ("the
+// table X on the page Y") rather than the concept it records.
+func NamesTable(q string) bool { return namesTable.MatchString(q) }
+
 // Target is one entity of R, the set a solver must find.
 type Target struct {
 	Entity   uint32 `json:"entity"`
@@ -171,8 +190,11 @@ type Answer struct {
 // Task is an information-seeking task: T = <question, R>, with the formal
 // query whose evaluation over the store is the answer.
 type Task struct {
-	ID            string   `json:"id"`
-	Variant       Variant  `json:"variant"`
+	ID      string  `json:"id"`
+	Variant Variant `json:"variant"`
+	// Op is the set operation of a Union task (union, intersect,
+	// difference, count); empty for the other variants.
+	Op            string   `json:"op,omitempty"`
 	Question      string   `json:"question"`
 	Formalization []Triple `json:"formalization"`
 	Answer        Answer   `json:"answer"`

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/leaper-dev/leaper/graph"
 	"github.com/leaper-dev/leaper/query"
@@ -32,7 +33,7 @@ func (s *synth) candidate(ctx context.Context, base []int, rng *rand.Rand, st *S
 			return nil, reason, err
 		}
 	}
-	if s.o.Aggregate {
+	if s.o.Aggregate && d.agg == nil {
 		if reason, err = s.aggregate(ctx, d, rng); err != nil || reason != "" {
 			return nil, reason, err
 		}
@@ -97,6 +98,7 @@ type filter struct {
 	phrase string // relative clause, " whose ..."
 	static string // the phrase without slot references, for the leak check
 	keep   []string
+	ids    []uint32 // the values kept
 }
 
 // chooseFilter picks a filter over column indices cols of t restricted to
@@ -171,7 +173,7 @@ func (s *synth) chooseFilter(d *draft, t *graph.Tree, keys []uint32, cols []int,
 			ref := d.addSlot(name, v, name)
 			phrase := pick(rng, []string{" whose " + h + " is " + ref, " with " + ref + " as " + h})
 			return filter{col: c, triple: query.Triple{S: query.Term{Target: true}, R: col.Name, O: query.C(name)},
-				phrase: phrase, static: d.render(phrase)}, true, nil
+				phrase: phrase, static: d.render(phrase), ids: []uint32{v}}, true, nil
 		case graph.TypeYear, graph.TypeNumber:
 			type nv struct {
 				id uint32
@@ -219,15 +221,17 @@ func (s *synth) chooseFilter(d *draft, t *graph.Tree, keys []uint32, cols []int,
 			}
 			count := 0
 			var names []string
+			var ids []uint32
 			for _, x := range nums[lo : hi+1] {
 				count += by[x.id]
 				names = append(names, es[x.id].Name)
+				ids = append(ids, x.id)
 			}
 			if count < 2 || count >= n {
 				continue
 			}
 			return filter{col: c, triple: query.Triple{S: query.Term{Target: true}, R: col.Name, O: query.C(names...)},
-				phrase: phrase, static: phrase, keep: []string{es[nums[lo].id].Name}}, true, nil
+				phrase: phrase, static: phrase, keep: []string{es[nums[lo].id].Name}, ids: ids}, true, nil
 		}
 	}
 	return filter{}, false, nil
@@ -261,6 +265,13 @@ func colTriples(cols []column) []query.Triple {
 	return out
 }
 
+// isTreeRel reports whether r is in_tree or not_in_tree, whose objects
+// are tree ids, not entities.
+func isTreeRel(r string) bool {
+	r = strings.ToLower(strings.TrimSpace(r))
+	return r == "in_tree" || r == "not_in_tree"
+}
+
 func inTree(ids ...uint32) query.Triple {
 	cs := make([]string, len(ids))
 	for i, id := range ids {
@@ -277,7 +288,19 @@ func (s *synth) basic(ctx context.Context, t *graph.Tree, rng *rand.Rand) (*draf
 	if err != nil {
 		return nil, "", err
 	}
-	if len(cols) == 0 {
+	// Columns whose facts other trees also state (store-wide values, read
+	// from the key's own page or those trees), asked for alongside.
+	wide, err := s.sharedCols([]*graph.Tree{t}, keys)
+	if err != nil {
+		return nil, "", err
+	}
+	var beyond []int
+	for _, c := range wide {
+		if !slices.Contains(cols, c) {
+			beyond = append(beyond, c)
+		}
+	}
+	if len(cols) == 0 && len(beyond) == 0 {
 		return nil, DropNoColumns, nil
 	}
 	d := &draft{variant: query.Basic, trees: []*graph.Tree{t}, keyNoun: keyNoun(t), keyHeader: t.KeyHeader}
@@ -298,11 +321,31 @@ func (s *synth) basic(ctx context.Context, t *graph.Tree, rng *rand.Rand) (*draf
 		}
 	}
 	d.cols = chooseCols(d, t, cols, f.col, rng)
+	if len(beyond) > 0 {
+		c := beyond[rng.IntN(len(beyond))]
+		col := t.Columns[c]
+		if c != f.col {
+			d.cols = append(d.cols, column{rel: col.Name, header: col.Header, v: d.newVar(words(col.Header))})
+		}
+	}
 	if len(d.cols) == 0 {
 		return nil, DropNoColumns, nil
 	}
+	// One hop beyond the table: a relation the (filtered) keys have only in
+	// other trees, so that its values are read from other pages.
+	// (Chosen over all the tree's keys, so that a filter keeps its meaning.)
+	if rng.IntN(3) > 0 {
+		hop, ok, err := s.oneHop([]*graph.Tree{t}, keys, rng)
+		if err != nil {
+			return nil, "", err
+		}
+		if ok {
+			hop.v = d.newVar(words(hop.header))
+			d.cols = append(d.cols, hop)
+		}
+	}
 	d.triples = append(d.triples, colTriples(d.cols)...)
-	r := root(t, rng)
+	r := concept(t, rng)
 	cw := colWords(d.cols)
 	d.given = append(d.given, r)
 	d.given = append(d.given, cw...)

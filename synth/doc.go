@@ -19,14 +19,22 @@
 //
 //   - Basic: one tree, 2-4 requested columns, optionally a category, year
 //     range or lower-bound filter.
-//   - Union: two trees of a maximal union group (mining.Bicliques over
-//     trees × relations, split by key datatype and domain) whose keys meet
-//     non-trivially: their intersection; for isomorphic tables also their
-//     union. Requested columns are shared relations.
-//   - Reverse-Union: an anchor of the union space described only by clue
-//     facts that single it out (checked with bitmaps, then with the
-//     engine), a pivot attribute of the anchor, and as targets the keys of
-//     the space sharing the pivot. The anchor's name never appears.
+//   - Union: over a maximal union group (mining.Bicliques over trees ×
+//     relations, split by key datatype and domain), one operation (Op):
+//     the union of 4-10 trees of different pages, optionally filtered on
+//     a shared relation; the intersection or the difference
+//     (not_in_tree) of 2-3 trees of different pages; or a count of one
+//     of these. Requested columns are shared relations and, often, one
+//     the keys have only in other trees (one hop beyond the table).
+//   - Reverse-Union: the union space of 4-10 trees of a group; an anchor
+//     at its intersection (a key of two or more trees) described only by
+//     clue facts that single it out (checked with bitmaps, then with the
+//     engine); a pivot relation chosen so that many keys share the
+//     anchor's value; as targets the keys of the space sharing it. The
+//     anchor's name never appears.
+//   - Questions name concepts (page titles, sections, captions), never
+//     "the table X on the page Y" (NamesTable; such candidates are
+//     dropped).
 //   - Expand (WebShaper layer-wise expansion): each leaf constant becomes a
 //     variable identified by one graph fact; the answer must not change.
 //   - Aggregate (WebAggregator): count, sum, avg, min, max, top/bottom-k,

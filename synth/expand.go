@@ -88,7 +88,7 @@ func (s *synth) expand(ctx context.Context, d *draft, rng *rand.Rand) (string, e
 // usesConst reports whether text is a single-constant term of a triple.
 func usesConst(ts []query.Triple, text string) bool {
 	for _, t := range ts {
-		if strings.EqualFold(t.R, "in_tree") {
+		if isTreeRel(t.R) {
 			continue
 		}
 		if len(t.S.Consts) == 1 && t.S.Consts[0] == text || len(t.O.Consts) == 1 && t.O.Consts[0] == text {
@@ -178,7 +178,7 @@ func (s *synth) expandSlot(ctx context.Context, d *draft, li int, inR map[uint32
 		old := d.slots[li].text
 		for i := range d.triples {
 			t := &d.triples[i]
-			if strings.EqualFold(t.R, "in_tree") {
+			if isTreeRel(t.R) {
 				continue
 			}
 			if len(t.S.Consts) == 1 && t.S.Consts[0] == old {

@@ -86,6 +86,7 @@ const (
 	ParaFailed   = "call_failed"
 	ParaMissing  = "constant_missing"
 	ParaLeak     = "leak"
+	ParaTable    = "names_table" // the rewrite names a table or page (NamesTable)
 )
 
 // paraphrase returns the model's rewrite of t.Question when it passes the
@@ -118,6 +119,10 @@ func (s *synth) paraphrase(ctx context.Context, d *draft, t *query.Task, st *Sta
 			st.Paraphrase[ParaLeak]++
 			return t.Question
 		}
+	}
+	if NamesTable(p) {
+		st.Paraphrase[ParaTable]++
+		return t.Question
 	}
 	st.Paraphrase[ParaAccepted]++
 	return p

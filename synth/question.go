@@ -2,10 +2,13 @@ package synth
 
 import (
 	"math/rand/v2"
+	"regexp"
+	"slices"
 	"strings"
 	"unicode"
 
 	"github.com/leaper-dev/leaper/graph"
+	"github.com/leaper-dev/leaper/query"
 )
 
 // noun is how a question names the key entities.
@@ -89,40 +92,80 @@ func plural(s string) string {
 	return s + "s"
 }
 
-// root describes a tree the way a question opens on it: its page title
-// and, when there is one, its section or caption.
-func root(t *graph.Tree, rng *rand.Rand) string {
-	page := t.PageTitle
+// concept describes the set a tree records the way a question names a
+// concept (WebLeaper's "Nobel Prize winners in Literature"): from the
+// entities of its page title and section or caption, never as "the table
+// X on the page Y". Words such as "table" are left out of the section.
+func concept(t *graph.Tree, rng *rand.Rand) string {
+	page := strings.Join(strings.Fields(t.PageTitle), " ")
+	isList := false
+	for _, p := range []string{"List of ", "list of ", "Lists of "} {
+		if strings.HasPrefix(page, p) {
+			page, isList = page[len(p):], true
+		}
+	}
 	sub := t.Caption
 	if sub == "" {
 		sub = t.Section
 	}
 	var parts []string
 	for _, p := range strings.Split(sub, "|") {
-		if p = strings.Join(strings.Fields(p), " "); p != "" {
-			parts = append(parts, p)
+		p = tableWord.ReplaceAllStringFunc(p, func(w string) string {
+			if strings.HasPrefix(strings.ToLower(w), "medal") {
+				return w[:5] + " standings"
+			}
+			return ""
+		})
+		p = strings.Trim(strings.Join(strings.Fields(p), " "), " ,;:-–")
+		if p != "" && !strings.EqualFold(p, page) && !strings.EqualFold(p, t.PageTitle) && !slices.Contains(parts, lowerFirst(p)) {
+			parts = append(parts, lowerFirst(p))
 		}
 	}
 	sub = strings.Join(parts, ", ")
-	if sub != "" && !strings.EqualFold(sub, page) {
-		switch rng.IntN(3) {
-		case 0:
-			return `the "` + sub + `" table of the Wikipedia article "` + page + `"`
-		case 1:
-			return `the ` + page + ` article's "` + sub + `" table`
-		default:
-			return `the table "` + sub + `" on the page ` + page
-		}
+	if isList {
+		page = "the list of " + page
 	}
-	if strings.HasPrefix(page, "List of ") || strings.HasPrefix(page, "list of ") {
-		return "the " + lowerFirst(page)
+	if sub == "" {
+		return page
 	}
-	switch rng.IntN(2) {
+	switch rng.IntN(3) {
 	case 0:
-		return `the Wikipedia article "` + page + `"`
+		if isList {
+			return page + " (" + sub + ")"
+		}
+		return "the " + page + " " + sub
+	case 1:
+		return "the " + sub + " of " + strings.TrimPrefix(page, "the ")
 	default:
-		return "the table on the page " + page
+		return page + " (" + sub + ")"
 	}
+}
+
+// tableWord matches what names a table rather than what it records.
+var tableWord = regexp.MustCompile(`(?i)\b(medal )?tables?\b`)
+
+// NamesTable reports whether a question names a table or a page ("the
+// table X on the page Y") rather than the concept it records
+// (query.NamesTable).
+func NamesTable(q string) bool { return query.NamesTable(q) }
+
+// orList joins items as English alternatives: "a", "a or b", "a, b or c".
+func orList(items []string) string {
+	switch len(items) {
+	case 0:
+		return ""
+	case 1:
+		return items[0]
+	}
+	return strings.Join(items[:len(items)-1], ", ") + " or " + items[len(items)-1]
+}
+
+// allOf names every set: "both a and b", "each of a, b and c".
+func allOf(items []string) string {
+	if len(items) == 2 {
+		return "both " + items[0] + " and " + items[1]
+	}
+	return "each of " + list(items)
 }
 
 // list joins items as English: "a", "a and b", "a, b and c".
@@ -155,31 +198,36 @@ func fill(t string, kv ...string) string {
 }
 
 var basicTemplates = []string{
-	"Which {many} are listed in {root}{filter}? For each, give their {cols}.",
-	"List every {one} in {root}{filter}, with the {cols} of each.",
-	"In {root}, which {many}{filter} appear? Please include their {cols}.",
-	"Find all {many} of {root}{filter} and report each one's {cols}.",
-	"I need the complete set of {many} from {root}{filter}: name each one and give the {cols}.",
-	"Collect the {many} recorded in {root}{filter}. For every one of them, give the {cols}.",
+	"Which {many}{filter} appear in {root}? For each, give their {cols}.",
+	"List every {one}{filter} of {root}, with the {cols} of each.",
+	"Considering {root}, which {many}{filter} are recorded? Please include their {cols}.",
+	"Find all {many}{filter} in {root} and report each one's {cols}.",
+	"I need the complete set of {many}{filter} from {root}: name each one and give the {cols}.",
 }
 
 var unionTemplates = []string{
-	"Which {many} appear both in {a} and in {b}? For each, give their {cols}.",
-	"Find the {many} that are listed in {a} and also in {b}{filter}, with their {cols}.",
-	"List every {one} common to {a} and {b}{filter}; include the {cols} of each.",
-	"Some {many} are recorded in {a} as well as in {b}. Name all of them{filter} and give each one's {cols}.",
-	"Which {many}{filter} can be found in both {a} and {b}? Report their {cols}.",
+	"Which {many}{filter} appear in any of {sets}? For each, give their {cols}.",
+	"Collect every {one}{filter} recorded in at least one of {sets}, with the {cols} of each.",
+	"Across {sets}, list all {many}{filter} and report each one's {cols}.",
+	"I need every {one}{filter} that appears in {sets}: name each one and give the {cols}.",
 }
 
-var unionAnyTemplates = []string{
-	"Which {many} appear in {a} or in {b}{filter}? For each, give their {cols}.",
-	"Combine {a} with {b}: list every {one}{filter} that either of them records, with the {cols} of each.",
-	"Across {a} and {b}, which {many}{filter} are listed? Include their {cols}.",
+var intersectTemplates = []string{
+	"Which {many} appear in {all}? For each, give their {cols}.",
+	"Find the {many} that {sets} have in common, with their {cols}.",
+	"List every {one} found in {all}; include the {cols} of each.",
+	"Some {many} are recorded in {a} as well as in {rest}. Name all of them and give each one's {cols}.",
+}
+
+var differenceTemplates = []string{
+	"Which {many} appear in {a} but not in {rest}? For each, give their {cols}.",
+	"List the {many} of {a} that are absent from {rest}, with the {cols} of each.",
+	"Find every {one} recorded in {a} that does not appear in {rest}, and report each one's {cols}.",
 }
 
 var reverseTemplates = []string{
-	"There is a {one} in {space} whose {clues}. Which {many}{cond} have the same {pivot} as that {one}? Give each one's {cols}.",
-	"Identify the {one} of {space} whose {clues}; then list every {one}{cond} that shares its {pivot}, with their {cols}.",
-	"Which {many}{cond} share the {pivot} of the {one} in {space} whose {clues}? For each, report the {cols}.",
-	"Start from the {one} listed in {space} whose {clues}. Find all {many}{cond} with the same {pivot}, and give their {cols}.",
+	"There is a {one} in {sets} whose {clues}. Which {many} in any of them share its {pivot}? Give each one's {cols}.",
+	"Identify the {one} of {sets} whose {clues}; then list every {one} of those sets with the same {pivot}, with their {cols}.",
+	"Which {many} recorded in {sets} have the same {pivot} as the {one} whose {clues}? For each, report the {cols}.",
+	"Start from the {one} among {sets} whose {clues}. Find all {many} of those sets with the same {pivot}, and give their {cols}.",
 }

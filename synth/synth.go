@@ -35,6 +35,11 @@ type Options struct {
 	Aggregate bool
 	// MinTargets drops tasks with fewer targets (|R|).
 	MinTargets int
+	// MinTrees drops Union and Reverse-Union tasks over fewer trees.
+	MinTrees int
+	// Op restricts Union tasks to one operation (OpUnion, OpIntersect,
+	// OpDifference, OpCount); empty draws one per task from the seed.
+	Op string
 	// Paraphraser rewrites template questions; nil keeps the templates.
 	Paraphraser Paraphraser
 	// MaxGroups bounds the union groups mined for Union and Reverse-Union
@@ -69,6 +74,8 @@ const (
 	DropExpand     = "expand"       // no leaf constant could be expanded, or expansion changed the answer
 	DropAggregate  = "aggregate"    // no aggregate question fits the answer
 	DropMinTargets = "min_targets"  // fewer targets than MinTargets
+	DropMinTrees   = "min_trees"    // fewer trees than MinTrees
+	DropNamesTable = "names_table"  // the question names a table or page rather than a concept
 	DropDuplicate  = "duplicate"    // same formalization as an emitted task
 	DropParaphrase = "paraphrase_*" // not a drop: see Stats.Paraphrase
 )
@@ -80,7 +87,8 @@ type Stats struct {
 	Emitted    int            `json:"emitted"`
 	Dropped    map[string]int `json:"dropped"`
 	// Paraphrase counts LLM outcomes: "accepted", "call_failed",
-	// "constant_missing", "leak"; the template is kept unless accepted.
+	// "constant_missing", "leak", "names_table"; the template is kept unless
+	// accepted.
 	Paraphrase map[string]int `json:"paraphrase,omitempty"`
 	Groups     int            `json:"union_groups,omitempty"`
 	Seconds    float64        `json:"seconds"`
@@ -98,8 +106,16 @@ func Run(ctx context.Context, g *graph.Store, opts *Options, emit func(*query.Ta
 		return nil, fmt.Errorf("%w: variant %q (basic, union, reverse-union)", ErrBadOptions, o.Variant)
 	}
 	o.Variant = string(v)
-	if o.N < 0 || o.Expand < 0 || o.MinTargets < 0 {
-		return nil, fmt.Errorf("%w: N, Expand and MinTargets must not be negative", ErrBadOptions)
+	if o.N < 0 || o.Expand < 0 || o.MinTargets < 0 || o.MinTrees < 0 {
+		return nil, fmt.Errorf("%w: N, Expand, MinTargets and MinTrees must not be negative", ErrBadOptions)
+	}
+	if o.Op != "" {
+		if !slices.Contains(Ops, o.Op) {
+			return nil, fmt.Errorf("%w: op %q (%s)", ErrBadOptions, o.Op, strings.Join(Ops, ", "))
+		}
+		if v != query.Union {
+			return nil, fmt.Errorf("%w: op is for the union variant", ErrBadOptions)
+		}
 	}
 	if o.MaxGroups <= 0 {
 		o.MaxGroups = 20000
@@ -127,6 +143,9 @@ func Run(ctx context.Context, g *graph.Store, opts *Options, emit func(*query.Ta
 		st.Groups = s.groups
 	}
 	order := rand.New(rand.NewPCG(uint64(o.Seed), 0x5eed)).Perm(len(bases))
+	if v != query.Basic {
+		s.largeFirst(bases, order)
+	}
 	seen := map[string]bool{}
 	// A base may give several tasks (other columns, filters, anchors):
 	// a few rounds over the bases before giving up.
@@ -195,7 +214,11 @@ type synth struct {
 	rels   map[string][]uint32 // relation name → relation ids
 	objs   map[objKey][]uint32 // (relation name, subject) → objects, sorted
 	names  map[uint32]*graph.Entity
+	krels  map[uint32]map[string][]int // key → relation → trees where it is a key
 	groups int
+	// unionPages is the fewest pages a union usually spans: minUnionPages,
+	// or fewer on a store without such groups.
+	unionPages int
 }
 
 type objKey struct {
@@ -205,7 +228,8 @@ type objKey struct {
 
 func newSynth(ctx context.Context, g *graph.Store, o *Options) (*synth, error) {
 	s := &synth{g: g, o: o, index: map[uint32]int{}, rels: map[string][]uint32{},
-		objs: map[objKey][]uint32{}, names: map[uint32]*graph.Entity{}}
+		objs: map[objKey][]uint32{}, names: map[uint32]*graph.Entity{},
+		krels: map[uint32]map[string][]int{}}
 	err := g.EachTree(ctx, func(t *graph.Tree) error {
 		if t.Untitled {
 			return nil // a question would have to name it by its file

@@ -5,6 +5,10 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -50,6 +54,11 @@ var configs = []struct {
 	{"basic-expand", synth.Options{Variant: "basic", Expand: 1}},
 	{"basic-aggregate", synth.Options{Variant: "basic", Aggregate: true}},
 	{"union", synth.Options{Variant: "union"}},
+	{"union-op-union", synth.Options{Variant: "union", Op: synth.OpUnion}},
+	{"union-op-intersect", synth.Options{Variant: "union", Op: synth.OpIntersect}},
+	{"union-op-difference", synth.Options{Variant: "union", Op: synth.OpDifference}},
+	{"union-op-count", synth.Options{Variant: "union", Op: synth.OpCount}},
+	{"union-min-trees", synth.Options{Variant: "union", MinTrees: 4}},
 	{"union-expand", synth.Options{Variant: "union", Expand: 1}},
 	{"union-aggregate", synth.Options{Variant: "union", Aggregate: true}},
 	{"reverse-union", synth.Options{Variant: "reverse-union"}},
@@ -86,10 +95,19 @@ func TestInvariant(t *testing.T) {
 				if tk.Question == "" || len(tk.Targets) < 2 || len(tk.Answer.Rows) < 2 {
 					t.Errorf("%s: empty question or trivial answer", tk.ID)
 				}
+				if synth.NamesTable(tk.Question) {
+					t.Errorf("%s: the question names a table: %q", tk.ID, tk.Question)
+				}
+				if o.Op != "" && tk.Op != o.Op {
+					t.Errorf("%s: op %q, want %q", tk.ID, tk.Op, o.Op)
+				}
+				if len(tk.Trees) < o.MinTrees {
+					t.Errorf("%s: %d trees, want at least %d", tk.ID, len(tk.Trees), o.MinTrees)
+				}
 				if strings.Contains(tk.Question, "{") || strings.Contains(tk.Question, "has_") {
 					t.Errorf("%s: unrendered question %q", tk.ID, tk.Question)
 				}
-				if (o.Aggregate) != (tk.Answer.Aggregate != nil) {
+				if (o.Aggregate || tk.Op == synth.OpCount) != (tk.Answer.Aggregate != nil) {
 					t.Errorf("%s: aggregate %v", tk.ID, tk.Answer.Aggregate)
 				}
 				if tk.Expand != o.Expand {
@@ -154,5 +172,55 @@ func TestBadOptions(t *testing.T) {
 	_, err := synth.Run(context.Background(), g, &synth.Options{Variant: "nope", N: 1}, func(*query.Task) error { return nil })
 	if !errors.Is(err, synth.ErrBadOptions) {
 		t.Errorf("got %v", err)
+	}
+}
+
+var update = flag.Bool("update", false, "rewrite ../testdata/synth/questions.golden")
+
+// TestGoldenQuestions pins the first questions of each variant and union
+// operation over the sample store (seed 7), so that a change of wording
+// is deliberate.
+func TestGoldenQuestions(t *testing.T) {
+	g := storetest.OpenGraph(t)
+	var b strings.Builder
+	for _, c := range configs {
+		if c.opts.Expand > 0 || c.opts.Aggregate || c.opts.MinTrees > 0 {
+			continue
+		}
+		o := c.opts
+		o.N, o.Seed = 2, 7
+		tasks, _ := run(t, g, o)
+		for _, tk := range tasks {
+			fmt.Fprintf(&b, "%s %s [%s] |R|=%d trees=%d\n  %s\n", c.name, tk.ID, tk.Op, len(tk.Targets), len(tk.Trees), tk.Question)
+		}
+	}
+	path := filepath.Join("..", "testdata", "synth", "questions.golden")
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b.String() != string(want) {
+		t.Errorf("questions differ from %s (run with -update to accept):\n%s", path, b.String())
+	}
+}
+
+func TestNamesTable(t *testing.T) {
+	for q, want := range map[string]bool{
+		`Collect the incumbents recorded in the table "November elections" on the page Michigan.`: true,
+		`Which people appear in the Wikipedia article "Foo"?`:                                     true,
+		`Which drivers appear in the 1998 French Grand Prix classification?`:                      false,
+		`List the medal standings of the 1988 Summer Olympics.`:                                   false,
+	} {
+		if got := synth.NamesTable(q); got != want {
+			t.Errorf("NamesTable(%q) = %v, want %v", q, got, want)
+		}
 	}
 }

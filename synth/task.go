@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/RoaringBitmap/roaring/v2"
 	"github.com/leaper-dev/leaper/graph"
 	"github.com/leaper-dev/leaper/query"
 )
@@ -45,6 +46,7 @@ type draft struct {
 	keep      []string // texts a paraphrase must keep besides the live slots
 	hidden    []uint32 // entities never to be named (the Reverse-Union anchor)
 	agg       *query.Agg
+	op        string // union operation
 	expand    int
 	vars      map[string]bool
 }
@@ -120,7 +122,7 @@ func tableVars(ts []query.Triple) []string {
 	}
 	var out []string
 	for _, t := range ts {
-		if t.S.Target && t.O.Var != "" && n[t.O.Var] == 1 && !strings.EqualFold(t.R, "in_tree") {
+		if t.S.Target && t.O.Var != "" && n[t.O.Var] == 1 && !isTreeRel(t.R) {
 			out = append(out, t.O.Var)
 		}
 	}
@@ -241,6 +243,41 @@ func (tb *table) rows(g *graph.Store) ([][]string, error) {
 	return out, nil
 }
 
+// tableRows is tb.rows with the synthesiser's entity cache: the same
+// names, read once per entity rather than once per task.
+func (s *synth) tableRows(tb *table) ([][]string, error) {
+	var ids []uint32
+	for i, k := range tb.keys {
+		ids = append(ids, k)
+		for _, c := range tb.cells[i] {
+			ids = append(ids, c...)
+		}
+	}
+	es, err := s.entities(ids)
+	if err != nil {
+		return nil, err
+	}
+	name := func(id uint32) string {
+		if e, ok := es[id]; ok {
+			return e.Name
+		}
+		return ""
+	}
+	out := make([][]string, len(tb.keys))
+	for i, k := range tb.keys {
+		row := []string{name(k)}
+		for _, c := range tb.cells[i] {
+			parts := make([]string, len(c))
+			for j, id := range c {
+				parts[j] = name(id)
+			}
+			row = append(row, strings.Join(parts, "; "))
+		}
+		out[i] = row
+	}
+	return out, nil
+}
+
 // aggOf rebuilds the engine aggregate of an answer: Column is the
 // aggregated variable (count: "?"; diff: "A-B"; member: the constant
 // asked about), and top/bottom keep as many rows as Value names.
@@ -346,11 +383,11 @@ func (s *synth) finish(ctx context.Context, d *draft, rng *rand.Rand, st *Stats)
 	if len(tb.keys) < 2 {
 		return nil, DropSmall, nil
 	}
-	rows, err := tb.rows(s.g)
+	rows, err := s.tableRows(tb)
 	if err != nil {
 		return nil, "", err
 	}
-	t := &query.Task{Variant: d.variant, Formalization: d.triples, Expand: d.expand}
+	t := &query.Task{Variant: d.variant, Op: d.op, Formalization: d.triples, Expand: d.expand}
 	t.Answer.Columns = []string{d.keyHeader}
 	for _, c := range d.cols {
 		t.Answer.Columns = append(t.Answer.Columns, c.header)
@@ -382,6 +419,9 @@ func (s *synth) finish(ctx context.Context, d *draft, rng *rand.Rand, st *Stats)
 	t.Question = d.render(d.question)
 	if s.leaks(d, t.Question, t.Targets) {
 		return nil, DropLeak, nil
+	}
+	if NamesTable(t.Question) {
+		return nil, DropNamesTable, nil
 	}
 	if s.o.Paraphraser != nil {
 		t.Question = s.paraphrase(ctx, d, t, st)
@@ -430,14 +470,9 @@ func (s *synth) targets(d *draft, tb *table, rows [][]string) []query.Target {
 					continue
 				}
 				seen[v] = true
-				vt := tree
-				for _, t := range d.trees {
-					if c := colIndex(t, rel); c >= 0 {
-						if cv, ok := cell(t, c, k); ok && slices.Contains(cv, v) {
-							vt = t
-							break
-						}
-					}
+				vt := s.factTree(d.trees, k, rel, v)
+				if vt == nil {
+					vt = tree
 				}
 				name := s.name(v)
 				if len(names) == len(vals) {
@@ -448,6 +483,51 @@ func (s *synth) targets(d *draft, tb *table, rows [][]string) []query.Target {
 		}
 	}
 	return out
+}
+
+// factTree is the first of trees, else of the store's trees where k is a
+// key, whose row of k has v in its column rel; nil when none.
+func (s *synth) factTree(trees []*graph.Tree, k uint32, rel string, v uint32) *graph.Tree {
+	has := func(t *graph.Tree) bool {
+		if c := colIndex(t, rel); c >= 0 {
+			if cv, ok := cell(t, c, k); ok && slices.Contains(cv, v) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, t := range trees {
+		if has(t) {
+			return t
+		}
+	}
+	// The trees that hold k, v and the relation: bitmaps, as an entity
+	// such as a country can be in thousands of trees.
+	tk, err := s.g.TreesOfEntity(k)
+	if err != nil {
+		return nil
+	}
+	tv, err := s.g.TreesOfEntity(v)
+	if err != nil {
+		return nil
+	}
+	both := roaring.And(tk, tv)
+	tr := roaring.New()
+	for _, id := range s.rels[rel] {
+		bm, err := s.g.TreesOfRelation(id)
+		if err != nil {
+			return nil
+		}
+		tr.Or(bm)
+	}
+	both.And(tr)
+	it := both.Iterator()
+	for it.HasNext() {
+		if ti, ok := s.index[it.Next()]; ok && has(s.trees[ti]) {
+			return s.trees[ti]
+		}
+	}
+	return nil
 }
 
 func relOfVar(ts []query.Triple, v string) string {

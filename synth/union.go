@@ -15,17 +15,38 @@ import (
 
 var errEnough = errors.New("enough groups")
 
-// maxPairChecks bounds the tree pairs examined across all union groups.
-const maxPairChecks = 2_000_000
+// Union operations (Options.Op): the query package's.
+const (
+	OpUnion      = query.OpUnion
+	OpIntersect  = query.OpIntersect
+	OpDifference = query.OpDifference
+	OpCount      = query.OpCount
+)
+
+// Ops lists the union operations, in the order Options.Op accepts them.
+var Ops = []string{OpUnion, OpIntersect, OpDifference, OpCount}
+
+const (
+	// maxGroupTrees bounds the trees of a union group a task draws from.
+	maxGroupTrees = 64
+	// maxUnionTrees bounds the trees of one union task (the question names
+	// each of them).
+	maxUnionTrees = 12
+	// minUnionPages is the fewest pages a union spans (fewer, down to
+	// three, only now and then, for stores without larger groups): a
+	// policy that visits the first hits of one search should not see them
+	// all.
+	minUnionPages = 6
+	// maxSpace bounds a union space; larger unions lose their last trees.
+	maxSpace = 600
+)
 
 // unionBases mines maximal union groups (WebLeaper App. A.5: maximal
 // bicliques of trees × relations with at least 2 trees and 2 relations,
-// split by the key column's datatype and domain) and returns the tree
-// pairs of those groups worth a task: pairs whose key sets meet in two or
-// more entities without one containing the other (an intersection that is
-// neither empty nor trivial), and isomorphic pairs from different pages
-// (whose union reads naturally). Pairs are sorted, so the order does not
-// depend on the enumeration.
+// split by the key column's datatype and domain) and returns each group's
+// trees (positions in s.trees, sorted) once, groups of a single page left
+// out. Groups are sorted, so the order does not depend on the
+// enumeration.
 func (s *synth) unionBases(ctx context.Context) ([][]int, error) {
 	adj := make([][]uint32, len(s.trees))
 	numRight := 0
@@ -38,15 +59,13 @@ func (s *synth) unionBases(ctx context.Context) ([][]int, error) {
 		slices.Sort(rs)
 		adj[i] = slices.Compact(rs)
 	}
-	mg, err := mining.NewGraph(adj, numRight)
+	mg, err := mining.NewBipartite(adj, numRight)
 	if err != nil {
 		return nil, err
 	}
-	type pair struct{ a, b int }
-	seen := map[pair]bool{}
-	var out []pair
-	checks := 0
-	_, err = mining.Bicliques(ctx, mg, mining.Options{MinLeft: 2, MinRight: 2}, func(left, _ []uint32) error {
+	seen := map[string]bool{}
+	var out [][]int
+	_, err = mining.Bicliques(ctx, mg, &mining.Options{MinLeft: 2, MinRight: 2}, func(left, _ []uint32) error {
 		// Split by key datatype and domain (the semantic check of Algorithm 1).
 		parts := map[string][]int{}
 		var names []string
@@ -65,18 +84,24 @@ func (s *synth) unionBases(ctx context.Context) ([][]int, error) {
 				continue
 			}
 			s.groups++
-			for i := 0; i < len(p) && checks < maxPairChecks; i++ {
-				for j := i + 1; j < len(p) && checks < maxPairChecks; j++ {
-					pr := pair{p[i], p[j]}
-					if seen[pr] {
-						continue
-					}
-					seen[pr] = true
-					checks++
-					if s.pairWorth(pr.a, pr.b) {
-						out = append(out, pr)
-					}
-				}
+			slices.Sort(p)
+			pages := map[string]bool{}
+			for _, i := range p {
+				pages[s.trees[i].PageURL] = true
+			}
+			if len(pages) < 2 {
+				continue
+			}
+			if len(p) > maxGroupTrees {
+				p = p[:maxGroupTrees]
+			}
+			var b strings.Builder
+			for _, i := range p {
+				b.WriteString(string(rune(i)))
+			}
+			if !seen[b.String()] {
+				seen[b.String()] = true
+				out = append(out, p)
 			}
 			if s.groups >= s.o.MaxGroups {
 				return errEnough
@@ -87,66 +112,357 @@ func (s *synth) unionBases(ctx context.Context) ([][]int, error) {
 	if err != nil && !errors.Is(err, errEnough) {
 		return nil, err
 	}
-	slices.SortFunc(out, func(x, y pair) int {
-		if x.a != y.a {
-			return x.a - y.a
+	slices.SortFunc(out, slices.Compare[[]int])
+	// A store without groups of minUnionPages pages: its largest groups
+	// take their place.
+	s.unionPages = 2
+	for _, p := range out {
+		pages := map[string]bool{}
+		for _, i := range p {
+			pages[s.trees[i].PageURL] = true
 		}
-		return x.b - y.b
-	})
-	bases := make([][]int, len(out))
-	for i, p := range out {
-		bases[i] = []int{p.a, p.b}
+		s.unionPages = max(s.unionPages, min(minUnionPages, len(pages)))
 	}
-	s.o.Logger.Debug("synth: union bases", "groups", s.groups, "pairs", len(bases))
-	return bases, nil
+	s.o.Logger.Debug("synth: union bases", "groups", s.groups, "bases", len(out))
+	return out, nil
 }
 
-func (s *synth) pairWorth(a, b int) bool {
-	ta, tb := s.trees[a], s.trees[b]
-	if ta.PageTitle == tb.PageTitle {
-		return false
+// byPage returns group's trees in random order, one tree per page first,
+// then the others.
+func (s *synth) byPage(group []int, rng *rand.Rand) []int {
+	g := slices.Clone(group)
+	rng.Shuffle(len(g), func(i, j int) { g[i], g[j] = g[j], g[i] })
+	seen := map[string]bool{}
+	var first, rest []int
+	for _, i := range g {
+		if u := s.trees[i].PageURL; !seen[u] {
+			seen[u] = true
+			first = append(first, i)
+		} else {
+			rest = append(rest, i)
+		}
 	}
-	n := s.keys[a].AndCardinality(s.keys[b])
-	if n >= 2 && n < s.keys[a].GetCardinality() && n < s.keys[b].GetCardinality() {
-		return true
-	}
-	return ta.Group == tb.Group
+	return append(first, rest...)
 }
 
-// space is the key set of a union base: the intersection of the trees'
-// keys, or their union when the intersection is trivial and the trees are
-// isomorphic.
-func (s *synth) space(base []int, rng *rand.Rand) (keys []uint32, inter bool) {
-	in := roaring.And(s.keys[base[0]], s.keys[base[1]])
-	n := in.GetCardinality()
-	nontrivial := n >= 2 && n < s.keys[base[0]].GetCardinality() && n < s.keys[base[1]].GetCardinality()
-	iso := s.trees[base[0]].Group == s.trees[base[1]].Group
-	if nontrivial && (!iso || rng.IntN(4) > 0) {
-		return in.ToArray(), true
+// unionOf chooses up to k trees of a group, each of a different page (a
+// page shows all its tables in one visit), and the union of their keys,
+// dropping trees while the union exceeds maxSpace.
+func (s *synth) unionOf(group []int, k int, rng *rand.Rand) ([]int, *roaring.Bitmap) {
+	var order []int
+	seen := map[string]bool{}
+	for _, i := range s.byPage(group, rng) {
+		if !seen[s.trees[i].PageURL] {
+			seen[s.trees[i].PageURL] = true
+			order = append(order, i)
+		}
 	}
-	return roaring.Or(s.keys[base[0]], s.keys[base[1]]).ToArray(), false
+	if len(order) > k {
+		order = order[:k]
+	}
+	for {
+		u := roaring.New()
+		for _, i := range order {
+			u.Or(s.keys[i])
+		}
+		if u.GetCardinality() <= maxSpace || len(order) <= 2 {
+			slices.Sort(order)
+			return order, u
+		}
+		order = order[:len(order)-1]
+	}
 }
 
-// sharedColumns are the columns of the first tree whose relation every
-// tree has, usable (consistent) over keys.
-func (s *synth) sharedColumns(ts []*graph.Tree, keys []uint32) ([]int, error) {
-	cols, err := s.usableColumns(ts, ts[0], keys)
+// unionSize draws how many trees a union spans: two more than the usual
+// fewest pages (unionPages) up to maxUnionTrees, at least MinTrees; a
+// group of fewer pages gives fewer.
+func (s *synth) unionSize(rng *rand.Rand) int {
+	lo := min(maxUnionTrees, max(s.unionPages+2, s.o.MinTrees))
+	return lo + rng.IntN(max(1, maxUnionTrees-lo+1))
+}
+
+// meets returns, for tree a, the trees of group on other pages whose keys
+// meet a's in at least 3 entities without containing them or being
+// contained, in random order.
+func (s *synth) meets(group []int, a int, rng *rand.Rand) []int {
+	var out []int
+	na := s.keys[a].GetCardinality()
+	for _, b := range group {
+		if b == a || s.trees[b].PageURL == s.trees[a].PageURL {
+			continue
+		}
+		n := s.keys[a].AndCardinality(s.keys[b])
+		if n >= 3 && n < na && n < s.keys[b].GetCardinality() {
+			out = append(out, b)
+		}
+	}
+	rng.Shuffle(len(out), func(i, j int) { out[i], out[j] = out[j], out[i] })
+	return out
+}
+
+// opSpace is a union task's key set and how the formalization scopes "?".
+type opSpace struct {
+	op    string
+	trees []int // the trees of the set: for difference, the first is kept and the others excluded
+	keys  *roaring.Bitmap
+}
+
+func (sp *opSpace) triples(s *synth, v query.Term) []query.Triple {
+	ids := func(ix []int) []uint32 {
+		out := make([]uint32, len(ix))
+		for i, x := range ix {
+			out[i] = s.trees[x].ID
+		}
+		return out
+	}
+	var out []query.Triple
+	switch sp.op {
+	case OpIntersect:
+		for _, id := range ids(sp.trees) {
+			t := inTree(id)
+			t.S = v
+			out = append(out, t)
+		}
+	case OpDifference:
+		t := inTree(s.trees[sp.trees[0]].ID)
+		t.S = v
+		n := inTree(ids(sp.trees[1:])...)
+		n.S, n.R = v, "not_in_tree"
+		out = append(out, t, n)
+	default:
+		t := inTree(ids(sp.trees)...)
+		t.S = v
+		out = append(out, t)
+	}
+	return out
+}
+
+// space chooses the trees and keys of an operation over a union group;
+// ok is false when the group has no non-trivial set for it.
+func (s *synth) space(group []int, op string, rng *rand.Rand) (*opSpace, bool) {
+	switch op {
+	case OpIntersect, OpDifference:
+		order := s.byPage(group, rng)
+		for _, a := range order[:min(len(order), 8)] {
+			bs := s.meets(group, a, rng)
+			if len(bs) == 0 {
+				continue
+			}
+			b := bs[0]
+			sp := &opSpace{op: op, trees: []int{a, b}}
+			if op == OpIntersect {
+				sp.keys = roaring.And(s.keys[a], s.keys[b])
+			} else {
+				sp.keys = roaring.AndNot(s.keys[a], s.keys[b])
+			}
+			// A third tree half of the time, or when asked for.
+			if len(bs) > 1 && (rng.IntN(2) == 0 || s.o.MinTrees >= 3) {
+				for _, c := range bs[1:] {
+					if s.trees[c].PageURL == s.trees[b].PageURL {
+						continue
+					}
+					var next *roaring.Bitmap
+					if op == OpIntersect {
+						next = roaring.And(sp.keys, s.keys[c])
+					} else {
+						next = roaring.AndNot(sp.keys, s.keys[c])
+					}
+					if n := next.GetCardinality(); n >= 3 && n < sp.keys.GetCardinality() {
+						sp.trees, sp.keys = append(sp.trees, c), next
+						break
+					}
+				}
+			}
+			if n := sp.keys.GetCardinality(); n < 3 || n >= s.keys[a].GetCardinality() {
+				continue
+			}
+			return sp, true
+		}
+		return nil, false
+	default:
+		trees, keys := s.unionOf(group, s.unionSize(rng), rng)
+		if len(trees) < 2 {
+			return nil, false
+		}
+		return &opSpace{op: OpUnion, trees: trees, keys: keys}, true
+	}
+}
+
+// chooseOp is Options.Op, or one drawn by the seed: unions most often, as
+// they span the most pages; a group of fewer than minUnionPages pages
+// gives an intersection or a difference a third of the time, else
+// nothing (""), so that unions are not crowded out.
+func (s *synth) chooseOp(group []int, rng *rand.Rand) string {
+	if s.o.Op != "" {
+		return s.o.Op
+	}
+	pages := map[string]bool{}
+	for _, i := range group {
+		pages[s.trees[i].PageURL] = true
+	}
+	if len(pages) < s.unionPages {
+		switch rng.IntN(6) {
+		case 0:
+			return OpIntersect
+		case 1:
+			return OpDifference
+		case 2:
+			return OpUnion
+		}
+		return ""
+	}
+	switch r := rng.IntN(20); {
+	case r < 13:
+		return OpUnion
+	case r < 16:
+		return OpIntersect
+	case r < 18:
+		return OpDifference
+	default:
+		return OpCount
+	}
+}
+
+// sharedCols are the columns of ts[0] whose relation every tree of ts has
+// once, and which every key has a value of somewhere in the store (else
+// the key would fall out of the answer). Columns whose facts also agree
+// with the tables (consistent) come first.
+func (s *synth) sharedCols(ts []*graph.Tree, keys []uint32) ([]int, error) {
+	good, wide, err := s.sharedColsSplit(ts, keys)
+	return append(good, wide...), err
+}
+
+// sharedColsSplit is sharedCols in two: the consistent columns, and those
+// whose store-wide values go beyond the tables (read on other pages).
+func (s *synth) sharedColsSplit(ts []*graph.Tree, keys []uint32) (good, wide []int, err error) {
+	var other []int
+	for i, c := range ts[0].Columns {
+		ok := true
+		for _, t := range ts {
+			n := 0
+			for _, oc := range t.Columns {
+				if oc.Name == c.Name {
+					n++
+				}
+			}
+			if n != 1 {
+				ok = false
+				break
+			}
+		}
+		if !ok {
+			continue
+		}
+		cons, err := s.consistent(ts, c.Name, keys)
+		if err != nil {
+			return nil, nil, err
+		}
+		if cons {
+			good = append(good, i)
+			continue
+		}
+		covered, err := s.covered(c.Name, keys)
+		if err != nil {
+			return nil, nil, err
+		}
+		if covered {
+			other = append(other, i)
+		}
+	}
+	return good, other, nil
+}
+
+// maxWide bounds the store-wide values per key of a column read beyond
+// the task's tables: answer rows are the product of a key's cells.
+const maxWide = 4
+
+// covered reports whether every key has between 1 and maxWide values of
+// rel in the store.
+func (s *synth) covered(rel string, keys []uint32) (bool, error) {
+	for _, k := range keys {
+		v, err := s.objects(rel, k)
+		if err != nil {
+			return false, err
+		}
+		if len(v) == 0 || len(v) > maxWide {
+			return false, nil
+		}
+	}
+	return true, nil
+}
+
+// keyRels returns the relations of the trees where k is a key (layer 2),
+// with the tree positions, cached.
+func (s *synth) keyRels(k uint32) (map[string][]int, error) {
+	if m, ok := s.krels[k]; ok {
+		return m, nil
+	}
+	trees, err := s.g.TreesOfEntity(k)
 	if err != nil {
 		return nil, err
 	}
-	var out []int
-	for _, c := range cols {
-		ok := true
-		for _, t := range ts[1:] {
-			if colIndex(t, ts[0].Columns[c].Name) < 0 {
-				ok = false
-			}
+	m := map[string][]int{}
+	it := trees.Iterator()
+	for n := 0; it.HasNext() && n < 64; n++ {
+		ti, ok := s.index[it.Next()]
+		if !ok || !s.keys[ti].Contains(k) {
+			continue
 		}
-		if ok {
-			out = append(out, c)
+		for _, c := range s.trees[ti].Columns {
+			m[c.Name] = append(m[c.Name], ti)
 		}
 	}
-	return out, nil
+	s.krels[k] = m
+	return m, nil
+}
+
+// oneHop picks a relation every key has in some tree outside ts (WebShaper
+// layer-wise expansion through the graph: the value is on the key's own
+// page or another tree's), none of ts's; ok false when none.
+func (s *synth) oneHop(ts []*graph.Tree, keys []uint32, rng *rand.Rand) (column, bool, error) {
+	if len(keys) == 0 || len(keys) > maxSpace {
+		return column{}, false, nil
+	}
+	own := map[string]bool{}
+	for _, t := range ts {
+		for _, c := range t.Columns {
+			own[c.Name] = true
+		}
+	}
+	count := map[string]int{}
+	header := map[string]string{}
+	for _, k := range keys {
+		m, err := s.keyRels(k)
+		if err != nil {
+			return column{}, false, err
+		}
+		for r, tis := range m {
+			if own[r] {
+				continue
+			}
+			count[r]++
+			if _, ok := header[r]; !ok {
+				t := s.trees[tis[0]]
+				header[r] = t.Columns[colIndex(t, r)].Header
+			}
+		}
+	}
+	var cands []string
+	for r, n := range count {
+		if n == len(keys) {
+			if ok, err := s.covered(r, keys); err != nil {
+				return column{}, false, err
+			} else if ok {
+				cands = append(cands, r)
+			}
+		}
+	}
+	if len(cands) == 0 {
+		return column{}, false, nil
+	}
+	slices.Sort(cands)
+	r := cands[rng.IntN(len(cands))]
+	return column{rel: r, header: header[r]}, true, nil
 }
 
 func (s *synth) baseTrees(base []int) []*graph.Tree {
@@ -172,45 +488,84 @@ func unionNoun(ts []*graph.Tree) noun {
 	return n
 }
 
-func spaceTriples(v query.Term, ts []*graph.Tree, inter bool) []query.Triple {
-	if inter {
-		out := make([]query.Triple, len(ts))
-		for i, t := range ts {
-			out[i] = inTree(t.ID)
-			out[i].S = v
+// mergedTree is a tree with ts[0]'s columns and the rows of every tree of
+// ts (columns matched by relation), for choosing a filter over a union.
+func mergedTree(ts []*graph.Tree) *graph.Tree {
+	m := *ts[0]
+	m.Rows = nil
+	for _, t := range ts {
+		idx := make([]int, len(m.Columns))
+		for i, c := range m.Columns {
+			idx[i] = colIndex(t, c.Name)
 		}
-		return out
+		for _, r := range t.Rows {
+			row := graph.Row{Key: r.Key, Values: make([][]uint32, len(m.Columns))}
+			for i, j := range idx {
+				if j >= 0 {
+					row.Values[i] = r.Values[j]
+				}
+			}
+			m.Rows = append(m.Rows, row)
+		}
 	}
-	ids := make([]uint32, len(ts))
-	for i, t := range ts {
-		ids[i] = t.ID
-	}
-	tr := inTree(ids...)
-	tr.S = v
-	return []query.Triple{tr}
+	return &m
 }
 
-// union drafts a Version-II task: the keys two trees share (or, for
-// isomorphic tables, the keys of either), with shared relations as the
-// requested columns.
-func (s *synth) union(ctx context.Context, base []int, rng *rand.Rand) (*draft, string, error) {
-	ts := s.baseTrees(base)
-	keys, inter := s.space(base, rng)
-	cols, err := s.sharedColumns(ts, keys)
+// union drafts a Version-II task over a maximal union group: a union of
+// up to eight trees (optionally filtered on a shared relation), an
+// intersection or a difference of trees of different pages, or a count;
+// the requested columns are shared relations and, often, one relation the
+// keys have only outside the task's trees (one hop).
+func (s *synth) union(ctx context.Context, group []int, rng *rand.Rand) (*draft, string, error) {
+	op := s.chooseOp(group, rng)
+	if op == "" {
+		return nil, DropSmall, nil
+	}
+	setOp := op
+	if op == OpCount {
+		setOp = OpUnion
+	}
+	sp, ok := s.space(group, setOp, rng)
+	if !ok {
+		return nil, DropSmall, nil
+	}
+	if len(sp.trees) < s.o.MinTrees {
+		return nil, DropMinTrees, nil
+	}
+	ts := s.baseTrees(sp.trees)
+	keys := sp.keys.ToArray()
+	good, wide, err := s.sharedColsSplit(ts, keys)
 	if err != nil {
 		return nil, "", err
 	}
-	if len(cols) == 0 {
+	cols := append(slices.Clone(good), wide...)
+	// An intersection or a difference shows all its keys on one page: it
+	// asks for at least one column read beyond the task's tables.
+	needBeyond := sp.op != OpUnion
+	hop, hasHop := column{}, false
+	if rng.IntN(3) > 0 || len(cols) == 0 || needBeyond {
+		if hop, hasHop, err = s.oneHop(ts, keys, rng); err != nil {
+			return nil, "", err
+		}
+	}
+	if len(cols) == 0 && !hasHop || needBeyond && !hasHop && len(wide) == 0 {
 		return nil, DropNoColumns, nil
 	}
 	d := &draft{variant: query.Union, trees: ts, keyNoun: unionNoun(ts), keyHeader: ts[0].KeyHeader}
-	d.triples = spaceTriples(query.Term{Target: true}, ts, inter)
+	d.triples = sp.triples(s, query.Term{Target: true})
 	f := filter{col: -1}
-	if s.o.Expand > 0 || rng.IntN(3) == 0 {
+	if sp.op == OpUnion && len(cols) > 0 && (s.o.Expand > 0 || rng.IntN(3) == 0) {
 		var ok bool
-		f, ok, err = s.chooseFilter(d, ts[0], keys, cols, rng, s.o.Expand > 0)
+		nslots := len(d.slots)
+		f, ok, err = s.chooseFilter(d, mergedTree(ts), keys, cols, rng, s.o.Expand > 0)
 		if err != nil {
 			return nil, "", err
+		}
+		if ok && !spreadOver(ts, ts[0].Columns[f.col].Name, f.ids) {
+			// A filter whose keys one page holds (a town of one county)
+			// would make the union one table: left out.
+			d.slots = d.slots[:nslots]
+			ok = false
 		}
 		if ok {
 			d.triples = append(d.triples, f.triple)
@@ -221,65 +576,150 @@ func (s *synth) union(ctx context.Context, base []int, rng *rand.Rand) (*draft, 
 		}
 	}
 	d.cols = chooseCols(d, ts[0], cols, f.col, rng)
+	if needBeyond && !hasHop && !slices.ContainsFunc(d.cols, func(c column) bool {
+		return slices.Contains(wide, colIndex(ts[0], c.rel))
+	}) {
+		c := ts[0].Columns[wide[rng.IntN(len(wide))]]
+		d.cols = append(d.cols, column{rel: c.Name, header: c.Header, v: d.newVar(words(c.Header))})
+	}
+	if hasHop {
+		hop.v = d.newVar(words(hop.header))
+		d.cols = append(d.cols, hop)
+	}
 	if len(d.cols) == 0 {
 		return nil, DropNoColumns, nil
 	}
 	d.triples = append(d.triples, colTriples(d.cols)...)
-	a, b := root(ts[0], rng), root(ts[1], rng)
-	cw := colWords(d.cols)
-	d.given = append(d.given, a, b)
-	d.given = append(d.given, cw...)
-	tpl := unionTemplates
-	if !inter {
-		tpl = unionAnyTemplates
+	descs := make([]string, len(ts))
+	for i, t := range ts {
+		descs[i] = concept(t, rng)
 	}
-	d.question = fill(pick(rng, tpl), "many", d.keyNoun.many, "one", d.keyNoun.one,
-		"a", a, "b", b, "filter", f.phrase, "cols", list(cw))
+	d.given = append(d.given, descs...)
+	cw := colWords(d.cols)
+	d.given = append(d.given, cw...)
+	var tpl []string
+	kv := []string{"many", d.keyNoun.many, "one", d.keyNoun.one, "filter", f.phrase, "cols", list(cw)}
+	switch sp.op {
+	case OpIntersect:
+		tpl = intersectTemplates
+		kv = append(kv, "sets", list(descs), "all", allOf(descs), "a", descs[0], "rest", list(descs[1:]))
+	case OpDifference:
+		tpl = differenceTemplates
+		kv = append(kv, "a", descs[0], "rest", orList(descs[1:]))
+	default:
+		tpl = unionTemplates
+		kv = append(kv, "sets", orList(descs))
+	}
+	d.question = fill(pick(rng, tpl), kv...)
+	if op == OpCount {
+		d.agg = &query.Agg{Op: query.AggCount, Vars: []string{query.TargetVar}}
+		d.question += " " + pick(rng, []string{"How many " + d.keyNoun.many + " is that in total?",
+			"Also say how many " + d.keyNoun.many + " there are.", "How many such " + d.keyNoun.many + " are there?"})
+	}
+	d.op = op
 	return d, "", nil
 }
 
-// reverse drafts a Version-III task: an anchor of the union space named
-// only by clues (its third-layer facts) that single it out, a pivot
-// attribute of the anchor, and as targets every key of the space sharing
-// the pivot.
-func (s *synth) reverse(ctx context.Context, base []int, rng *rand.Rand) (*draft, string, error) {
-	ts := s.baseTrees(base)
-	keys, inter := s.space(base, rng)
-	if len(keys) < 3 {
+// reverse drafts a Version-III task (WebLeaper App. A.6.3): the union space
+// of up to eight trees of a group; an anchor at the intersection of the
+// group (a key of two or more of its trees) described only by clues — its
+// third-layer facts, anywhere in the store — that single it out in the
+// space (checked with bitmaps, then with the engine); a pivot relation of
+// the anchor chosen so that many keys of the space share its value; and as
+// targets every key of the space that does. The anchor is never named.
+func (s *synth) reverse(ctx context.Context, group []int, rng *rand.Rand) (*draft, string, error) {
+	base, space := s.unionOf(group, s.unionSize(rng), rng)
+	if len(base) < s.o.MinTrees {
+		return nil, DropMinTrees, nil
+	}
+	// Spaces of fewer pages a third of the time: unions of many pages are
+	// the ones a few visits do not cover (and come first, see largeFirst).
+	if len(base) < 2 || len(base) < s.unionPages && rng.IntN(3) > 0 {
 		return nil, DropSmall, nil
 	}
-	cols, err := s.sharedColumns(ts, keys)
-	if err != nil {
-		return nil, "", err
+	if space.GetCardinality() < 4 {
+		return nil, DropSmall, nil
 	}
-	inSpace := roaring.BitmapOf(keys...)
-	// Pivot: a shared categorical column; anchor: a key whose single value
-	// there is shared by 2..|S|-1 keys.
+	ts := s.baseTrees(base)
+	keys := space.ToArray()
+	// Anchors: keys of two or more of the trees (else any key).
+	var anchors []uint32
+	for _, key := range keys {
+		n := 0
+		for _, b := range base {
+			if s.keys[b].Contains(key) {
+				n++
+			}
+		}
+		if n >= 2 {
+			anchors = append(anchors, key)
+		}
+	}
+	if len(anchors) == 0 {
+		anchors = keys
+	}
+	rng.Shuffle(len(anchors), func(i, j int) { anchors[i], anchors[j] = anchors[j], anchors[i] })
+	if len(anchors) > 24 {
+		anchors = anchors[:24]
+	}
+	// Pivots: relations of the trees the anchor has one value of; the
+	// share is how many keys of the space have that value too.
+	rels := map[string]string{}
+	var relNames []string
+	for _, t := range ts {
+		for _, c := range t.Columns {
+			if c.Datatype == graph.TypeNumber {
+				continue
+			}
+			if _, ok := rels[c.Name]; !ok {
+				rels[c.Name] = c.Header
+				relNames = append(relNames, c.Name)
+			}
+		}
+	}
+	slices.Sort(relNames)
 	type cand struct {
-		col    int
-		anchor uint32
-		value  uint32
+		anchor, value uint32
+		rel           string
+		share         uint64
+		pages         int // pages holding targets (none holds over half)
 	}
 	var cands []cand
-	for _, c := range cols {
-		col := ts[0].Columns[c]
-		if col.Datatype == graph.TypeNumber {
-			continue
-		}
-		by := map[uint32][]uint32{}
-		for _, k := range keys {
-			v, err := s.objects(col.Name, k)
+	n := space.GetCardinality()
+	for _, a := range anchors {
+		for _, r := range relNames {
+			v, err := s.objects(r, a)
 			if err != nil {
 				return nil, "", err
 			}
-			if len(v) == 1 {
-				by[v[0]] = append(by[v[0]], k)
+			if len(v) != 1 {
+				continue
 			}
-		}
-		for v, ks := range by {
-			if len(ks) >= 2 && len(ks) < len(keys) {
-				for _, k := range ks {
-					cands = append(cands, cand{c, k, v})
+			sub, err := s.subjects(r, v[0])
+			if err != nil {
+				return nil, "", err
+			}
+			share := sub.AndCardinality(space)
+			if share >= 3 && share < n {
+				// Spread: the targets off the page that holds the most of
+				// them, so that no one page shows nearly all.
+				most := map[string]uint64{}
+				for _, b := range base {
+					most[s.trees[b].PageURL] = max(most[s.trees[b].PageURL], s.keys[b].AndCardinality(sub))
+				}
+				top, sum := uint64(0), uint64(0)
+				for _, m := range most {
+					top = max(top, m)
+					sum += m
+				}
+				if spread := int(min(share, sum) - top); spread >= 2 && 2*top <= sum {
+					pages := 0
+					for _, m := range most {
+						if m > 0 {
+							pages++
+						}
+					}
+					cands = append(cands, cand{a, v[0], r, share, pages})
 				}
 			}
 		}
@@ -287,61 +727,68 @@ func (s *synth) reverse(ctx context.Context, base []int, rng *rand.Rand) (*draft
 	if len(cands) == 0 {
 		return nil, DropSmall, nil
 	}
-	slices.SortFunc(cands, func(x, y cand) int {
-		if x.col != y.col {
-			return x.col - y.col
+	// Targets on the most pages, then the largest shares; one drawn among
+	// the best few.
+	slices.SortStableFunc(cands, func(x, y cand) int {
+		if x.pages != y.pages {
+			return y.pages - x.pages
 		}
-		return int(x.anchor) - int(y.anchor)
+		switch {
+		case x.share > y.share:
+			return -1
+		case x.share < y.share:
+			return 1
+		}
+		return 0
 	})
-	pc := cands[rng.IntN(len(cands))]
-	pivot := ts[0].Columns[pc.col]
+	pc := cands[rng.IntN(min(3, len(cands)))]
 	anchor := pc.anchor
 	anchorName := strings.ToLower(s.name(anchor))
 
-	// Clue facts: the anchor's other cells in the space's trees.
+	// Clue facts: the anchor's single-valued facts in the trees where it
+	// is a key, the pivot excepted.
 	type fact struct {
 		rel, header string
 		v           uint32
 	}
 	var facts []fact
-	for _, t := range ts {
-		for c, col := range t.Columns {
-			if col.Name == pivot.Name {
-				continue
-			}
-			vs, ok := cell(t, c, anchor)
-			if !ok || len(vs) != 1 {
-				continue
-			}
-			dup := false
-			for _, f := range facts {
-				if f.rel == col.Name && f.v == vs[0] {
-					dup = true
-				}
-			}
-			if !dup {
-				facts = append(facts, fact{col.Name, col.Header, vs[0]})
-			}
+	m, err := s.keyRels(anchor)
+	if err != nil {
+		return nil, "", err
+	}
+	var mrels []string
+	for r := range m {
+		mrels = append(mrels, r)
+	}
+	slices.Sort(mrels)
+	for _, r := range mrels {
+		if r == pc.rel {
+			continue
 		}
+		vs, err := s.objects(r, anchor)
+		if err != nil {
+			return nil, "", err
+		}
+		if len(vs) != 1 {
+			continue
+		}
+		t := s.trees[m[r][0]]
+		facts = append(facts, fact{r, t.Columns[colIndex(t, r)].Header, vs[0]})
 	}
 	rng.Shuffle(len(facts), func(i, j int) { facts[i], facts[j] = facts[j], facts[i] })
-	match := inSpace.Clone()
+	match := space.Clone()
 	var clues []fact
 	for _, f := range facts {
 		if match.GetCardinality() == 1 || len(clues) == 3 {
 			break
 		}
-		n := strings.ToLower(s.name(f.v))
-		if len(n) < 2 || strings.Contains(n, anchorName) || strings.Contains(anchorName, n) {
+		nm := strings.ToLower(s.name(f.v))
+		if len(nm) < 2 || strings.Contains(nm, anchorName) || strings.Contains(anchorName, nm) {
 			continue
 		}
-		sub := roaring.New()
-		for _, rid := range s.rels[f.rel] {
-			bm, err := s.g.Subjects(rid, f.v)
-			if err != nil {
-				return nil, "", err
-			}
-			sub.Or(bm)
+		sub, err := s.subjects(f.rel, f.v)
+		if err != nil {
+			return nil, "", err
 		}
 		next := roaring.And(match, sub)
 		if next.GetCardinality() < match.GetCardinality() {
@@ -352,12 +799,14 @@ func (s *synth) reverse(ctx context.Context, base []int, rng *rand.Rand) (*draft
 	if match.GetCardinality() != 1 || !match.Contains(anchor) {
 		return nil, DropNotUnique, nil
 	}
+	pivot := column{rel: pc.rel, header: rels[pc.rel]}
 	d := &draft{variant: query.ReverseUnion, trees: ts, keyNoun: unionNoun(ts), keyHeader: ts[0].KeyHeader,
-		hidden: []uint32{anchor}}
+		hidden: []uint32{anchor}, op: OpUnion}
+	sp := &opSpace{op: OpUnion, trees: base, keys: space}
 	av := d.newVar("Anchor")
-	pv := d.newVar(words(pivot.Header))
+	pv := d.newVar(words(pivot.header))
 	A := query.V(av)
-	anchorTriples := spaceTriples(A, ts, inter)
+	anchorTriples := sp.triples(s, A)
 	var cluePhrases []string
 	for _, c := range clues {
 		name := s.name(c.v)
@@ -382,26 +831,118 @@ func (s *synth) reverse(ctx context.Context, base []int, rng *rand.Rand) (*draft
 	if len(res.Rows) != 1 || res.Rows[0][0] != anchor {
 		return nil, DropNotUnique, nil
 	}
-	d.triples = append(anchorTriples, query.Triple{S: A, R: pivot.Name, O: query.V(pv)})
-	d.triples = append(d.triples, spaceTriples(query.Term{Target: true}, ts, inter)...)
-	d.triples = append(d.triples, query.Triple{S: query.Term{Target: true}, R: pivot.Name, O: query.V(pv)})
+	d.triples = append(anchorTriples, query.Triple{S: A, R: pivot.rel, O: query.V(pv)})
+	d.triples = append(d.triples, sp.triples(s, query.Term{Target: true})...)
+	d.triples = append(d.triples, query.Triple{S: query.Term{Target: true}, R: pivot.rel, O: query.V(pv)})
 	// The pivot is also a column, under a variable of its own: a table
 	// column occurs once in the formalization (see tableVars).
-	d.cols = []column{{rel: pivot.Name, header: pivot.Header, v: d.newVar(words(pivot.Header))}}
-	d.cols = append(d.cols, chooseCols(d, ts[0], cols, pc.col, rng)...)
+	pivot.v = d.newVar(words(pivot.header))
+	d.cols = []column{pivot}
+	target, err := s.subjects(pc.rel, pc.value)
+	if err != nil {
+		return nil, "", err
+	}
+	tkeys := roaring.And(target, space).ToArray()
+	cols, err := s.sharedCols(ts, tkeys)
+	if err != nil {
+		return nil, "", err
+	}
+	var rest []int
+	for _, c := range cols {
+		if ts[0].Columns[c].Name != pc.rel {
+			rest = append(rest, c)
+		}
+	}
+	d.cols = append(d.cols, chooseCols(d, ts[0], rest, -1, rng)...)
+	if rng.IntN(2) == 0 {
+		hop, ok, err := s.oneHop(ts, tkeys, rng)
+		if err != nil {
+			return nil, "", err
+		}
+		if ok {
+			hop.v = d.newVar(words(hop.header))
+			d.cols = append(d.cols, hop)
+		}
+	}
 	d.triples = append(d.triples, colTriples(d.cols)...)
-	a, b := root(ts[0], rng), root(ts[1], rng)
-	space := "both " + a + " and " + b
-	cond := pick(rng, []string{" listed in both of these tables", " that appear in both tables", " found in both of them"})
-	if !inter {
-		space = "either " + a + " or " + b
-		cond = pick(rng, []string{" listed in either table", " that appear in one of these tables"})
+	descs := make([]string, len(ts))
+	for i, t := range ts {
+		descs[i] = concept(t, rng)
 	}
 	cw := colWords(d.cols)
-	d.given = append(d.given, a, b)
+	d.given = append(d.given, descs...)
 	d.given = append(d.given, cw...)
 	d.question = fill(pick(rng, reverseTemplates), "many", d.keyNoun.many, "one", d.keyNoun.one,
-		"space", space, "cond", cond, "clues", strings.Join(cluePhrases, " and whose "),
-		"pivot", lowerFirst(words(pivot.Header)), "cols", list(cw))
+		"sets", orList(descs), "clues", strings.Join(cluePhrases, " and whose "),
+		"pivot", lowerFirst(words(pivot.header)), "cols", list(cw))
 	return d, "", nil
+}
+
+// subjects returns {s | (s, any relation named rel, v)}.
+func (s *synth) subjects(rel string, v uint32) (*roaring.Bitmap, error) {
+	out := roaring.New()
+	for _, id := range s.rels[rel] {
+		bm, err := s.g.Subjects(id, v)
+		if err != nil {
+			return nil, err
+		}
+		out.Or(bm)
+	}
+	return out, nil
+}
+
+// largeFirst reorders the candidate order so that the widest groups come
+// first — ten pages or more, then at least unionPages, then the rest —
+// stable, so the seed's order holds within each part: the store's tasks
+// are drawn from its widest groups while they last.
+func (s *synth) largeFirst(bases [][]int, order []int) {
+	rank := make([]int, len(bases))
+	for i, b := range bases {
+		pages := map[string]bool{}
+		for _, t := range b {
+			pages[s.trees[t].PageURL] = true
+		}
+		switch {
+		case len(pages) >= 10:
+			rank[i] = 0
+		case len(pages) >= s.unionPages:
+			rank[i] = 1
+		default:
+			rank[i] = 2
+		}
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return rank[a] - rank[b] })
+}
+
+// spreadOver reports whether the keys of trees ts whose column rel holds
+// one of ids lie on three pages or more, no page holding over half.
+func spreadOver(ts []*graph.Tree, rel string, ids []uint32) bool {
+	per := map[string]map[uint32]bool{}
+	all := map[uint32]bool{}
+	for _, t := range ts {
+		c := colIndex(t, rel)
+		if c < 0 {
+			continue
+		}
+		for _, r := range t.Rows {
+			for _, v := range r.Values[c] {
+				if slices.Contains(ids, v) {
+					if per[t.PageURL] == nil {
+						per[t.PageURL] = map[uint32]bool{}
+					}
+					per[t.PageURL][r.Key] = true
+					all[r.Key] = true
+				}
+			}
+		}
+	}
+	if len(per) < 3 {
+		return false
+	}
+	for _, ks := range per {
+		if 2*len(ks) > len(all) {
+			return false
+		}
+	}
+	return true
 }

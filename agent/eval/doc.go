@@ -7,9 +7,17 @@
 // Report). leaper eval, the /reward endpoint of agent/serve and the task
 // hardness report all score through here.
 //
+// hardness.go (ComputeHardness, Hardness) says how much searching a task
+// set needs, per variant: the |R| distribution, the trees and distinct
+// pages per task, and, over an offline web, the oracle's tool calls and
+// ISR and the naive policy's ISR (one search of the question, five hits
+// visited). leaper synth, stats --tasks and eval print it.
+//
 // # Concurrency
 //
-// A Scorer is safe for concurrent use when its Graph is.
+// A Scorer is safe for concurrent use when its Graph is. ComputeHardness
+// runs the policies on HardnessOptions.Workers goroutines over one
+// backend, which must be safe for concurrent use (*web.Web is).
 //
 // # Caveats
 //

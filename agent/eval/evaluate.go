@@ -70,6 +70,9 @@ type Report struct {
 	Groups  []*Group `json:"groups"` // per variant, then "all"
 	Items   []Item   `json:"items"`
 	Missing []string `json:"missing_tasks,omitempty"`
+	// Hardness describes the tasks (ComputeHardness without policies),
+	// when the caller has the store.
+	Hardness []*Hardness `json:"hardness,omitempty"`
 }
 
 // Evaluate scores trajectories against tasks. Trajectories whose task is

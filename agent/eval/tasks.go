@@ -14,6 +14,8 @@ type TaskStats struct {
 	Expanded   int                       `json:"expanded"`
 	Targets    hist.Histogram            `json:"targets"`
 	ByVariant  map[string]hist.Histogram `json:"targets_by_variant"`
+	// Hardness is ComputeHardness's report, when the caller has the store.
+	Hardness []*Hardness `json:"hardness,omitempty"`
 }
 
 var targetBounds = []int{10, 20, 50, 100, 200, 500}

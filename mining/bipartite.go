@@ -7,11 +7,11 @@ import (
 	"strconv"
 )
 
-// Graph is an immutable bipartite graph. Left vertices are numbered
+// Bipartite is an immutable bipartite graph. Left vertices are numbered
 // 0..NumLeft()-1 and right vertices 0..NumRight()-1. Both directions are kept
-// in compressed sparse row form, so a Graph can be shared by concurrent
+// in compressed sparse row form, so a Bipartite can be shared by concurrent
 // enumerations.
-type Graph struct {
+type Bipartite struct {
 	numRight int
 	lOff     []int    // left vertex i has right neighbours lNbr[lOff[i]:lOff[i+1]]
 	lNbr     []uint32 // sorted within each vertex
@@ -19,11 +19,11 @@ type Graph struct {
 	rNbr     []uint32 // sorted within each vertex
 }
 
-// NewGraph builds a graph from left adjacency lists: adj[i] lists the right
+// NewBipartite builds a graph from left adjacency lists: adj[i] lists the right
 // neighbours of left vertex i in strictly increasing order, each below
 // numRight. The lists are copied. An error wrapping ErrBadGraph reports the
 // first offending vertex.
-func NewGraph(adj [][]uint32, numRight int) (*Graph, error) {
+func NewBipartite(adj [][]uint32, numRight int) (*Bipartite, error) {
 	if numRight < 0 || int64(numRight) > 1<<32 {
 		return nil, fmt.Errorf("%w: numRight %d out of range", ErrBadGraph, numRight)
 	}
@@ -39,7 +39,7 @@ func NewGraph(adj [][]uint32, numRight int) (*Graph, error) {
 		}
 		n += len(a)
 	}
-	g := &Graph{numRight: numRight, lOff: make([]int, len(adj)+1), lNbr: make([]uint32, 0, n)}
+	g := &Bipartite{numRight: numRight, lOff: make([]int, len(adj)+1), lNbr: make([]uint32, 0, n)}
 	for i, a := range adj {
 		g.lNbr = append(g.lNbr, a...)
 		g.lOff[i+1] = len(g.lNbr)
@@ -50,7 +50,7 @@ func NewGraph(adj [][]uint32, numRight int) (*Graph, error) {
 
 // buildRight fills the right-to-left direction from the left lists. Left ids
 // are visited in increasing order, so every right list comes out sorted.
-func (g *Graph) buildRight() {
+func (g *Bipartite) buildRight() {
 	g.rOff = make([]int, g.numRight+1)
 	for _, v := range g.lNbr {
 		g.rOff[v+1]++
@@ -70,33 +70,33 @@ func (g *Graph) buildRight() {
 }
 
 // NumLeft returns the number of left vertices.
-func (g *Graph) NumLeft() int { return len(g.lOff) - 1 }
+func (g *Bipartite) NumLeft() int { return len(g.lOff) - 1 }
 
 // NumRight returns the number of right vertices.
-func (g *Graph) NumRight() int { return g.numRight }
+func (g *Bipartite) NumRight() int { return g.numRight }
 
 // NumEdges returns the number of edges.
-func (g *Graph) NumEdges() int { return len(g.lNbr) }
+func (g *Bipartite) NumEdges() int { return len(g.lNbr) }
 
 // Left returns the sorted right neighbours of left vertex i. The slice
 // belongs to the graph and must not be modified.
-func (g *Graph) Left(i int) []uint32 { return g.lNbr[g.lOff[i]:g.lOff[i+1]:g.lOff[i+1]] }
+func (g *Bipartite) Left(i int) []uint32 { return g.lNbr[g.lOff[i]:g.lOff[i+1]:g.lOff[i+1]] }
 
 // Right returns the sorted left neighbours of right vertex j. The slice
 // belongs to the graph and must not be modified.
-func (g *Graph) Right(j int) []uint32 { return g.rNbr[g.rOff[j]:g.rOff[j+1]:g.rOff[j+1]] }
+func (g *Bipartite) Right(j int) []uint32 { return g.rNbr[g.rOff[j]:g.rOff[j+1]:g.rOff[j+1]] }
 
 // ReadAdj reads a graph in adjacency format: line i (0-based) lists the
 // right neighbours of left vertex i as sorted, space-separated decimal ids.
 // An empty line is a left vertex without edges; a final newline does not
 // start another vertex. NumRight is one more than the largest id. Malformed
 // lines yield a *ParseError.
-func ReadAdj(r io.Reader) (*Graph, error) {
+func ReadAdj(r io.Reader) (*Bipartite, error) {
 	data, err := io.ReadAll(r)
 	if err != nil {
 		return nil, fmt.Errorf("mining: read adjacency: %w", err)
 	}
-	g := &Graph{lOff: make([]int, 1, 1024), lNbr: make([]uint32, 0, len(data)/4)}
+	g := &Bipartite{lOff: make([]int, 1, 1024), lNbr: make([]uint32, 0, len(data)/4)}
 	maxID := -1
 	line := 0
 	for p := 0; p < len(data); {
@@ -139,7 +139,7 @@ func ReadAdj(r io.Reader) (*Graph, error) {
 
 // WriteAdj writes g in the format read by ReadAdj. Right vertices without
 // edges beyond the largest used id are not represented.
-func WriteAdj(w io.Writer, g *Graph) error {
+func WriteAdj(w io.Writer, g *Bipartite) error {
 	bw := bufio.NewWriterSize(w, 64<<10)
 	var buf []byte
 	for i := 0; i < g.NumLeft(); i++ {

@@ -5,12 +5,12 @@ import (
 	"slices"
 )
 
-// BruteForce returns every maximal biclique of g with at least opts.MinLeft
+// bruteForce returns every maximal biclique of g with at least opts.MinLeft
 // left and opts.MinRight right vertices, sorted by left then right ids. It
 // tries every subset of the smaller side, so it is only for small graphs; it
 // is the oracle the tests compare Bicliques with. Workers is ignored, and
 // a graph with more than 24 vertices on its smaller side yields nil.
-func BruteForce(g *Graph, opts Options) [][2][]uint32 {
+func bruteForce(g *Bipartite, opts Options) [][2][]uint32 {
 	opts.MinLeft = max(opts.MinLeft, 1)
 	opts.MinRight = max(opts.MinRight, 1)
 	nl, nr := g.NumLeft(), g.NumRight()
