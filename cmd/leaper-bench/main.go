@@ -27,13 +27,15 @@ func newRootCmd(f *Factory) *cobra.Command {
 		Short: "Measure leaper's speed against its peers",
 		Long: `leaper-bench measures leaper against its peers in the same run: serve
 load-tests leaper serve on the loopback, with SQLite FTS5 over the same
-pages and queries as the peer (--fts5). It is a binary of its own so
-that the leaper binary does not link SQLite.`,
+pages and queries as the peer (--fts5); search measures in-process search
+against Lucene; build measures leaper build (tables/s, stage times, peak
+RSS, store size) on a corpus or its replay to millions of tables. It is a
+binary of its own so that the leaper binary does not link SQLite.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
 	cmd.Setup(f, root)
-	root.AddCommand(newBenchServeCmd(f, nil), newBenchSearchCmd(f, nil))
+	root.AddCommand(newBenchServeCmd(f, nil), newBenchSearchCmd(f, nil), newBenchBuildCmd(f, nil))
 	return root
 }
 

@@ -68,3 +68,27 @@ func TestBenchSearchSample(t *testing.T) {
 		t.Errorf("no comparison: %+v", rep)
 	}
 }
+
+func TestBenchBuildFlags(t *testing.T) {
+	var got *BenchBuildOptions
+	capture := func(_ context.Context, o *BenchBuildOptions) error { got = o; return nil }
+	f := cmd.NewFactory()
+	f.IO = IO{Out: &bytes.Buffer{}, ErrOut: &bytes.Buffer{}}
+	dir := t.TempDir()
+	c := newBenchBuildCmd(f, capture)
+	c.SetArgs([]string{"--tables", "100000, 500000", "--leaper", "/bin/true", "--nice", "5", "--json", dir})
+	if err := c.Execute(); err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Tables) != 2 || got.Tables[1] != 500000 || got.Nice != 5 || !got.JSON || got.Inputs[0] != dir {
+		t.Errorf("options: %+v", got)
+	}
+	for _, args := range [][]string{{"--tables", "0", dir}, {"--tables", "x", dir}, {"--nice", "30", dir}, {filepath.Join(dir, "missing")}, {}} {
+		c := newBenchBuildCmd(f, capture)
+		c.SetArgs(args)
+		c.SilenceErrors, c.SilenceUsage = true, true
+		if err := c.Execute(); err == nil {
+			t.Errorf("bench build %v accepted", args)
+		}
+	}
+}

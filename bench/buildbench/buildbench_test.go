@@ -1,0 +1,99 @@
+package buildbench
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+)
+
+const sample = "../../graph/table/testdata/sts-csv"
+
+func TestRenameTable(t *testing.T) {
+	in := []byte("Year,Film,Director\n2011,Hugo_(film),Martin_Scorsese\nYear,Film,Director\nPilot,Some text,1999\nThe pilot,Hugo,Nolan\n")
+	got := string(renameTable(in, 3))
+	want := "Year,Film,Director\n2011,Hugo_(film)_(r3),Martin_Scorsese_(r3)\nYear,Film,Director\nPilot_(r3),Some text,1999\nThe pilot (r3),Hugo_(r3),Nolan_(r3)\n"
+	if got != want {
+		t.Errorf("renameTable:\n got %q\nwant %q", got, want)
+	}
+	if got := renameFile("91320-177906.csv", 2); got != "2000091320-177906.csv" {
+		t.Errorf("renameFile = %q", got)
+	}
+}
+
+func TestReplayDeterministic(t *testing.T) {
+	a, b := t.TempDir(), t.TempDir()
+	ra, err := Replay(context.Background(), []string{sample}, 15, a, &ReplayOptions{PerArchive: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Replay(context.Background(), []string{sample}, 15, b, &ReplayOptions{PerArchive: 4}); err != nil {
+		t.Fatal(err)
+	}
+	if len(ra.Archives) != 4 || ra.Tables != 15 || ra.Replicas != 3 {
+		t.Fatalf("replay report %+v", ra)
+	}
+	for _, p := range ra.Archives {
+		x, _ := os.ReadFile(p)
+		y, err := os.ReadFile(filepath.Join(b, filepath.Base(p)))
+		if err != nil || !bytes.Equal(x, y) {
+			t.Errorf("%s differs between two replays (%v)", filepath.Base(p), err)
+		}
+	}
+	// Replica 0 is the corpus byte for byte.
+	var first []byte
+	readArchive(ra.Archives[0], func(name string, b []byte) {
+		if first == nil {
+			first = b
+		}
+	})
+	srcs, _ := readSources(context.Background(), []string{sample})
+	if !bytes.Equal(first, srcs[0].data) {
+		t.Error("replica 0 is not the corpus")
+	}
+}
+
+// TestMeasureReplay replays the bundled sts-csv sample to three times its
+// size and measures its build by a leaper binary built for the test.
+func TestMeasureReplay(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the leaper binary")
+	}
+	bin := filepath.Join(t.TempDir(), "leaper")
+	if out, err := exec.Command("go", "build", "-o", bin, "github.com/leaper-dev/leaper/cmd/leaper").CombinedOutput(); err != nil {
+		t.Skipf("go build: %v\n%s", err, out)
+	}
+	srcs, err := readSources(context.Background(), []string{sample})
+	if err != nil || len(srcs) == 0 {
+		t.Fatalf("sample: %d tables, %v", len(srcs), err)
+	}
+	n := 3 * len(srcs)
+	var log bytes.Buffer
+	res, err := Run(context.Background(), &Options{Inputs: []string{sample}, Sizes: []int{len(srcs), n},
+		Work: t.TempDir(), Measure: MeasureOptions{Leaper: bin}, Log: &log})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res) != 2 {
+		t.Fatalf("%d results", len(res))
+	}
+	one, three := res[0], res[1]
+	for _, r := range res {
+		if r.PeakRSS <= 0 || r.StoreSize <= 0 || r.Wall <= 0 || r.TablesPerSec <= 0 {
+			t.Errorf("%s: unmeasured: %+v", r.Label, r)
+		}
+	}
+	// Renamed replicas are new tables with new entities, not duplicates.
+	if three.Tables != n || three.Duplicates != 0 {
+		t.Errorf("replay of %d: %d tables, %d duplicates", n, three.Tables, three.Duplicates)
+	}
+	if three.Trees != 3*one.Trees || one.Trees == 0 {
+		t.Errorf("trees: %d for the corpus, %d for three replicas", one.Trees, three.Trees)
+	}
+	if three.Entities <= 2*one.Entities {
+		t.Errorf("entities: %d for the corpus, %d for three replicas: replicas share their entities", one.Entities, three.Entities)
+	}
+	t.Logf("%s", log.String())
+}

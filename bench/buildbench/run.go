@@ -1,0 +1,77 @@
+package buildbench
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+)
+
+// Options configure Run.
+type Options struct {
+	// Inputs is the corpus: built as it is when Sizes is empty, else
+	// replayed (CSV tables) to each size.
+	Inputs []string
+	// Sizes are the table counts to replay the corpus to.
+	Sizes []int
+	// Work is the scratch directory for replayed corpora and stores
+	// (required).
+	Work string
+	// Keep keeps each size's replayed corpus and store.
+	Keep bool
+	// Measure configures the builds.
+	Measure MeasureOptions
+	// Log, if set, receives a line per step.
+	Log io.Writer
+}
+
+// Run measures one build of the corpus, or one per size of its replay,
+// in turn (never side by side: each has the machine).
+func Run(ctx context.Context, opts *Options) ([]Result, error) {
+	if opts == nil || opts.Work == "" || len(opts.Inputs) == 0 {
+		return nil, fmt.Errorf("buildbench: run: want inputs and a work directory")
+	}
+	logf := func(format string, a ...any) {
+		if opts.Log != nil {
+			fmt.Fprintf(opts.Log, format+"\n", a...)
+		}
+	}
+	if len(opts.Sizes) == 0 {
+		dir := filepath.Join(opts.Work, "store-corpus")
+		logf("building %v into %s", opts.Inputs, dir)
+		r, err := Measure(ctx, dir, opts.Inputs, &opts.Measure)
+		if err != nil {
+			return nil, err
+		}
+		r.Label = "corpus"
+		if !opts.Keep {
+			os.RemoveAll(dir)
+		}
+		return []Result{*r}, nil
+	}
+	var out []Result
+	for _, n := range opts.Sizes {
+		corpus := filepath.Join(opts.Work, fmt.Sprintf("replay-%d", n))
+		dir := filepath.Join(opts.Work, fmt.Sprintf("store-%d", n))
+		logf("replaying %v to %d tables in %s", opts.Inputs, n, corpus)
+		os.RemoveAll(corpus)
+		rep, err := Replay(ctx, opts.Inputs, n, corpus, nil)
+		if err != nil {
+			return nil, err
+		}
+		logf("replayed %d tables (%d replicas, %.0f MiB) in %.1fs; building into %s",
+			rep.Tables, rep.Replicas, float64(rep.Bytes)/(1<<20), rep.Took.Seconds(), dir)
+		r, err := Measure(ctx, dir, []string{corpus}, &opts.Measure)
+		if err != nil {
+			return nil, err
+		}
+		r.Label = fmt.Sprintf("replay-%d", n)
+		out = append(out, *r)
+		if !opts.Keep {
+			os.RemoveAll(dir)
+			os.RemoveAll(corpus)
+		}
+	}
+	return out, nil
+}

@@ -1,0 +1,148 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/leaper-dev/leaper/bench/buildbench"
+	"github.com/spf13/cobra"
+)
+
+// BenchBuildOptions are the flags of leaper-bench build.
+type BenchBuildOptions struct {
+	IO        IO
+	Inputs    []string
+	Tables    []int
+	Leaper    string
+	Work      string
+	Keep      bool
+	MaxMemory int64
+	Nice      int
+	Quiet     bool
+	JSON      bool
+}
+
+func newBenchBuildCmd(f *Factory, runF func(context.Context, *BenchBuildOptions) error) *cobra.Command {
+	opts := &BenchBuildOptions{}
+	var tables string
+	c := &cobra.Command{
+		Use:   "build [flags] CORPUS...",
+		Short: "Measure leaper build: tables/s, stage times, peak RSS, store size, at any corpus size",
+		Long: `build runs leaper build --force --json as a child process on a corpus and
+reports its wall time, each stage's time (from the build's own report),
+tables/s, CPU time, the child's peak resident memory (rusage) and the
+store's size on disk.
+
+With --tables, the corpus's CSV tables (files, directories, .tar.gz, as
+../shared/corpus/sts-csv) are first replayed to each size: replica 0 is
+the corpus itself; replica r renames the page ids of the file names
+(+ r × 10^9, still untitled), every linked title and entity-column title
+(Hugo_(film) → Hugo_(film)_(r3)) and the text of the first column, so
+that each replica adds new pages, entities and trees with the real
+distributions. Sizes are built one after the other, never side by side.
+The replayed corpora and stores go to --work and are deleted after each
+size unless --keep.`,
+		Example: `  go build -o /tmp/leaper ./cmd/leaper
+  leaper-bench build --leaper /tmp/leaper ../shared/corpus/wtq ../shared/corpus/ottqa
+  leaper-bench build --leaper /tmp/leaper --tables 100000,500000,2000000 ../shared/corpus/sts-csv`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			opts.IO, opts.Inputs = f.IO, args
+			opts.Tables = nil
+			if tables != "" {
+				for _, s := range strings.Split(tables, ",") {
+					n, err := strconv.Atoi(strings.TrimSpace(s))
+					if err != nil || n < 1 || n > 100_000_000 {
+						return usageErrorf("--tables: %q is not a table count in 1..100000000", s)
+					}
+					opts.Tables = append(opts.Tables, n)
+				}
+			}
+			for _, in := range args {
+				if _, err := os.Stat(in); err != nil {
+					return usageErrorf("corpus %s: %v", in, err)
+				}
+			}
+			if opts.Nice < 0 || opts.Nice > 19 {
+				return usageErrorf("--nice must be within 0..19")
+			}
+			if runF != nil {
+				return runF(c.Context(), opts)
+			}
+			return runBenchBuild(c.Context(), opts)
+		},
+	}
+	c.Flags().StringVar(&tables, "tables", "", "replay the corpus's CSV tables to these sizes, comma-separated (default: build the corpus as it is)")
+	c.Flags().StringVar(&opts.Leaper, "leaper", "", "the leaper binary to measure (default: leaper next to this binary, else on $PATH)")
+	c.Flags().StringVar(&opts.Work, "work", "", "scratch directory for replayed corpora and stores (default: a new one under $TMPDIR)")
+	c.Flags().BoolVar(&opts.Keep, "keep", false, "keep the replayed corpora and stores in --work")
+	c.Flags().Int64Var(&opts.MaxMemory, "max-memory", 0, "pass --max-memory (bytes) to leaper build (0: its default)")
+	c.Flags().IntVar(&opts.Nice, "nice", 0, "run the build under nice -n N")
+	c.Flags().BoolVarP(&opts.Quiet, "quiet", "q", false, "hide the build's progress lines")
+	c.Flags().BoolVar(&opts.JSON, "json", false, "print results as JSON")
+	return c
+}
+
+// findLeaper is the leaper binary: next to this one, else on $PATH.
+func findLeaper() (string, error) {
+	if exe, err := os.Executable(); err == nil {
+		p := filepath.Join(filepath.Dir(exe), "leaper")
+		if fi, err := os.Stat(p); err == nil && !fi.IsDir() {
+			return p, nil
+		}
+	}
+	if p, err := exec.LookPath("leaper"); err == nil {
+		return p, nil
+	}
+	return "", usageErrorf("no leaper binary next to leaper-bench or on $PATH: build one (go build -o /tmp/leaper ./cmd/leaper) and pass --leaper")
+}
+
+func runBenchBuild(ctx context.Context, o *BenchBuildOptions) error {
+	if o.Leaper == "" {
+		p, err := findLeaper()
+		if err != nil {
+			return err
+		}
+		o.Leaper = p
+	}
+	work := o.Work
+	if work == "" {
+		d, err := os.MkdirTemp("", "leaper-bench-build-")
+		if err != nil {
+			return err
+		}
+		work = d
+		if !o.Keep {
+			defer os.RemoveAll(d)
+		}
+	}
+	mo := buildbench.MeasureOptions{Leaper: o.Leaper, Nice: o.Nice}
+	if !o.Quiet {
+		mo.Stderr = o.IO.ErrOut
+	}
+	if o.MaxMemory > 0 {
+		mo.Args = []string{"--max-memory", strconv.FormatInt(o.MaxMemory, 10)}
+	}
+	res, err := buildbench.Run(ctx, &buildbench.Options{Inputs: o.Inputs, Sizes: o.Tables, Work: work,
+		Keep: o.Keep, Measure: mo, Log: o.IO.ErrOut})
+	if err != nil {
+		return err
+	}
+	if o.JSON {
+		return writeJSON(o.IO.Out, res)
+	}
+	tw := tabwriter.NewWriter(o.IO.Out, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "corpus\ttables\ttrees\tpages\twall s\tread s\tfinalize s\tindex s\ttables/s\tCPU s\tpeak RSS MiB\tstore MiB\t")
+	for _, r := range res {
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%.1f\t%.1f\t%.1f\t%.1f\t%.0f\t%.1f\t%.0f\t%.0f\t\n", r.Label, r.Tables+r.Duplicates, r.Trees, r.Pages,
+			r.Wall.Seconds(), r.Read.Seconds(), r.Finalize.Seconds(), r.Index.Seconds(), r.TablesPerSec,
+			r.CPU.Seconds(), float64(r.PeakRSS)/(1<<20), float64(r.StoreSize)/(1<<20))
+	}
+	return tw.Flush()
+}
