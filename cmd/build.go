@@ -35,8 +35,8 @@ type BuildOptions struct {
 	// SpillBudget bounds the page fragments finalize holds in memory
 	// (hidden flag; for tests and measurements).
 	SpillBudget int
-	// MaxMemory is the heap size below which the build does not collect
-	// garbage; 0 collects as usual.
+	// MaxMemory is the memory the build aims to stay within: the heap is
+	// not collected below store.HeapLimit(MaxMemory); 0 collects as usual.
 	MaxMemory int64
 }
 
@@ -87,7 +87,7 @@ line every --progress-every (stage, tables, trees, pages, rate, RSS, ETA).`,
 	c.Flags().DurationVar(&opts.ProgressEvery, "progress-every", 10*time.Second, "interval of progress lines when stderr is not a terminal")
 	c.Flags().IntVar(&opts.SpillBudget, "spill-budget", 0, "bytes of page fragments held in memory before spilling to disk (0: 256 MiB)")
 	c.Flags().MarkHidden("spill-budget")
-	c.Flags().Int64Var(&opts.MaxMemory, "max-memory", 4<<30, "bytes of heap the build may use before collecting garbage (0: collect as usual)")
+	c.Flags().Int64Var(&opts.MaxMemory, "max-memory", 4<<30, "bytes of memory the build aims to stay within: the Go heap is collected only as it nears 3/4 of it (at most 1 GiB less), the rest is left to the stores' mapped files (0: collect as usual)")
 	return c
 }
 
@@ -137,11 +137,12 @@ func runBuild(ctx context.Context, o *BuildOptions) error {
 		}
 	}
 	// The build holds large, pointer-rich maps. Collecting only as the heap
-	// nears --max-memory (GOGC/GOMEMLIMIT in the environment win) takes a
-	// third off the build's wall time on the full corpus.
+	// nears its share of --max-memory (GOGC/GOMEMLIMIT in the environment
+	// win) takes a third off the build's wall time on the full corpus; the
+	// rest of --max-memory is left to the stores' mapped files.
 	if os.Getenv("GOGC") == "" && os.Getenv("GOMEMLIMIT") == "" {
 		if o.MaxMemory > 0 {
-			defer debug.SetMemoryLimit(debug.SetMemoryLimit(o.MaxMemory))
+			defer debug.SetMemoryLimit(debug.SetMemoryLimit(store.HeapLimit(o.MaxMemory)))
 			defer debug.SetGCPercent(debug.SetGCPercent(-1))
 		} else {
 			defer debug.SetGCPercent(debug.SetGCPercent(400))

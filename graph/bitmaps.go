@@ -93,6 +93,7 @@ func (b *bitmaps) write(db *badger.DB) error {
 			if err := put(bmKey(m.kind, k), m.m[k]); err != nil {
 				return err
 			}
+			delete(m.m, k) // written: its memory is the batch's now
 		}
 	}
 	// Families: one key per relation, one per chunk of entities.
@@ -105,6 +106,7 @@ func (b *bitmaps) write(db *badger.DB) error {
 			if err := wb.Set(bmKey(kind, g), v); err != nil {
 				return err
 			}
+			delete(groups, g)
 		}
 		return nil
 	}
@@ -118,6 +120,7 @@ func (b *bitmaps) write(db *badger.DB) error {
 			}
 			g[uint32(k)] = bm
 		}
+		clear(m)
 		return out
 	}
 	ents := map[uint32]map[uint32]*roaring.Bitmap{}
@@ -129,6 +132,7 @@ func (b *bitmaps) write(db *badger.DB) error {
 		}
 		g[id] = bm
 	}
+	clear(b.entTrees)
 	if err := putFamilies(bEntTrees, ents); err != nil {
 		return err
 	}

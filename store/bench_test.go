@@ -24,7 +24,7 @@ func BenchmarkBuildCorpus(b *testing.B) {
 		b.Skip("../shared/corpus not found")
 	}
 	// As leaper build does by default (--max-memory 4GiB).
-	defer debug.SetMemoryLimit(debug.SetMemoryLimit(4 << 30))
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(store.HeapLimit(4 << 30)))
 	defer debug.SetGCPercent(debug.SetGCPercent(-1))
 	for i := 0; i < b.N; i++ {
 		dir := b.TempDir()
@@ -69,7 +69,7 @@ func BenchmarkBuildSTS(b *testing.B) {
 	if _, err := os.Stat(sts); err != nil {
 		b.Skip("../shared/corpus/sts-csv not found")
 	}
-	defer debug.SetMemoryLimit(debug.SetMemoryLimit(4 << 30))
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(store.HeapLimit(4 << 30)))
 	defer debug.SetGCPercent(debug.SetGCPercent(-1))
 	for i := 0; i < b.N; i++ {
 		dir := b.TempDir()

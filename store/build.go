@@ -340,3 +340,15 @@ func itemFile(it table.Item) string {
 	}
 	return src
 }
+
+// HeapLimit is the Go memory limit (debug.SetMemoryLimit) a build should
+// run under for its resident memory to stay within maxMemory: a quarter
+// of it, at most 1 GiB, is left to what the Go runtime does not count,
+// the pages of Badger's and Bleve's memory-mapped files that a build
+// touches. It is maxMemory itself below 64 MiB.
+func HeapLimit(maxMemory int64) int64 {
+	if maxMemory < 64<<20 {
+		return maxMemory
+	}
+	return maxMemory - min(maxMemory/4, 1<<30)
+}
