@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/leaper-dev/leaper/agent/serve"
+	"github.com/leaper-dev/leaper/bench/lucene"
 	"github.com/leaper-dev/leaper/graph"
 	"github.com/leaper-dev/leaper/query"
 	"github.com/leaper-dev/leaper/web"
@@ -47,6 +48,8 @@ type BenchServeOptions struct {
 	TokenFile string
 	FTS5      bool
 	FTS5DB    string
+	Lucene    bool
+	LuceneIdx string
 	Cache     int
 	Workers   int
 	Soak      time.Duration
@@ -67,7 +70,7 @@ func newBenchServeCmd(f *Factory, runF func(context.Context, *BenchServeOptions)
 	var clients string
 	c := &cobra.Command{
 		Use:   "serve [flags]",
-		Short: "Load-test leaper serve (and SQLite FTS5 with --fts5) on the loopback",
+		Short: "Load-test leaper serve (and SQLite FTS5 with --fts5, Lucene with --lucene) on the loopback",
 		Long: `serve starts leaper serve in-process on 127.0.0.1 (or targets --url)
 and runs, for each client count, a fixed number of requests from that many
 concurrent clients: a deterministic mix of about 70% search and 30% visit
@@ -75,7 +78,10 @@ drawn from the tasks (--tasks) or from the store's tree titles, key
 entities and column headers. It reports requests/s, p50 and p99 latency
 and errors, for the mix and for search alone. --fts5 measures SQLite FTS5
 over the same pages with the same queries and as many connections, in the
-same run, and prints leaper's ratio to it. --soak runs the mix for a
+same run, and prints leaper's ratio to it. --lucene runs Lucene 8 over the
+same pages (see leaper-bench search) behind a small Java HTTP server on
+127.0.0.1 with as many workers as leaper's server, and loads it with the
+same search requests and clients, in the same run. --soak runs the mix for a
 duration and prints the resident memory at start and end.`,
 		Example: `  leaper-bench serve --store ./leaper-data --clients 1,8,64 --requests 2000 --fts5
   leaper-bench serve --store ./leaper-data --cache 10000 --soak 10m`,
@@ -112,6 +118,8 @@ duration and prints the resident memory at start and end.`,
 	c.Flags().StringVar(&opts.TokenFile, "token-file", "", "bearer token for --url")
 	c.Flags().BoolVar(&opts.FTS5, "fts5", false, "also measure SQLite FTS5 over the same pages and queries")
 	c.Flags().StringVar(&opts.FTS5DB, "fts5-db", "", "keep the FTS5 database here and reuse it (default: temporary)")
+	c.Flags().BoolVar(&opts.Lucene, "lucene", false, "also load Lucene 8 over HTTP with the same search requests")
+	c.Flags().StringVar(&opts.LuceneIdx, "lucene-index", "", "keep the Lucene index here and reuse it (default: temporary)")
 	c.Flags().IntVar(&opts.Cache, "cache", 0, "response cache entries of the in-process server (0: off)")
 	c.Flags().IntVar(&opts.Workers, "workers", 0, "worker slots of the in-process server (0: its default)")
 	c.Flags().DurationVar(&opts.Soak, "soak", 0, "after the runs, a mixed load for this long, with RSS at start and end")
@@ -130,7 +138,7 @@ type benchReq struct {
 
 // BenchRun is one measured run.
 type BenchRun struct {
-	Target   string  `json:"target"` // leaper-mix, leaper-search, fts5-search, soak
+	Target   string  `json:"target"` // leaper-mix, leaper-search, fts5-search, lucene-search, soak
 	Clients  int     `json:"clients"`
 	Requests int     `json:"requests"`
 	Errors   int     `json:"errors"`
@@ -139,8 +147,10 @@ type BenchRun struct {
 	P50ms    float64 `json:"p50_ms"`
 	P99ms    float64 `json:"p99_ms"`
 	Ratio    float64 `json:"ratio_to_fts5,omitempty"`
-	RSSStart int64   `json:"rss_start_kb,omitempty"`
-	RSSEnd   int64   `json:"rss_end_kb,omitempty"`
+	// RatioLucene is leaper's search req/s over Lucene's, both over HTTP.
+	RatioLucene float64 `json:"ratio_to_lucene,omitempty"`
+	RSSStart    int64   `json:"rss_start_kb,omitempty"`
+	RSSEnd      int64   `json:"rss_end_kb,omitempty"`
 }
 
 func runBenchServe(ctx context.Context, o *BenchServeOptions) error {
@@ -167,6 +177,7 @@ func runBenchServe(ctx context.Context, o *BenchServeOptions) error {
 			return err
 		}
 	}
+	workers := o.Workers
 	if base == "" {
 		srv := serve.NewServer(w, &serve.Options{Workers: o.Workers, Cache: o.Cache})
 		ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -179,7 +190,41 @@ func runBenchServe(ctx context.Context, o *BenchServeOptions) error {
 		defer func() { stop(); <-done }()
 		base = "http://" + ln.Addr().String()
 		st := srv.Stats()
+		workers = st.Workers
 		fmt.Fprintf(errOut, "server: %s in-process, workers %d, cache %d\n", base, st.Workers, st.CacheCapacity)
+	}
+	var lucenePost func() (doer, func())
+	var luceneReqs []benchReq
+	if o.Lucene {
+		lo := &lucene.Options{IndexDir: o.LuceneIdx, Log: errOut}
+		if err := lucene.Check(lo); err != nil {
+			fmt.Fprintf(errOut, "%v; no Lucene peer\n", err)
+		} else {
+			st := w.Store()
+			pages := func(yield func(lucene.Page) error) error {
+				return st.Graph().EachPage(ctx, func(p *graph.Page) error {
+					return yield(lucene.Page{URL: p.URL, Title: p.Title, Text: graph.PageText(p)})
+				})
+			}
+			var qs []string
+			for _, r := range searches {
+				qs = append(qs, r.Query)
+				luceneReqs = append(luceneReqs, benchReq{Endpoint: "search", Body: []byte(r.Query), Query: r.Query})
+			}
+			peer, err := lucene.Start(ctx, lo, pages, lucene.StopWords(), qs)
+			if err != nil {
+				return err
+			}
+			defer peer.Close()
+			addr, err := peer.Listen(max(workers, 1))
+			if err != nil {
+				return err
+			}
+			if lucenePost, err = httpDoer("http://"+addr, "", slices.Max(o.Clients)); err != nil {
+				return err
+			}
+			fmt.Fprintf(errOut, "lucene: http://%s, %d workers\n", addr, max(workers, 1))
+		}
 	}
 	var ft *fts5
 	if o.FTS5 {
@@ -211,6 +256,12 @@ func runBenchServe(ctx context.Context, o *BenchServeOptions) error {
 	if ft != nil {
 		loadRun(ctx, "warm", 8, min(warm, len(searches)), searches, ftsDo, o.Timeout)
 	}
+	if lucenePost != nil {
+		// The JVM compiles hot code after some thousand calls.
+		for range 3 {
+			loadRun(ctx, "warm", 2, len(luceneReqs), luceneReqs, lucenePost, o.Timeout)
+		}
+	}
 
 	var runs []BenchRun
 	var firstErr error
@@ -223,18 +274,26 @@ func runBenchServe(ctx context.Context, o *BenchServeOptions) error {
 		firstErr = cmpOr(firstErr, err)
 		rs, err := loadRun(ctx, "leaper-search", n, o.Requests, searches, post, o.Timeout)
 		firstErr = cmpOr(firstErr, err)
+		runs = append(runs, rs)
+		ri := len(runs) - 1
 		if ft != nil {
 			rf, err := loadRun(ctx, "fts5-search", n, o.Requests, searches, ftsDo, o.Timeout)
 			firstErr = cmpOr(firstErr, err)
 			if rf.RPS > 0 {
-				rs.Ratio = rs.RPS / rf.RPS
+				runs[ri].Ratio = rs.RPS / rf.RPS
 			}
-			runs = append(runs, rs, rf)
-		} else {
-			runs = append(runs, rs)
+			runs = append(runs, rf)
+		}
+		if lucenePost != nil {
+			rl, err := loadRun(ctx, "lucene-search", n, o.Requests, luceneReqs, lucenePost, o.Timeout)
+			firstErr = cmpOr(firstErr, err)
+			if rl.RPS > 0 {
+				runs[ri].RatioLucene = rs.RPS / rl.RPS
+			}
+			runs = append(runs, rl)
 		}
 		if !o.JSON {
-			for _, r := range runs[len(runs)-2-b2i(ft != nil):] {
+			for _, r := range runs[len(runs)-2-b2i(ft != nil)-b2i(lucenePost != nil):] {
 				printRun(errOut, r)
 			}
 		}
@@ -420,18 +479,20 @@ func printRun(w io.Writer, r BenchRun) {
 }
 
 func printRuns(w io.Writer, runs []BenchRun, cache int) {
-	fmt.Fprintf(w, "%-14s %7s %9s %9s %9s %8s %7s\n", "target", "clients", "req/s", "p50 ms", "p99 ms", "errors", "ratio")
+	fmt.Fprintf(w, "%-14s %7s %9s %9s %9s %8s %7s %7s\n", "target", "clients", "req/s", "p50 ms", "p99 ms", "errors", "/fts5", "/lucene")
 	for _, r := range runs {
-		ratio := ""
-		if r.Ratio > 0 {
-			ratio = fmt.Sprintf("%.2fx", r.Ratio)
+		ratio := func(x float64) string {
+			if x > 0 {
+				return fmt.Sprintf("%.2fx", x)
+			}
+			return ""
 		}
-		fmt.Fprintf(w, "%-14s %7d %9.0f %9.2f %9.2f %8d %7s\n", r.Target, r.Clients, r.RPS, r.P50ms, r.P99ms, r.Errors, ratio)
+		fmt.Fprintf(w, "%-14s %7d %9.0f %9.2f %9.2f %8d %7s %7s\n", r.Target, r.Clients, r.RPS, r.P50ms, r.P99ms, r.Errors, ratio(r.Ratio), ratio(r.RatioLucene))
 		if r.Target == "soak" {
 			fmt.Fprintf(w, "soak: %d requests in %.0fs; RSS %d kB at start, %d kB at end\n", r.Requests, r.Seconds, r.RSSStart, r.RSSEnd)
 		}
 	}
-	fmt.Fprintf(w, "(cache %d; ratio = leaper search req/s over HTTP / FTS5 queries/s in-process)\n", cache)
+	fmt.Fprintf(w, "(cache %d; /fts5 = leaper search req/s over HTTP / FTS5 queries/s in-process; /lucene = leaper / Lucene search req/s, both over HTTP)\n", cache)
 }
 
 // benchWorkload draws n requests, about 70% search and 30% visit, from the
