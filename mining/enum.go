@@ -36,6 +36,7 @@ type level struct {
 	candM   []uint64 // K words: candidates
 	done    []uint64 // K words: excluded items, growing as candidates are branched on
 	cnt     []int32  // rows per candidate item
+	aSorted []uint32 // with emit: the A part above this level (qstack on entry), sorted
 	counted bool     // build filled cnt
 	cand    []int32  // candidates in branching order
 	occOff  []int32
@@ -81,7 +82,8 @@ type enum struct {
 	qstack  []uint32 // the current A part
 
 	outA, outB []uint32
-	keep       []int32 // antichain scratch
+	newA       []uint32 // sortA scratch
+	keep       []int32  // antichain scratch
 	keepRows   []uint64
 }
 
@@ -269,8 +271,12 @@ func (e *enum) rootSearch(u uint32, T, touched []uint32, cnt []int32) error {
 	slices.Sort(ok)
 
 	e.qstack = append(e.qstack, u)
+	if e.emit != nil {
+		lv.aSorted = append(lv.aSorted[:0], e.qstack...)
+		slices.Sort(lv.aSorted)
+	}
 	if len(e.qstack) >= v.minA && len(T) >= v.minB {
-		if err := e.report(T); err != nil {
+		if err := e.report(lv.aSorted, T); err != nil {
 			return err
 		}
 	}
@@ -295,19 +301,59 @@ func (e *enum) rootSearch(u uint32, T, touched []uint32, cnt []int32) error {
 	return e.node(0)
 }
 
-// report emits the current A part with B part tb.
-func (e *enum) report(tb []uint32) error {
+// report emits the A part a (qstack, sorted) with B part tb.
+func (e *enum) report(a, tb []uint32) error {
 	e.st.Bicliques++
 	if e.emit == nil {
 		return nil
 	}
-	a := append(e.outA[:0], e.qstack...)
-	slices.Sort(a)
-	e.outA = a
 	if e.v.swapped {
 		return e.emit(a, tb)
 	}
 	return e.emit(tb, a)
+}
+
+// sortA returns the current A part (qstack) sorted, given base, its first
+// len(base) items sorted: the items a node adds are few, so sorting them
+// and merging beats sorting the whole part for every biclique. The result
+// is valid until the next call.
+func (e *enum) sortA(base []uint32) []uint32 {
+	nw := append(e.newA[:0], e.qstack[len(base):]...)
+	e.newA = nw
+	if len(nw) > 16 {
+		slices.Sort(nw)
+	} else {
+		for i := 1; i < len(nw); i++ {
+			x := nw[i]
+			j := i
+			for j > 0 && nw[j-1] > x {
+				nw[j] = nw[j-1]
+				j--
+			}
+			nw[j] = x
+		}
+	}
+	out := resize(e.outA, len(base)+len(nw))
+	e.outA = out
+	i, j, k := 0, 0, 0
+	for i < len(base) && j < len(nw) {
+		if base[i] < nw[j] {
+			out[k] = base[i]
+			i++
+		} else {
+			out[k] = nw[j]
+			j++
+		}
+		k++
+	}
+	k += copy(out[k:], base[i:])
+	copy(out[k:], nw[j:])
+	return out
+}
+
+// setA gives level ch the sorted A part a of the node that builds it.
+func (ch *level) setA(a []uint32) {
+	ch.aSorted = append(ch.aSorted[:0], a...)
 }
 
 // reportRows emits the current A part with the B vertices of rows oc.
@@ -321,7 +367,7 @@ func (e *enum) reportRows(lv *level, oc []int32) error {
 		b = append(b, lv.tid[i])
 	}
 	e.outB = b
-	return e.report(b)
+	return e.report(e.sortA(lv.aSorted), b)
 }
 
 // prepare counts the rows of every candidate (unless build did), drops
@@ -500,10 +546,14 @@ func (e *enum) node(d int) error {
 			}
 		}
 		if nChild > 0 && len(e.qstack)+nChild >= v.minA {
+			ch := e.level(d + 1)
 			if len(oc) <= 64 {
-				e.buildCol(lv, e.level(d+1), oc)
+				e.buildCol(lv, ch, oc)
 			} else {
-				e.build(lv, e.level(d+1), oc)
+				e.build(lv, ch, oc)
+			}
+			if e.emit != nil {
+				ch.setA(e.sortA(lv.aSorted))
 			}
 			if err := e.node(d + 1); err != nil {
 				return err
@@ -570,6 +620,7 @@ func (e *enum) node1(d int, lv *level) error {
 			ch.rows = cr
 			if e.emit != nil {
 				ch.setTid(lv.tid, oc)
+				ch.setA(e.sortA(lv.aSorted))
 			}
 			if err := e.node(d + 1); err != nil {
 				return err
@@ -860,7 +911,7 @@ func (e *enum) nodeCol(d int, lv *level) error {
 			continue
 		}
 		if len(e.qstack) >= v.minA {
-			if err := e.reportBits(lv.tid, oc); err != nil {
+			if err := e.reportBits(lv, oc); err != nil {
 				return err
 			}
 		}
@@ -872,6 +923,9 @@ func (e *enum) nodeCol(d int, lv *level) error {
 				ch.cols, ch.cand = e.antichain(ccols, cand)
 			}
 			sortCols(ch.cand, ch.cols)
+			if e.emit != nil {
+				ch.setA(e.sortA(lv.aSorted))
+			}
 			if err := e.nodeCol(d+1, ch); err != nil {
 				return err
 			}
@@ -883,18 +937,18 @@ func (e *enum) nodeCol(d int, lv *level) error {
 }
 
 // reportBits emits the current A part with the B vertices of the rows in
-// the bitset oc.
-func (e *enum) reportBits(tid []uint32, oc uint64) error {
+// the bitset oc of a level in column form.
+func (e *enum) reportBits(lv *level, oc uint64) error {
 	if e.emit == nil {
 		e.st.Bicliques++
 		return nil
 	}
 	b := e.outB[:0]
 	for ; oc != 0; oc &= oc - 1 {
-		b = append(b, tid[bits.TrailingZeros64(oc)])
+		b = append(b, lv.tid[bits.TrailingZeros64(oc)])
 	}
 	e.outB = b
-	return e.report(b)
+	return e.report(e.sortA(lv.aSorted), b)
 }
 
 // setTid fills the level's own tid storage with the B vertices of rows oc
