@@ -18,20 +18,21 @@ import (
 //	the other; internal/ (shared helpers) below everything; bench/ (the
 //	benchmarks' peers, used by cmd/leaper-bench) imports nothing of leaper.
 var rooms = map[string][]string{
-	"cmd":          {"*"},
-	"agent/serve":  {"agent", "agent/eval", "web", "store", "query", "graph", "index", "internal"},
-	"agent/eval":   {"agent", "web", "query", "graph", "internal"},
-	"agent/export": {"agent", "web", "query", "graph", "internal"},
-	"agent":        {"web", "query", "graph", "internal"},
-	"web":          {"store", "graph", "index", "internal"},
-	"store":        {"graph", "index", "internal"},
-	"synth":        {"query", "mining", "graph", "internal"},
-	"query":        {"graph", "internal"},
-	"mining":       {"graph", "internal"},
-	"graph":        {"internal"},
-	"index":        {"internal"},
-	"internal":     {},
-	"bench":        {},
+	"cmd":            {"*"},
+	"agent/serve":    {"agent", "agent/eval", "web", "store", "query", "graph", "index", "internal"},
+	"agent/eval":     {"agent", "web", "query", "graph", "internal"},
+	"agent/export":   {"agent", "web", "query", "graph", "internal"},
+	"agent/mcpserve": {"web", "graph", "internal"},
+	"agent":          {"web", "query", "graph", "internal"},
+	"web":            {"store", "graph", "index", "internal"},
+	"store":          {"graph", "index", "internal"},
+	"synth":          {"query", "mining", "graph", "internal"},
+	"query":          {"graph", "internal"},
+	"mining":         {"graph", "internal"},
+	"graph":          {"internal"},
+	"index":          {"internal"},
+	"internal":       {},
+	"bench":          {},
 }
 
 // room is the room a package belongs to: the longest room its path starts

@@ -20,6 +20,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/leaper-dev/leaper/agent/mcpserve"
 	"github.com/leaper-dev/leaper/agent/serve"
 	"github.com/leaper-dev/leaper/bench/lucene"
 	"github.com/leaper-dev/leaper/graph"
@@ -55,6 +56,8 @@ type BenchServeOptions struct {
 	Soak      time.Duration
 	Seed      uint64
 	Timeout   time.Duration
+	Dropin    bool
+	Rounds    int
 	JSON      bool
 }
 
@@ -82,9 +85,17 @@ same run, and prints leaper's ratio to it. --lucene runs Lucene 8 over the
 same pages (see leaper-bench search) behind a small Java HTTP server on
 127.0.0.1 with as many workers as leaper's server, and loads it with the
 same search requests and clients, in the same run. --soak runs the mix for a
-duration and prints the resident memory at start and end.`,
+duration and prints the resident memory at start and end. --dropin also
+measures visit alone and the same requests through the drop-in shapes:
+POST /serper/search, GET /jina/<url>, and the MCP tools search and visit
+over streamable HTTP (one SDK client session per client), with each one's
+p99 as a ratio to /search's or /visit's: in each of --rounds rounds every
+drop-in shape runs right after its native endpoint (search, Serper, MCP
+search, visit, Jina, MCP visit) and is divided by that round's native p99;
+the medians over the rounds are reported.`,
 		Example: `  leaper-bench serve --store ./leaper-data --clients 1,8,64 --requests 2000 --fts5
-  leaper-bench serve --store ./leaper-data --cache 10000 --soak 10m`,
+  leaper-bench serve --store ./leaper-data --cache 10000 --soak 10m
+  leaper-bench serve --store ./leaper-data --clients 64 --requests 4000 --dropin`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, args []string) error {
 			opts.IO, opts.Web = f.IO, f.Web
@@ -101,6 +112,9 @@ duration and prints the resident memory at start and end.`,
 			}
 			if opts.Soak < 0 || opts.Soak > maxBenchSoak {
 				return usageErrorf("--soak must be within 0..%v", maxBenchSoak)
+			}
+			if opts.Rounds < 1 || opts.Rounds > 100 {
+				return usageErrorf("--rounds must be within 1..100")
 			}
 			if opts.Cache < 0 || opts.Workers < 0 {
 				return usageErrorf("--cache and --workers must not be negative")
@@ -125,6 +139,8 @@ duration and prints the resident memory at start and end.`,
 	c.Flags().DurationVar(&opts.Soak, "soak", 0, "after the runs, a mixed load for this long, with RSS at start and end")
 	c.Flags().Uint64Var(&opts.Seed, "seed", 1, "seed of the query mix")
 	c.Flags().DurationVar(&opts.Timeout, "timeout", 10*time.Minute, "stop a run that takes longer than this")
+	c.Flags().BoolVar(&opts.Dropin, "dropin", false, "also measure visit alone and the drop-in shapes (Serper, Jina, MCP search and visit) on the same requests")
+	c.Flags().IntVar(&opts.Rounds, "rounds", 3, "rounds of the --dropin runs (medians reported)")
 	c.Flags().BoolVar(&opts.JSON, "json", false, "print results as JSON")
 	return c
 }
@@ -134,6 +150,8 @@ type benchReq struct {
 	Endpoint string
 	Body     []byte
 	Query    string // for search: the query, for the FTS5 peer
+	Method   string // default POST
+	Tool     string // for MCP: the tool Body is the arguments of
 }
 
 // BenchRun is one measured run.
@@ -149,8 +167,13 @@ type BenchRun struct {
 	Ratio    float64 `json:"ratio_to_fts5,omitempty"`
 	// RatioLucene is leaper's search req/s over Lucene's, both over HTTP.
 	RatioLucene float64 `json:"ratio_to_lucene,omitempty"`
-	RSSStart    int64   `json:"rss_start_kb,omitempty"`
-	RSSEnd      int64   `json:"rss_end_kb,omitempty"`
+	// Versus and P99Ratio: a drop-in shape's p99 over its native
+	// endpoint's, on the same requests (--dropin).
+	Versus   string  `json:"versus,omitempty"`
+	P99Ratio float64 `json:"p99_ratio,omitempty"`
+	Rounds   int     `json:"rounds,omitempty"`
+	RSSStart int64   `json:"rss_start_kb,omitempty"`
+	RSSEnd   int64   `json:"rss_end_kb,omitempty"`
 }
 
 func runBenchServe(ctx context.Context, o *BenchServeOptions) error {
@@ -180,6 +203,7 @@ func runBenchServe(ctx context.Context, o *BenchServeOptions) error {
 	workers := o.Workers
 	if base == "" {
 		srv := serve.NewServer(w, &serve.Options{Workers: o.Workers, Cache: o.Cache})
+		srv.Mount("/mcp", mcpserve.NewServer(w, &mcpserve.Options{Workers: o.Workers}).Handler())
 		ln, err := net.Listen("tcp", "127.0.0.1:0")
 		if err != nil {
 			return err
@@ -250,9 +274,19 @@ func runBenchServe(ctx context.Context, o *BenchServeOptions) error {
 		}, func() {}
 	}
 
+	var dl dropinLoad
+	mcpc := mcpDoer(base, token)
+	if o.Dropin {
+		dl.visits, dl.serper, dl.jina, dl.mcpSearch, dl.mcpVisit = dropinWorkloads(mix)
+		dl.searches = searches
+	}
+
 	// Warm the OS page cache and both engines once, unmeasured.
 	warm := min(len(mix), 300)
 	loadRun(ctx, "warm", 8, warm, mix, post, o.Timeout)
+	if o.Dropin {
+		loadRun(ctx, "warm", 8, min(warm, len(dl.mcpSearch)), dl.mcpSearch, mcpc, o.Timeout)
+	}
 	if ft != nil {
 		loadRun(ctx, "warm", 8, min(warm, len(searches)), searches, ftsDo, o.Timeout)
 	}
@@ -297,6 +331,16 @@ func runBenchServe(ctx context.Context, o *BenchServeOptions) error {
 				printRun(errOut, r)
 			}
 		}
+		if o.Dropin {
+			dr, err := dropinRuns(ctx, n, o.Requests, o.Rounds, dl, post, mcpc, o.Timeout)
+			firstErr = cmpOr(firstErr, err)
+			runs = append(runs, dr...)
+			if !o.JSON {
+				for _, r := range dr {
+					printRun(errOut, r)
+				}
+			}
+		}
 	}
 	if o.Soak > 0 {
 		r, err := soakRun(ctx, maxC, o.Soak, mix, post, errOut)
@@ -309,6 +353,7 @@ func runBenchServe(ctx context.Context, o *BenchServeOptions) error {
 		}
 	} else {
 		printRuns(o.IO.Out, runs, o.Cache)
+		printDropin(o.IO.Out, runs)
 	}
 	errs := 0
 	for _, r := range runs {
@@ -596,7 +641,7 @@ func httpDoer(base, token string, clients int) (func() (doer, func()), error) {
 			DisableCompression: true,
 		}, Timeout: time.Minute}
 		do := func(ctx context.Context, r benchReq) error {
-			req, err := http.NewRequestWithContext(ctx, http.MethodPost, base+"/"+r.Endpoint, bytes.NewReader(r.Body))
+			req, err := http.NewRequestWithContext(ctx, cmpOr(r.Method, http.MethodPost), base+"/"+r.Endpoint, bytes.NewReader(r.Body))
 			if err != nil {
 				return err
 			}
@@ -633,51 +678,73 @@ type rawClient struct {
 }
 
 func (c *rawClient) do(ctx context.Context, r benchReq) error {
+	resp, err := c.exchange(ctx, r, nil, nil)
+	if err != nil {
+		return err
+	}
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("%s: HTTP %d", r.Endpoint, resp.StatusCode)
+	}
+	return nil
+}
+
+// exchange sends one request with extra header lines ("Name: value") and
+// reads the answer; the body goes to keep when it is not nil, else it is
+// discarded.
+func (c *rawClient) exchange(ctx context.Context, r benchReq, hdr []string, keep *[]byte) (*http.Response, error) {
 	if c.conn == nil {
 		var d net.Dialer
 		conn, err := d.DialContext(ctx, "tcp", c.addr)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		c.conn, c.br = conn, bufio.NewReaderSize(conn, 64<<10)
 	}
 	// A request in flight when a run ends finishes; a stuck one fails.
 	c.conn.SetDeadline(time.Now().Add(time.Minute))
 	b := c.buf[:0]
-	b = append(b, "POST "+c.prefix+"/"+r.Endpoint+" HTTP/1.1\r\nHost: "+c.addr+"\r\nContent-Type: application/json\r\n"...)
+	method := cmpOr(r.Method, http.MethodPost)
+	b = append(b, method+" "+c.prefix+"/"+r.Endpoint+" HTTP/1.1\r\nHost: "+c.addr+"\r\n"...)
 	if c.token != "" {
 		b = append(b, "Authorization: Bearer "+c.token+"\r\n"...)
 	}
-	b = append(b, "Content-Length: "...)
-	b = strconv.AppendInt(b, int64(len(r.Body)), 10)
-	b = append(b, "\r\n\r\n"...)
+	for _, h := range hdr {
+		b = append(b, h+"\r\n"...)
+	}
+	if method == http.MethodPost {
+		b = append(b, "Content-Type: application/json\r\nContent-Length: "...)
+		b = strconv.AppendInt(b, int64(len(r.Body)), 10)
+		b = append(b, "\r\n"...)
+	}
+	b = append(b, "\r\n"...)
 	b = append(b, r.Body...)
 	c.buf = b
-	err := func() error {
+	resp, err := func() (*http.Response, error) {
 		if _, err := c.conn.Write(b); err != nil {
-			return err
+			return nil, err
 		}
 		resp, err := http.ReadResponse(c.br, nil)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		_, err = io.Copy(io.Discard, resp.Body)
+		if keep != nil {
+			*keep, err = io.ReadAll(resp.Body)
+		} else {
+			_, err = io.Copy(io.Discard, resp.Body)
+		}
 		resp.Body.Close()
 		if err != nil {
-			return err
+			return nil, err
 		}
 		if resp.Close {
 			c.close()
 		}
-		if resp.StatusCode != http.StatusOK {
-			return fmt.Errorf("%s: HTTP %d", r.Endpoint, resp.StatusCode)
-		}
-		return nil
+		return resp, nil
 	}()
 	if err != nil && c.conn != nil {
 		c.close() // a connection in an unknown state is not reused
 	}
-	return err
+	return resp, err
 }
 
 func (c *rawClient) close() {

@@ -102,6 +102,42 @@ func TestBenchServeSample(t *testing.T) {
 	}
 }
 
+// TestBenchServeDropin drives the drop-in shapes (Serper, Jina, MCP over
+// streamable HTTP) with the same requests as search and visit: every
+// request succeeds and each shape has its p99 ratio to its native peer.
+func TestBenchServeDropin(t *testing.T) {
+	if testing.Short() {
+		t.Skip("load run")
+	}
+	store := storetest.SampleStore(t)
+	out, err := runBench(t, "serve", "--store", store, "--clients", "4", "--requests", "60", "--dropin", "--rounds", "2", "--json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var runs []BenchRun
+	if err := json.Unmarshal([]byte(out), &runs); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	want := map[string]string{"serper": "dropin-search", "jina": "dropin-visit", "mcp-search": "dropin-search", "mcp-visit": "dropin-visit", "dropin-search": "", "dropin-visit": ""}
+	for _, r := range runs {
+		if r.Errors != 0 || r.Requests == 0 {
+			t.Errorf("run %+v", r)
+		}
+		if v, ok := want[r.Target]; ok {
+			if r.Rounds != 2 || r.Requests != 120 {
+				t.Errorf("%s: %d rounds, %d requests", r.Target, r.Rounds, r.Requests)
+			}
+			if r.Versus != v || v != "" && r.P99Ratio <= 0 {
+				t.Errorf("%s versus %q ratio %v", r.Target, r.Versus, r.P99Ratio)
+			}
+			delete(want, r.Target)
+		}
+	}
+	if len(want) > 0 {
+		t.Errorf("no runs of %v", want)
+	}
+}
+
 func TestBenchServeFTSQuery(t *testing.T) {
 	for q, want := range map[string]string{
 		"Booker Prize winners":    `"booker" OR "prize" OR "winners"`,
