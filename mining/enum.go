@@ -358,6 +358,15 @@ func (e *enum) sortA(base []uint32) []uint32 {
 	return out
 }
 
+// childA returns the current A part sorted, for a child of lv: the one
+// the report just made if reported, else a new one.
+func (e *enum) childA(lv *level, reported bool) []uint32 {
+	if reported {
+		return e.outA
+	}
+	return e.sortA(lv.aSorted)
+}
+
 // setA gives level ch the sorted A part a of the node that builds it.
 func (ch *level) setA(a []uint32) {
 	ch.aSorted = append(ch.aSorted[:0], a...)
@@ -547,7 +556,8 @@ func (e *enum) node(d int) error {
 				w &= w - 1
 			}
 		}
-		if len(e.qstack) >= v.minA {
+		reported := len(e.qstack) >= v.minA
+		if reported {
 			if err := e.reportRows(lv, oc); err != nil {
 				return err
 			}
@@ -560,7 +570,7 @@ func (e *enum) node(d int) error {
 				e.build(lv, ch, oc)
 			}
 			if e.emit != nil {
-				ch.setA(e.sortA(lv.aSorted))
+				ch.setA(e.childA(lv, reported))
 			}
 			if err := e.node(d + 1); err != nil {
 				return err
@@ -606,7 +616,8 @@ func (e *enum) node1(d int, lv *level) error {
 				done |= 1 << j
 			}
 		}
-		if len(e.qstack) >= v.minA {
+		reported := len(e.qstack) >= v.minA
+		if reported {
 			if err := e.reportRows(lv, oc); err != nil {
 				return err
 			}
@@ -627,7 +638,7 @@ func (e *enum) node1(d int, lv *level) error {
 			ch.rows = cr
 			if e.emit != nil {
 				ch.setTid(lv.tid, oc)
-				ch.setA(e.sortA(lv.aSorted))
+				ch.setA(e.childA(lv, reported))
 			}
 			if err := e.node(d + 1); err != nil {
 				return err
@@ -908,7 +919,8 @@ func (e *enum) nodeCol(d int, lv *level) error {
 			cand = append(cand, int32(len(ccols)))
 			ccols = append(ccols, colItem{rows: x, item: it.item, cnt: p})
 		}
-		if len(e.qstack) >= v.minA {
+		reported := len(e.qstack) >= v.minA
+		if reported {
 			if err := e.reportBits(lv, oc); err != nil {
 				return err
 			}
@@ -928,7 +940,7 @@ func (e *enum) nodeCol(d int, lv *level) error {
 			ch.cols, ch.cand, ch.ex = ccols, cand, ex
 			sortCols(ch.cand, ch.cols)
 			if e.emit != nil {
-				ch.setA(e.sortA(lv.aSorted))
+				ch.setA(e.childA(lv, reported))
 			}
 			if err := e.nodeCol(d+1, ch); err != nil {
 				return err
