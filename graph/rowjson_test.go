@@ -45,3 +45,46 @@ func TestRowJSON(t *testing.T) {
 		t.Errorf("round trip: %v %#v", err, back)
 	}
 }
+
+// TestTreeJSON: the hand-written tree decoder gives what encoding/json
+// gives, on Marshal's output and on forms it leaves to encoding/json.
+func TestTreeJSON(t *testing.T) {
+	trees := []Tree{
+		{},
+		{ID: 7, TableKey: "k", Source: "a.html#table 0", PageTitle: "Ünïcode \"quoted\" \\ title", PageURL: "https://en.wikipedia.org/wiki/X",
+			TableIndex: 3, Section: "S", Caption: "C <b>", Group: "a|b", Question: []uint32{1, 2}, KeyHeader: "Name",
+			KeyDatatype: TypeEntity, KeyDomain: "person", Columns: []Column{{Header: "Year", Relation: 4, Name: "has_year", Datatype: TypeYear, Domain: "time"}, {}},
+			Rows: []Row{{Key: 1, Values: [][]uint32{{2}, nil}}, {Key: 3, Values: [][]uint32{{}, {4, 5}}}}, Dropped: []string{"x: y"}},
+		{ID: 1, Question: []uint32{}, Columns: []Column{}, Rows: []Row{}, Dropped: []string{}},
+	}
+	for i, tr := range trees {
+		b, err := json.Marshal(tr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, in := range []string{string(b), " " + string(b), `{"id":9,"unknown":1}`, `{"id":-1}`} {
+			var got, want Tree
+			if err := decodeTree([]byte(in), &got); err != nil {
+				if json.Unmarshal([]byte(in), &want) == nil {
+					t.Errorf("%d: %s: %v", i, in, err)
+				}
+				continue
+			}
+			if err := json.Unmarshal([]byte(in), &want); err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("%d: %s:\ngot  %#v\nwant %#v", i, in, got, want)
+			}
+		}
+	}
+	var fast Tree
+	b, _ := json.Marshal(trees[1])
+	if fast.fast(b) == nil {
+		t.Errorf("a title with escapes took the fast path")
+	}
+	b, _ = json.Marshal(trees[2])
+	if err := fast.fast(b); err != nil {
+		t.Errorf("Marshal's form fell back: %v", err)
+	}
+}

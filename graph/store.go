@@ -198,7 +198,12 @@ func getJSON(txn *badger.Txn, key []byte, v any) error {
 	if err != nil {
 		return err
 	}
-	return it.Value(func(b []byte) error { return json.Unmarshal(b, v) })
+	return it.Value(func(b []byte) error {
+		if t, ok := v.(*Tree); ok {
+			return decodeTree(b, t)
+		}
+		return json.Unmarshal(b, v)
+	})
 }
 
 func getID(txn *badger.Txn, key []byte) (uint32, error) {
@@ -357,7 +362,7 @@ func (s *Store) EachTree(ctx context.Context, fn func(*Tree) error) error {
 			return err
 		}
 		var t Tree
-		if err := json.Unmarshal(v, &t); err != nil {
+		if err := decodeTree(v, &t); err != nil {
 			return err
 		}
 		return fn(&t)
