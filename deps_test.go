@@ -15,21 +15,24 @@ import (
 //	web → store → {graph, index}
 //	synth → {query, mining} → graph
 //	graph and index side by side on the ground floor, neither importing
-//	the other; internal/ (shared helpers) below everything.
+//	the other; internal/ (shared helpers) below everything; bench/ (the
+//	benchmarks' peers, used by cmd/leaper-bench) imports nothing of leaper.
 var rooms = map[string][]string{
-	"cmd":          {"*"},
-	"agent/serve":  {"agent", "agent/eval", "web", "store", "query", "graph", "index", "internal"},
-	"agent/eval":   {"agent", "web", "query", "graph", "internal"},
-	"agent/export": {"agent", "web", "query", "graph", "internal"},
-	"agent":        {"web", "query", "graph", "internal"},
-	"web":          {"store", "graph", "index", "internal"},
-	"store":        {"graph", "index", "internal"},
-	"synth":        {"query", "mining", "graph", "internal"},
-	"query":        {"graph", "internal"},
-	"mining":       {"graph", "internal"},
-	"graph":        {"internal"},
-	"index":        {"internal"},
-	"internal":     {},
+	"cmd":            {"*"},
+	"agent/serve":    {"agent", "agent/eval", "web", "store", "query", "graph", "index", "internal"},
+	"agent/eval":     {"agent", "web", "query", "graph", "internal"},
+	"agent/export":   {"agent", "web", "query", "graph", "internal"},
+	"agent/mcpserve": {"web", "graph", "internal"},
+	"agent":          {"web", "query", "graph", "internal"},
+	"web":            {"store", "graph", "index", "internal"},
+	"store":          {"graph", "index", "internal"},
+	"synth":          {"query", "mining", "graph", "internal"},
+	"query":          {"graph", "internal"},
+	"mining":         {"graph", "internal"},
+	"graph":          {"internal"},
+	"index":          {"internal"},
+	"internal":       {},
+	"bench":          {},
 }
 
 // room is the room a package belongs to: the longest room its path starts
@@ -93,16 +96,17 @@ func TestRoomsCheckSubPackages(t *testing.T) {
 	}
 }
 
-// TestLeaperLinksNoSQLite keeps the load tester's SQLite peer out of the
-// product binary: it lives in cmd/leaper-bench.
+// TestLeaperLinksNoSQLite keeps the load tester's SQLite peer, and the
+// Lucene peer's harness, out of the product binary: they belong to
+// cmd/leaper-bench.
 func TestLeaperLinksNoSQLite(t *testing.T) {
 	out, err := exec.Command("go", "list", "-deps", "./cmd/leaper").Output()
 	if err != nil {
 		t.Skipf("go list: %v", err)
 	}
 	for _, p := range strings.Fields(string(out)) {
-		if strings.HasPrefix(p, "modernc.org/") {
-			t.Errorf("leaper links %s (the SQLite peer belongs in cmd/leaper-bench)", p)
+		if strings.HasPrefix(p, "modernc.org/") || strings.HasPrefix(p, "github.com/leaper-dev/leaper/bench/") {
+			t.Errorf("leaper links %s (the benchmarks' peers belong in cmd/leaper-bench)", p)
 		}
 	}
 }

@@ -8,10 +8,8 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 
 	"github.com/leaper-dev/leaper/agent/eval"
-	"github.com/leaper-dev/leaper/agent/export"
 
 	"github.com/leaper-dev/leaper/agent"
 	"github.com/leaper-dev/leaper/graph"
@@ -199,67 +197,5 @@ func runFilter(ctx context.Context, o *FilterOptions) error {
 		return nil
 	})
 	fmt.Fprintf(o.IO.ErrOut, "filter: kept %d of %d trajectories (ISR > %g, ISE > %g)\n", kept, n, o.Alpha, o.Beta)
-	return err
-}
-
-// ExportOptions are the flags of leaper export.
-type ExportOptions struct {
-	IO           IO
-	Trajectories string
-	Format       string
-}
-
-func newExportCmd(f *Factory, runF func(context.Context, *ExportOptions) error) *cobra.Command {
-	opts := &ExportOptions{}
-	names := export.Names()
-	var docs []string
-	for _, n := range names {
-		ft, _ := export.Lookup(n)
-		docs = append(docs, ft.Doc())
-	}
-	c := &cobra.Command{
-		Use:   "export --format " + strings.Join(names, "|") + " TRAJECTORIES",
-		Short: "Write trajectories as SFT messages, a BrowseComp-Plus run file, or leaper JSONL",
-		Long:  "Write trajectories in another tool's format (package agent/export, one file per format).\n\n" + strings.Join(docs, "\n"),
-		Example: `  leaper export --format sft kept.jsonl > sft.jsonl
-  leaper export --format browsecomp-plus traj.jsonl > run.jsonl`,
-		Args: cobra.ExactArgs(1),
-		RunE: func(c *cobra.Command, args []string) error {
-			opts.IO, opts.Trajectories = f.IO, args[0]
-			if _, err := export.Lookup(opts.Format); err != nil {
-				return usageErrorf("--format must be one of %s, not %q", strings.Join(names, ", "), opts.Format)
-			}
-			if runF != nil {
-				return runF(c.Context(), opts)
-			}
-			return runExport(c.Context(), opts)
-		},
-	}
-	c.Flags().StringVar(&opts.Format, "format", "sft", strings.Join(names, ", "))
-	return c
-}
-
-func runExport(ctx context.Context, o *ExportOptions) error {
-	ft, err := export.Lookup(o.Format)
-	if err != nil {
-		return err
-	}
-	ew := ft.NewWriter(o.IO.Out)
-	n := 0
-	err = eachLine(o.Trajectories, o.IO.In, func(line int, b []byte) error {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		var t agent.Trajectory
-		if err := json.Unmarshal(b, &t); err != nil {
-			return fmt.Errorf("%s:%d: %w", o.Trajectories, line, err)
-		}
-		n++
-		return ew.Write(&t)
-	})
-	if cerr := ew.Close(); err == nil {
-		err = cerr
-	}
-	fmt.Fprintf(o.IO.ErrOut, "export: %d trajectories as %s\n", n, o.Format)
 	return err
 }

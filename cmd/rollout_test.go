@@ -190,6 +190,47 @@ func TestRolloutOracleEvalFilterExport(t *testing.T) {
 	if _, _, err := leaperIn(t, "export", "--format", "csv", out); err == nil {
 		t.Errorf("bad format accepted")
 	}
+
+	// Datasets: tasks to files, and the browsecomp-plus directory with the
+	// runs of these trajectories.
+	dir := t.TempDir()
+	for _, name := range []string{"verl", "search-r1", "skyrl", "asearcher", "widesearch"} {
+		p := filepath.Join(dir, name+".out")
+		js, _, err := leaperIn(t, "--store", store, "export", "--format", name, "--tasks", tasks, "--out", p, "--json")
+		if err != nil {
+			t.Fatalf("export %s: %v", name, err)
+		}
+		var sum struct{ Tasks int }
+		if json.Unmarshal([]byte(js), &sum); sum.Tasks != n {
+			t.Errorf("export %s: %s", name, js)
+		}
+		if st, err := os.Stat(p); err != nil || st.Size() == 0 {
+			t.Errorf("export %s wrote nothing: %v", name, err)
+		}
+	}
+	bdir := filepath.Join(dir, "bcp")
+	if _, _, err := leaperIn(t, "--store", store, "export", "--format", "browsecomp-plus", "--tasks", tasks, "--out", bdir, out); err != nil {
+		t.Fatal(err)
+	}
+	runs, _ := filepath.Glob(filepath.Join(bdir, "runs", "run_*.json"))
+	if len(runs) != n {
+		t.Errorf("browsecomp-plus directory: %d runs, want %d", len(runs), n)
+	}
+	for _, f := range []string{"queries.tsv", "qrel_evidence.txt", "corpus.jsonl", "ground_truth.jsonl"} {
+		if st, err := os.Stat(filepath.Join(bdir, f)); err != nil || st.Size() == 0 {
+			t.Errorf("browsecomp-plus %s: %v", f, err)
+		}
+	}
+	for _, args := range [][]string{
+		{"export", "--format", "verl", "--tasks", tasks},                           // no --out
+		{"export", "--format", "verl", "--out", dir + "/x"},                        // no --tasks
+		{"export", "--format", "verl", "--tasks", tasks, "--out", dir + "/x", out}, // trajectories to a task format
+		{"export", "--format", "sft"},                                              // no trajectories
+	} {
+		if _, _, err := leaperIn(t, append([]string{"--store", store}, args...)...); err == nil {
+			t.Errorf("%v accepted", args)
+		}
+	}
 }
 
 func TestRolloutLLMRecordReplayCLI(t *testing.T) {

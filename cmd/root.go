@@ -152,6 +152,7 @@ agent rollouts run reproducibly and are scored exactly.`,
 		newFilterCmd(f, nil),
 		newExportCmd(f, nil),
 		newServeCmd(f, nil),
+		newMCPCmd(f, nil),
 		newBenchCmd(),
 	)
 	return root

@@ -7,6 +7,7 @@ import (
 	"net"
 	"time"
 
+	"github.com/leaper-dev/leaper/agent/mcpserve"
 	"github.com/leaper-dev/leaper/agent/serve"
 	"github.com/leaper-dev/leaper/query"
 	"github.com/leaper-dev/leaper/web"
@@ -34,13 +35,17 @@ func newServeCmd(f *Factory, runF func(context.Context, *ServeOptions) error) *c
 		Use:   "serve [flags]",
 		Short: "Serve the offline web over HTTP to rollout workers",
 		Long: `Serve answers search and visit (Tongyi DeepResearch's tools, the same text as
-leaper search and leaper visit), Search-R1's /retrieve, ASearcher's /access,
-/reward (with --tasks for task ids), /healthz and /stats, over one read-only
-store. It binds loopback by default; any other address needs --token-file,
+leaper search and leaper visit), /retrieve in Search-R1's, verl's, SkyRL's,
+ASearcher's and rLLM's shapes, ASearcher's /access, Serper's /serper/search,
+Jina Reader's /jina/<url>, /reward and OpenRLHF's /get_reward (with --tasks
+for task ids), the MCP tools at /mcp (streamable HTTP; see leaper mcp),
+/healthz and /stats, over one read-only store. It binds loopback by default; any other address needs --token-file,
 whose token clients send as "Authorization: Bearer TOKEN". SIGINT or
 SIGTERM stop it after in-flight requests finish.`,
 		Example: `  leaper serve --store ./leaper-data
   curl -s localhost:8080/search -d '{"query": ["Booker Prize winners"], "filter_year": 1983}'
+  curl -s localhost:8080/serper/search -d '{"q": "Booker Prize winners", "num": 5}'
+  curl -s localhost:8080/jina/https://en.wikipedia.org/wiki/Man_Booker_Prize
   leaper serve --addr 0.0.0.0:8080 --token-file token.txt --workers 8 --cache 10000 --tasks tasks.jsonl`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, args []string) error {
@@ -105,6 +110,7 @@ func runServe(ctx context.Context, o *ServeOptions) error {
 		return err
 	}
 	srv := serve.NewServer(w, so)
+	srv.Mount("/mcp", mcpserve.NewServer(w, &mcpserve.Options{Workers: so.Workers}).Handler())
 	ln, err := net.Listen("tcp", o.Addr)
 	if err != nil {
 		return err

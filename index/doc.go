@@ -33,7 +33,10 @@
 //
 // Evaluation (maxscore.go) reads Bleve's postings through its index
 // reader and computes Bleve's scores, but skips the pages that cannot
-// reach the k-th score (MaxScore); Bleve's own searchers, which visit every
+// reach the k-th score (MaxScore). It is a maxScore value per query: its
+// setup opens a cursor per term and field (cursor.go) and weighs the
+// clauses as Bleve does (idf, query norm, boosts, upper bounds); its run
+// is the MaxScore loop. Bleve's own searchers, which visit every
 // posting, are the reference it is tested against and the path for the
 // in-memory index. A read-only index keeps decoded posting lists of the
 // terms searched, within Options.PostingsCache (postings.go).

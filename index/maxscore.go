@@ -3,13 +3,11 @@ package index
 import (
 	"container/heap"
 	"context"
-	"encoding/binary"
 	"math"
 	"slices"
 	"strconv"
 
 	"github.com/blevesearch/bleve/v2/search"
-	"github.com/blevesearch/bleve/v2/search/scorer"
 	bindex "github.com/blevesearch/bleve_index_api"
 )
 
@@ -33,120 +31,14 @@ import (
 // average field lengths. The test TestMaxScoreMatchesBleve holds the two
 // evaluations equal on random corpora and queries.
 
+// The evaluation has three parts: newMaxScore sets up one cursor per term
+// and field (cursor.go) with Bleve's weights (idf, query norm, boosts) and
+// the clauses' upper bounds; run is the MaxScore loop; keepTies cuts the
+// candidates at the k-th score.
+
 // slack widens upper bounds against floating-point rounding: a page is
 // pruned only when its bound times slack is below the k-th score.
 const slack = 1 + 1e-9
-
-// noDoc marks an exhausted clause.
-const noDoc = math.MaxUint64
-
-// clause is one term in one field, with its cursor over the postings:
-// a decoded list when the cache holds one, else Bleve's reader.
-type clause struct {
-	tfr  bindex.TermFieldReader
-	tfd  bindex.TermFieldDoc
-	list *plist
-	pos  int    // index in list
-	cur  uint64 // document number under the cursor, noDoc when exhausted
-	freq uint64 // of the posting under the cursor
-	norm float64
-
-	idf float64 // Bleve's BM25 idf
-	qw  float64 // query weight: boost * idf * query norm
-	avg float64 // average field length
-	ub  float64 // upper bound of the clause's score on any page
-
-	term  []byte
-	field string
-	mem   *clause // membership cursor, see holds
-}
-
-// holds moves the clause's membership cursor, a reader of its postings
-// bitmap without frequencies or norms (cheap to skip through), opened on
-// first use, to doc. Only for clauses without a decoded list.
-func (c *clause) holds(ctx context.Context, r bindex.IndexReader, doc uint64, buf *[8]byte) (bool, error) {
-	if c.mem == nil {
-		tfr, err := r.TermFieldReader(ctx, c.term, c.field, false, false, false)
-		if err != nil {
-			return false, err
-		}
-		c.mem = &clause{tfr: tfr}
-	}
-	err := c.mem.advance(doc, buf)
-	return c.mem.cur == doc, err
-}
-
-func (c *clause) next() error {
-	if c.list != nil {
-		c.pos++
-		c.setPos()
-		return nil
-	}
-	d, err := c.tfr.Next(c.tfd.Reset())
-	return c.set(d, err)
-}
-
-// advance moves the cursor to the first page at or after doc. Bleve's
-// readers restart from the beginning when asked to go back, so a cursor
-// already there stays put.
-func (c *clause) advance(doc uint64, buf *[8]byte) error {
-	if c.cur >= doc {
-		return nil
-	}
-	if c.list != nil {
-		if doc > math.MaxUint32 {
-			c.pos = len(c.list.docs)
-		} else {
-			c.pos = c.list.seek(c.pos, uint32(doc))
-		}
-		c.setPos()
-		return nil
-	}
-	binary.BigEndian.PutUint64(buf[:], doc)
-	d, err := c.tfr.Advance(buf[:], c.tfd.Reset())
-	return c.set(d, err)
-}
-
-func (c *clause) setPos() {
-	if c.pos >= len(c.list.docs) {
-		c.cur = noDoc
-		return
-	}
-	c.cur = uint64(c.list.docs[c.pos])
-	c.freq = uint64(c.list.freq[c.pos])
-	c.norm = float64(c.list.norm[c.pos])
-}
-
-func (c *clause) set(d *bindex.TermFieldDoc, err error) error {
-	if err != nil {
-		return err
-	}
-	if d == nil || len(d.ID) != 8 {
-		c.cur = noDoc
-		return nil
-	}
-	c.cur = binary.BigEndian.Uint64(d.ID)
-	c.freq, c.norm = d.Freq, d.Norm
-	return nil
-}
-
-// score is the clause's score on the page under the cursor, computed as
-// Bleve's TermQueryScorer does.
-func (c *clause) score() float64 {
-	var tf float64
-	if f := c.freq; f < scorer.MaxSqrtCache {
-		tf = scorer.SqrtCache[f]
-	} else {
-		tf = math.Sqrt(float64(f))
-	}
-	fl := 1 / (c.norm * c.norm)
-	s := c.idf * (tf * search.BM25_k1) /
-		(tf + search.BM25_k1*(1-search.BM25_b+(search.BM25_b*fl/c.avg)))
-	if c.qw != 1 {
-		s *= c.qw
-	}
-	return s
-}
 
 // scoredDoc is a page number and its score.
 type scoredDoc struct {
@@ -154,8 +46,7 @@ type scoredDoc struct {
 	score float64
 }
 
-// minHeap holds the k best scores seen so far; its minimum is the
-// threshold a page must reach.
+// minHeap is a min-heap of scores.
 type minHeap []float64
 
 func (h minHeap) Len() int           { return len(h) }
@@ -169,11 +60,70 @@ func (h *minHeap) Pop() any {
 	return x
 }
 
+// topScores holds the k best scores seen so far.
+type topScores struct {
+	h minHeap
+	k int
+}
+
+func (t *topScores) add(s float64) {
+	if len(t.h) < t.k {
+		heap.Push(&t.h, s)
+	} else if s > t.h[0] {
+		t.h[0] = s
+		heap.Fix(&t.h, 0)
+	}
+}
+
+// threshold is the k-th best score, the score a page must reach; 0 until
+// k scores are held.
+func (t *topScores) threshold() float64 {
+	if len(t.h) < t.k {
+		return 0
+	}
+	return t.h[0]
+}
+
 // topK returns every page whose rounded score reaches the k-th best
 // rounded score (so ties at the boundary are all there), best first, in
 // no particular order among equals. ok is false when the index cannot be
 // evaluated this way (no BM25 statistics) and Bleve should search instead.
 func topK(ctx context.Context, r bindex.IndexReader, pc *plistCache, terms []string, year int, k int, stats *search.BM25Stats) (hits []scoredDoc, ok bool, err error) {
+	m, ok, err := newMaxScore(ctx, r, pc, terms, year, stats)
+	if m != nil {
+		defer m.close()
+	}
+	if !ok || err != nil {
+		return nil, ok, err
+	}
+	cands, err := m.run(ctx, k)
+	if err != nil {
+		return nil, false, err
+	}
+	return keepTies(cands, k), true, nil
+}
+
+// maxScore evaluates one query. The fields up to total are set up by
+// newMaxScore and fixed; the rest is the loop's state.
+type maxScore struct {
+	r      bindex.IndexReader
+	all    []*cursor // every cursor opened, closed by close
+	cls    []*cursor // clauses with postings, by upper bound, ascending
+	prefix []float64 // prefix[i] is the sum of the bounds of cls[:i]
+	filter *cursor   // pages of the filter year, or nil
+	total  float64   // number of clauses, the coord factor's denominator
+
+	ne    int     // cls[:ne] are non-essential
+	theta float64 // the k-th best score once k pages are held
+	buf   [8]byte // a document number for Advance
+	held  []*cursor
+}
+
+// newMaxScore opens the clauses of terms: each term in the title (boosted)
+// and in the body, weighed as Bleve weighs them. ok is false when stats
+// have no documents or field lengths. The caller closes m when it is not
+// nil, whatever the error.
+func newMaxScore(ctx context.Context, r bindex.IndexReader, pc *plistCache, terms []string, year int, stats *search.BM25Stats) (m *maxScore, ok bool, err error) {
 	n := uint64(stats.DocCount)
 	avgOf := func(field string) float64 {
 		return math.Ceil(float64(stats.FieldCardinality[field]) / float64(n))
@@ -182,18 +132,7 @@ func topK(ctx context.Context, r bindex.IndexReader, pc *plistCache, terms []str
 	if n == 0 || avgTitle <= 0 || avgText <= 0 {
 		return nil, false, nil
 	}
-
-	var all []*clause
-	defer func() {
-		for _, c := range all {
-			if c.tfr != nil {
-				_ = c.tfr.Close()
-			}
-			if c.mem != nil {
-				_ = c.mem.tfr.Close()
-			}
-		}
-	}()
+	m = &maxScore{r: r}
 	var sumSq float64
 	for _, t := range terms {
 		for _, f := range [...]struct {
@@ -201,46 +140,81 @@ func topK(ctx context.Context, r bindex.IndexReader, pc *plistCache, terms []str
 			boost float64
 			avg   float64
 		}{{fieldTitle, titleBoost, avgTitle}, {fieldText, 1, avgText}} {
-			c := &clause{avg: f.avg, qw: f.boost, term: []byte(t), field: f.name}
-			all = append(all, c)
-			var df uint64
-			if l := pc.cached(f.name, c.term); l != nil {
-				c.list, c.pos, df = l, -1, l.df
-			} else {
-				tfr, err := r.TermFieldReader(ctx, c.term, f.name, true, true, false)
-				if err != nil {
-					return nil, false, err
-				}
-				c.tfr = tfr
-				df = tfr.Count()
-				if df == 0 {
-					c.cur = noDoc
-				} else if l := pc.get(ctx, r, f.name, c.term, df); l != nil {
-					c.list, c.pos = l, -1
-				}
+			c, df, err := m.open(ctx, pc, t, f.name, f.avg)
+			if err != nil {
+				return m, false, err
 			}
-			// scorer.TermQueryScorer.computeIDF, BM25 branch.
-			c.idf = math.Log(1 + (float64(n)-float64(df)+0.5)/(float64(df)+0.5))
+			c.idf = bm25IDF(n, df)
+			c.qw = f.boost
 			w := f.boost * c.idf
 			sumSq += w * w
 		}
 	}
-	total := float64(len(all))
-	norm := 1 / math.Sqrt(sumSq)
-	cls := make([]*clause, 0, len(all))
-	for _, c := range all {
+	m.weigh(1 / math.Sqrt(sumSq))
+	for _, c := range m.cls {
+		if err := c.next(); err != nil {
+			return m, false, err
+		}
+	}
+	if year != 0 {
+		tfr, err := r.TermFieldReader(ctx, []byte(strconv.Itoa(year)), fieldYear, false, false, false)
+		if err != nil {
+			return m, false, err
+		}
+		m.filter = &cursor{tfr: tfr}
+		m.all = append(m.all, m.filter)
+		if err := m.filter.next(); err != nil {
+			return m, false, err
+		}
+	}
+	return m, true, nil
+}
+
+// open adds the cursor of one term in one field, and returns it with the
+// term's document frequency: the decoded list when the cache holds or
+// takes one, else Bleve's reader (noDoc when the term is absent).
+func (m *maxScore) open(ctx context.Context, pc *plistCache, term, field string, avg float64) (c *cursor, df uint64, err error) {
+	c = &cursor{avg: avg, term: []byte(term), field: field}
+	m.all = append(m.all, c)
+	if l := pc.cached(field, c.term); l != nil {
+		c.list, c.pos = l, -1
+		return c, l.df, nil
+	}
+	tfr, err := m.r.TermFieldReader(ctx, c.term, field, true, true, false)
+	if err != nil {
+		return c, 0, err
+	}
+	c.tfr = tfr
+	df = tfr.Count()
+	if df == 0 {
+		c.cur = noDoc
+	} else if l := pc.get(ctx, m.r, field, c.term, df); l != nil {
+		c.list, c.pos = l, -1
+	}
+	return c, df, nil
+}
+
+// bm25IDF is Bleve's BM25 idf (scorer.TermQueryScorer.computeIDF).
+func bm25IDF(docs, df uint64) float64 {
+	return math.Log(1 + (float64(docs)-float64(df)+0.5)/(float64(df)+0.5))
+}
+
+// weigh completes the clauses' query weights with Bleve's query norm
+// (1/sqrt of the sum of squared boost*idf over all clauses), bounds each
+// clause's score, and orders the clauses that have postings by bound.
+func (m *maxScore) weigh(norm float64) {
+	m.total = float64(len(m.all))
+	m.cls = make([]*cursor, 0, len(m.all))
+	for _, c := range m.all {
 		c.qw = c.qw * c.idf * norm
 		// The BM25 saturation tf*k1/(tf + k1*x) stays below k1 for any
 		// tf and field length.
 		c.ub = c.idf * search.BM25_k1 * c.qw * slack
 		if c.cur != noDoc {
-			cls = append(cls, c)
+			m.cls = append(m.cls, c)
 		}
 	}
-	if len(cls) == 0 {
-		return nil, true, nil
-	}
-	slices.SortStableFunc(cls, func(a, b *clause) int {
+	slices.SortStableFunc(m.cls, func(a, b *cursor) int {
 		switch {
 		case a.ub < b.ub:
 			return -1
@@ -249,162 +223,159 @@ func topK(ctx context.Context, r bindex.IndexReader, pc *plistCache, terms []str
 		}
 		return 0
 	})
-	// prefix[i] is the sum of the bounds of cls[:i].
-	prefix := make([]float64, len(cls)+1)
-	for i, c := range cls {
-		prefix[i+1] = prefix[i] + c.ub
-		if err := c.next(); err != nil {
-			return nil, false, err
-		}
+	m.prefix = make([]float64, len(m.cls)+1)
+	for i, c := range m.cls {
+		m.prefix[i+1] = m.prefix[i] + c.ub
 	}
+}
 
-	var filter *clause
-	if year != 0 {
-		tfr, err := r.TermFieldReader(ctx, []byte(strconv.Itoa(year)), fieldYear, false, false, false)
-		if err != nil {
-			return nil, false, err
-		}
-		filter = &clause{tfr: tfr}
-		all = append(all, filter)
-		if err := filter.next(); err != nil {
-			return nil, false, err
-		}
+func (m *maxScore) close() {
+	for _, c := range m.all {
+		c.close()
 	}
+}
 
-	var (
-		top   = make(minHeap, 0, k)
-		theta float64 // k-th best score once k pages are held
-		ne    int     // cls[:ne] are non-essential
-		buf   [8]byte
-		cands []scoredDoc
-		held  []*clause
-		steps int
-	)
-	// low reports whether a page with this bound on its clause sum and
-	// this many matched clauses certainly stays below the k-th score.
-	low := func(bound float64, matched int) bool {
-		return bound*float64(matched)/total*slack < theta
+// low reports whether a page with this bound on its clause sum and this
+// many matched clauses certainly stays below the k-th score.
+func (m *maxScore) low(bound float64, matched int) bool {
+	return bound*float64(matched)/m.total*slack < m.theta
+}
+
+// run is the MaxScore loop: it returns every page that reached the k-th
+// best score when it was scored, a superset of the top k.
+func (m *maxScore) run(ctx context.Context, k int) ([]scoredDoc, error) {
+	if len(m.cls) == 0 {
+		return nil, nil
 	}
-	for {
-		if steps++; steps&4095 == 0 {
+	top := topScores{h: make(minHeap, 0, k), k: k}
+	var cands []scoredDoc
+	for steps := 1; ; steps++ {
+		if steps&4095 == 0 {
 			if err := ctx.Err(); err != nil {
-				return nil, false, err
+				return nil, err
 			}
 		}
 		doc := uint64(noDoc)
-		for _, c := range cls[ne:] {
+		for _, c := range m.cls[m.ne:] {
 			doc = min(doc, c.cur)
 		}
 		if doc == noDoc {
 			break
 		}
-		if filter != nil {
-			if err := filter.advance(doc, &buf); err != nil {
-				return nil, false, err
+		if m.filter != nil {
+			if err := m.filter.advance(doc, &m.buf); err != nil {
+				return nil, err
 			}
-			if filter.cur == noDoc {
+			if m.filter.cur == noDoc {
 				break
 			}
-			if filter.cur > doc {
+			if m.filter.cur > doc {
 				// Leapfrog: no page before the filter's can match.
-				for _, c := range cls[ne:] {
-					if err := c.advance(filter.cur, &buf); err != nil {
-						return nil, false, err
+				for _, c := range m.cls[m.ne:] {
+					if err := c.advance(m.filter.cur, &m.buf); err != nil {
+						return nil, err
 					}
 				}
 				continue
 			}
 		}
-		var sum float64
-		matched := 0
-		for _, c := range cls[ne:] {
-			if c.cur == doc {
-				sum += c.score()
-				matched++
-				if err := c.next(); err != nil {
-					return nil, false, err
-				}
-			}
+		score, ok, err := m.score(ctx, doc)
+		if err != nil {
+			return nil, err
 		}
-		// Non-essential clauses, best bound first: first which of them
-		// hold the page, from their bitmaps alone (cheap to skip through),
-		// bounding the score with their upper bounds and the coord factor;
-		// then, only for a page that may still make the top k, their
-		// exact scores (Bleve's frequency readers skip by walking).
-		pruned := false
-		bound := sum
-		held = held[:0]
-		for i := ne - 1; i >= 0; i-- {
-			if low(bound+prefix[i+1], matched+i+1) {
-				pruned = true
-				break
-			}
-			c := cls[i]
-			if c.list != nil {
-				if err := c.advance(doc, &buf); err != nil {
-					return nil, false, err
-				}
-				if c.cur == doc {
-					s := c.score()
-					bound += s
-					sum += s
-					matched++
-				}
-				continue
-			}
-			in, err := c.holds(ctx, r, doc, &buf)
-			if err != nil {
-				return nil, false, err
-			}
-			if in {
-				bound += c.ub
-				matched++
-				held = append(held, c)
-			}
-		}
-		if !pruned && low(bound, matched) {
-			pruned = true
-		}
-		for _, c := range held {
-			if pruned {
-				break
-			}
-			if err := c.advance(doc, &buf); err != nil {
-				return nil, false, err
-			}
-			bound -= c.ub
-			if c.cur == doc { // always, as the bitmap said
-				s := c.score()
-				bound += s
-				sum += s
-			}
-			pruned = low(bound, matched)
-		}
-		if pruned {
-			continue
-		}
-		// scorer.DisjunctionQueryScorer.Score
-		coord := float64(matched) / total
-		score := sum * coord
-		if score*slack < theta {
+		if !ok {
 			continue
 		}
 		cands = append(cands, scoredDoc{doc, score})
-		if len(top) < k {
-			heap.Push(&top, score)
-		} else if score > top[0] {
-			top[0] = score
-			heap.Fix(&top, 0)
-		}
-		if len(top) == k && top[0] > theta {
-			theta = top[0]
-			for ne < len(cls) && low(prefix[ne+1], ne+1) {
-				ne++
+		top.add(score)
+		if th := top.threshold(); th > m.theta {
+			m.theta = th
+			for m.ne < len(m.cls) && m.low(m.prefix[m.ne+1], m.ne+1) {
+				m.ne++
 			}
 		}
 	}
+	return cands, nil
+}
 
-	// Keep the pages whose rounded score reaches the k-th rounded score.
+// score scores doc, the smallest page under the essential cursors, and
+// moves those cursors past it. ok is false when the page certainly stays
+// below the k-th score.
+func (m *maxScore) score(ctx context.Context, doc uint64) (score float64, ok bool, err error) {
+	var sum float64
+	matched := 0
+	for _, c := range m.cls[m.ne:] {
+		if c.cur == doc {
+			sum += c.score()
+			matched++
+			if err := c.next(); err != nil {
+				return 0, false, err
+			}
+		}
+	}
+	// Non-essential clauses, best bound first: first which of them hold
+	// the page, from their bitmaps alone (cheap to skip through), bounding
+	// the score with their upper bounds and the coord factor; then, only
+	// for a page that may still make the top k, their exact scores
+	// (Bleve's frequency readers skip by walking).
+	bound := sum
+	m.held = m.held[:0]
+	for i := m.ne - 1; i >= 0; i-- {
+		if m.low(bound+m.prefix[i+1], matched+i+1) {
+			return 0, false, nil
+		}
+		c := m.cls[i]
+		if c.list != nil {
+			if err := c.advance(doc, &m.buf); err != nil {
+				return 0, false, err
+			}
+			if c.cur == doc {
+				s := c.score()
+				bound += s
+				sum += s
+				matched++
+			}
+			continue
+		}
+		in, err := c.holds(ctx, m.r, doc, &m.buf)
+		if err != nil {
+			return 0, false, err
+		}
+		if in {
+			bound += c.ub
+			matched++
+			m.held = append(m.held, c)
+		}
+	}
+	if m.low(bound, matched) {
+		return 0, false, nil
+	}
+	for _, c := range m.held {
+		if err := c.advance(doc, &m.buf); err != nil {
+			return 0, false, err
+		}
+		bound -= c.ub
+		if c.cur == doc { // always, as the bitmap said
+			s := c.score()
+			bound += s
+			sum += s
+		}
+		if m.low(bound, matched) {
+			return 0, false, nil
+		}
+	}
+	// scorer.DisjunctionQueryScorer.Score
+	coord := float64(matched) / m.total
+	score = sum * coord
+	if score*slack < m.theta {
+		return 0, false, nil
+	}
+	return score, true, nil
+}
+
+// keepTies sorts the candidates by score and keeps the pages whose
+// rounded score reaches the k-th rounded score.
+func keepTies(cands []scoredDoc, k int) []scoredDoc {
 	slices.SortFunc(cands, func(a, b scoredDoc) int {
 		switch {
 		case a.score > b.score:
@@ -422,5 +393,5 @@ func topK(ctx context.Context, r bindex.IndexReader, pc *plistCache, terms []str
 		}
 		cands = cands[:i]
 	}
-	return cands, true, nil
+	return cands
 }

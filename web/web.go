@@ -186,12 +186,52 @@ func (w *Web) Search(ctx context.Context, queries []string, filterYear int) (*Ob
 	return w.search(ctx, queries, len(queries) == 1, filterYear)
 }
 
+// Hit is a search hit with the entities its title and snippet show, as a
+// search observation attributes them.
+type Hit struct {
+	index.Hit
+	Entities []uint32
+}
+
+// Hits runs one query for its k best hits (k <= 0: the tool's TopK), each
+// with the entities its title and snippet show. It is what search and the
+// live-web-shaped endpoints share, so both attribute the same entities.
+func (w *Web) Hits(ctx context.Context, q string, k, filterYear int) ([]Hit, error) {
+	if k <= 0 {
+		k = w.opts.TopK
+	}
+	hs, err := w.st.Index().Search(ctx, q, index.SearchOptions{K: k, FilterYear: filterYear})
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Hit, len(hs))
+	for i, h := range hs {
+		ids, err := w.shownInSnippet(h, h.Title+"\n"+h.Snippet)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = Hit{Hit: h, Entities: ids}
+	}
+	return out, nil
+}
+
+// PageEntities returns the entities a whole page shows, sorted.
+func PageEntities(p *graph.Page) []uint32 {
+	seen := map[uint32]bool{}
+	for _, sg := range p.Segments {
+		for _, id := range sg.Entities {
+			seen[id] = true
+		}
+	}
+	return sortedSet(seen)
+}
+
 func (w *Web) search(ctx context.Context, queries []string, single bool, filterYear int) (*Observation, error) {
 	obs := &Observation{}
 	seen := map[uint32]bool{}
 	parts := make([]string, 0, len(queries))
 	for _, q := range queries {
-		hits, err := w.st.Index().Search(ctx, q, index.SearchOptions{K: w.opts.TopK, FilterYear: filterYear})
+		hits, err := w.Hits(ctx, q, 0, filterYear)
 		if err != nil {
 			return nil, err
 		}
@@ -210,11 +250,7 @@ func (w *Web) search(ctx context.Context, queries []string, single bool, filterY
 			}
 			items[i] = fmt.Sprintf("%d. [%s](%s)%s\n\n%s", i+1, h.Title, h.URL, date, h.Snippet)
 			obs.URLs = append(obs.URLs, h.URL)
-			ids, err := w.shownInSnippet(h, h.Title+"\n"+h.Snippet)
-			if err != nil {
-				return nil, err
-			}
-			for _, id := range ids {
+			for _, id := range h.Entities {
 				seen[id] = true
 			}
 		}

@@ -1,9 +1,27 @@
 package export
 
-import "github.com/leaper-dev/leaper/agent"
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
 
-// The browsecomp-plus format: one BrowseComp-Plus run record per trajectory.
+	"github.com/leaper-dev/leaper/agent"
+	"github.com/leaper-dev/leaper/graph"
+	"github.com/leaper-dev/leaper/query"
+)
+
+// The browsecomp-plus format: one BrowseComp-Plus run record per
+// trajectory on a stream, or with --out a directory BrowseComp-Plus's
+// evaluator reads (the Dataset below).
 func init() {
+	RegisterDataset(browseCompPlus{})
 	Register(&Lines{
 		FormatName: "browsecomp-plus",
 		Help: `browsecomp-plus: one run record per trajectory: query_id, tool_call_counts,
@@ -48,4 +66,170 @@ func BrowseCompPlus(t *agent.Trajectory) BCPRun {
 	}
 	r.Result = []BCPOutput{{Type: "output_text", Output: t.Answer}}
 	return r
+}
+
+// Files of the browsecomp-plus directory.
+const (
+	BCPQueries     = "queries.tsv"
+	BCPQrels       = "qrel_evidence.txt"
+	BCPGroundTruth = "ground_truth.jsonl"
+	BCPCorpus      = "corpus.jsonl"
+	BCPRuns        = "runs"
+)
+
+// BCPDoc is a line of corpus.jsonl.
+type BCPDoc struct {
+	DocID string `json:"docid"`
+	Text  string `json:"text"`
+	URL   string `json:"url"`
+}
+
+// BCPGold is a line of ground_truth.jsonl (evaluate_run.py's
+// --ground_truth: query_id, query, answer).
+type BCPGold struct {
+	QueryID string `json:"query_id"`
+	Query   string `json:"query"`
+	Answer  string `json:"answer"`
+}
+
+// EvidencePages returns the pages that hold a task's answer: the pages of
+// its trees' tables, in tree order.
+func EvidencePages(t *query.Task, g TreeReader) ([]string, error) {
+	var out []string
+	seen := map[string]bool{}
+	for _, id := range t.Trees {
+		tr, err := g.Tree(id)
+		if err != nil {
+			return nil, fmt.Errorf("export: task %s: tree %d: %w", t.ID, id, err)
+		}
+		if tr.PageURL != "" && !seen[tr.PageURL] {
+			seen[tr.PageURL] = true
+			out = append(out, tr.PageURL)
+		}
+	}
+	return out, nil
+}
+
+var unsafeID = regexp.MustCompile(`[^A-Za-z0-9._-]`)
+
+type browseCompPlus struct{}
+
+func (browseCompPlus) Name() string { return "browsecomp-plus" }
+func (browseCompPlus) Dir() bool    { return true }
+
+func (browseCompPlus) Doc() string {
+	return `browsecomp-plus with --out DIR: the directory BrowseComp-Plus's tools read:
+queries.tsv (query_id TAB query), qrel_evidence.txt (TREC qrels: the pages
+holding each task's answer), ground_truth.jsonl (query_id, query, answer),
+corpus.jsonl (docid, text, url: the evidence pages and every page a run
+retrieved) and runs/run_<query_id>.json, one run record per trajectory (as
+scripts_evaluation/evaluate_run.py --input_dir reads them).`
+}
+
+// WriteDataset needs Source.Page and Source.Trees; trajectories are
+// optional (no runs without them).
+func (browseCompPlus) WriteDataset(ctx context.Context, src *Source, out string) error {
+	if len(src.Tasks) == 0 {
+		return ErrNoTasks
+	}
+	if src.Page == nil || src.Trees == nil {
+		return ErrNeedStore
+	}
+	if err := os.MkdirAll(filepath.Join(out, BCPRuns), 0o755); err != nil {
+		return fmt.Errorf("export: %w", err)
+	}
+	var queries, qrels strings.Builder
+	var golds []any
+	docs := map[string]bool{}
+	var order []string
+	addDoc := func(u string) {
+		if !docs[u] {
+			docs[u] = true
+			order = append(order, u)
+		}
+	}
+	for _, t := range src.Tasks {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		q := strings.Join(strings.Fields(t.Question), " ")
+		fmt.Fprintf(&queries, "%s\t%s\n", t.ID, q)
+		golds = append(golds, BCPGold{QueryID: t.ID, Query: t.Question, Answer: MarkdownTable(t.Answer)})
+		ev, err := EvidencePages(t, src.Trees)
+		if err != nil {
+			return err
+		}
+		for _, u := range ev {
+			fmt.Fprintf(&qrels, "%s 0 %s 1\n", t.ID, u)
+			addDoc(u)
+		}
+	}
+	runs := map[string]bool{}
+	for _, tr := range src.Trajectories {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		r := BrowseCompPlus(tr)
+		name := "run_" + unsafeID.ReplaceAllString(r.QueryID, "_") + ".json"
+		if runs[name] {
+			return fmt.Errorf("export: two trajectories of task %s; a browsecomp-plus run holds one per query", r.QueryID)
+		}
+		runs[name] = true
+		for _, u := range r.RetrievedDocs {
+			addDoc(u)
+		}
+		b, err := json.MarshalIndent(r, "", "  ")
+		if err != nil {
+			return err
+		}
+		if err := os.WriteFile(filepath.Join(out, BCPRuns, name), append(b, '\n'), 0o644); err != nil {
+			return fmt.Errorf("export: %w", err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(out, BCPQueries), []byte(queries.String()), 0o644); err != nil {
+		return fmt.Errorf("export: %w", err)
+	}
+	if err := os.WriteFile(filepath.Join(out, BCPQrels), []byte(qrels.String()), 0o644); err != nil {
+		return fmt.Errorf("export: %w", err)
+	}
+	if err := writeLines(filepath.Join(out, BCPGroundTruth), golds); err != nil {
+		return err
+	}
+	sort.Strings(order)
+	var corpus []any
+	for _, u := range order {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		p, err := src.Page(u)
+		if errors.Is(err, graph.ErrNotFound) {
+			continue // a run may cite a page the store does not hold
+		}
+		if err != nil {
+			return fmt.Errorf("export: page %s: %w", u, err)
+		}
+		corpus = append(corpus, BCPDoc{DocID: u, Text: graph.PageText(p), URL: u})
+	}
+	return writeLines(filepath.Join(out, BCPCorpus), corpus)
+}
+
+func writeLines(path string, items []any) error {
+	fh, err := os.Create(path)
+	if err != nil {
+		return fmt.Errorf("export: %w", err)
+	}
+	bw := bufio.NewWriter(fh)
+	enc := json.NewEncoder(bw)
+	enc.SetEscapeHTML(false)
+	for _, it := range items {
+		if err := enc.Encode(it); err != nil {
+			fh.Close()
+			return fmt.Errorf("export: %s: %w", path, err)
+		}
+	}
+	if err := bw.Flush(); err != nil {
+		fh.Close()
+		return fmt.Errorf("export: %s: %w", path, err)
+	}
+	return fh.Close()
 }

@@ -88,7 +88,8 @@ func (c *Client) Retrieve(ctx context.Context, queries []string, topk int) ([][]
 	var out struct {
 		Result [][]ScoredDocument `json:"result"`
 	}
-	err := c.postJSON(ctx, "/retrieve", RetrieveRequest{Queries: queries, TopK: topk, ReturnScores: true}, &out)
+	yes := true
+	err := c.postJSON(ctx, "/retrieve", RetrieveRequest{Queries: queries, TopK: topk, ReturnScores: &yes}, &out)
 	return out.Result, err
 }
 

@@ -7,13 +7,26 @@
 //	                → {"result": "<Tongyi search text>", "entities": [ids], "urls": [...]}
 //	POST /visit     {"url": "u" | ["u1","u2"], "goal": "..."}
 //	                → {"result": "<Tongyi visit text>", "entities": [ids], "urls": [...]}
-//	POST /retrieve  {"queries": ["q"], "topk": 3, "return_scores": true}   (Search-R1)
-//	                → {"result": [[{"document": {"id": url, "contents": "\"Title\"\nsnippet"}, "score": 1.2}]]}
+//	POST /retrieve  {"queries": ["q"], "topk": 3, "return_scores": true}   (Search-R1, verl, SkyRL)
+//	                → {"result": [[{"document": {"id", "url", "title", "contents"}, "score": 1.2}]]}
+//	                return_scores false (ASearcher): {"result": [[{"id", "url", "title", "contents"}]]}
+//	                {"query": "q", "top_k": 10} (rLLM; topk, top_k or k)
+//	                → {"query", "method", "num_results", "results": [{"document": {...}, "score", "id", "url", "title", "content", "entities"}],
+//	                   "result": [[...]] (Search-R1's, as for "queries")}
 //	POST /access    {"urls": ["u"]}                                          (ASearcher)
 //	                → {"result": [{"url": "u", "contents": "page text"} | null]}
+//	POST /serper/search {"q": "q", "num": 10, "page": 1} or a list of them   (Serper)
+//	                → {"searchParameters", "organic": [{"title", "link", "snippet", "position", "entities"}], "entities"}
+//	GET  /jina/<url>                                                         (Jina Reader)
+//	                → "Title: …\n\nURL Source: …\n\nMarkdown Content:\n<page>"; with Accept:
+//	                application/json {"code": 200, "status": 20000, "data": {"title", "url", "content", "entities"}};
+//	                entities also in the X-Leaper-Entities header
 //	POST /reward    {"task_id": "t1" | "task": {...}, "answer": "...", "trajectory": {...}?}
 //	                → {"precision", "recall", "f", "success", "row_f1", "item_f1", "isr", "ise", ...}
-//	GET  /healthz   → {"status": "ok"}
+//	POST /get_reward {"query": [prompt+response], "prompts": [...], "labels": [task id | task JSON]}  (OpenRLHF)
+//	                → {"rewards": [soft F], "scores": [...], "extra_logs": {batch means}}
+//	GET  /healthz, GET /health → {"status": "ok"}
+//	/mcp            the MCP tools over streamable HTTP, when mounted (Server.Mount; leaper serve does)
 //	GET  /stats     → requests, client/server errors, cache hits and p50/p90/p99 per endpoint
 //
 // /search and /visit answer exactly as `leaper search` and `leaper visit`
@@ -33,7 +46,12 @@
 //	curl -s localhost:8080/access -d '{"urls": ["https://en.wikipedia.org/wiki/Booker_Prize"]}'
 //	curl -s localhost:8080/stats
 //
-// A non-loopback address needs a token, sent as a bearer token:
+// Every answer that shows the agent text carries the ids of the entities
+// that text shows ("entities"), attributed as /search and /visit attribute
+// them, so ISR and ISE can be measured for any client shape.
+//
+// A non-loopback address needs a token, sent as a bearer token (Serper
+// clients may send it as X-API-KEY):
 //
 //	leaper serve --addr 0.0.0.0:8080 --token-file token.txt
 //	curl -s -H "Authorization: Bearer $(cat token.txt)" host:8080/search -d '{"query": "Booker Prize"}'

@@ -11,7 +11,6 @@ import (
 	"unicode"
 
 	"github.com/leaper-dev/leaper/graph"
-	"github.com/leaper-dev/leaper/index"
 	"github.com/leaper-dev/leaper/web"
 )
 
@@ -28,17 +27,24 @@ type VisitRequest struct {
 	Goal string `json:"goal"`
 }
 
-// RetrieveRequest is the body of POST /retrieve (Search-R1's retriever).
+// RetrieveRequest is the body of POST /retrieve. Search-R1, verl, SkyRL
+// and ASearcher send Queries and TopK; rLLM sends Query and TopK2 ("top_k")
+// or K. Query or Queries may each be a string or a list.
 type RetrieveRequest struct {
-	Queries      []string `json:"queries"`
-	TopK         int      `json:"topk,omitempty"`
-	ReturnScores bool     `json:"return_scores"`
+	Queries      any   `json:"queries,omitempty"`
+	Query        any   `json:"query,omitempty"`
+	TopK         int   `json:"topk,omitempty"`
+	TopK2        int   `json:"top_k,omitempty"`
+	K            int   `json:"k,omitempty"`
+	ReturnScores *bool `json:"return_scores,omitempty"`
 }
 
-// Document is a retrieved passage in Search-R1's shape: Contents is
-// "\"Title\"\ntext".
+// Document is a retrieved passage. Contents is Search-R1's
+// "\"Title\"\ntext"; ID is the page URL, as URL is (ASearcher reads url).
 type Document struct {
 	ID       string `json:"id"`
+	URL      string `json:"url"`
+	Title    string `json:"title"`
 	Contents string `json:"contents"`
 }
 
@@ -46,6 +52,19 @@ type Document struct {
 type ScoredDocument struct {
 	Document Document `json:"document"`
 	Score    float64  `json:"score"`
+}
+
+// RetrieveResult is one hit of a single-query answer ({"query": "q"}, as
+// rLLM's retrieval server answers): the Search-R1 document and score, and
+// the document's fields flat, with Content the passage text.
+type RetrieveResult struct {
+	Document Document `json:"document"`
+	Score    float64  `json:"score"`
+	ID       string   `json:"id"`
+	URL      string   `json:"url"`
+	Title    string   `json:"title"`
+	Content  string   `json:"content"`
+	Entities []uint32 `json:"entities"`
 }
 
 // AccessRequest is the body of POST /access (ASearcher's page access).
@@ -121,13 +140,32 @@ func (s *Server) visit(r *http.Request, body []byte) ([]byte, bool, error) {
 func (s *Server) retrieve(r *http.Request, body []byte) ([]byte, bool, error) {
 	var a struct {
 		Queries      json.RawMessage `json:"queries"`
+		Query        json.RawMessage `json:"query"`
 		TopK         *int            `json:"topk"`
-		ReturnScores bool            `json:"return_scores"`
+		TopK2        *int            `json:"top_k"`
+		K            *int            `json:"k"`
+		ReturnScores *bool           `json:"return_scores"`
 	}
 	if err := json.Unmarshal(body, &a); err != nil {
 		return nil, false, badf(false, "invalid request: %s", jsonMsg(err))
 	}
-	qs, err := strOrList(a.Queries, "queries")
+	hasQueries, hasQuery := present(a.Queries), present(a.Query)
+	var qs []string
+	var err error
+	// single: rLLM's {"query": "q"}, answered flat in "results".
+	single := false
+	switch {
+	case hasQueries && hasQuery:
+		return nil, false, badf(false, `give one of "queries" and "query", not both`)
+	case hasQuery:
+		qs, err = strOrList(a.Query, "query")
+		single = err == nil && isJSONString(a.Query)
+	default:
+		qs, err = strOrList(a.Queries, "queries")
+		if !hasQueries {
+			err = badf(false, `missing "queries" (or "query")`)
+		}
+	}
 	if err != nil {
 		err.(*badRequest).obs = false
 		return nil, false, err
@@ -136,35 +174,73 @@ func (s *Server) retrieve(r *http.Request, body []byte) ([]byte, bool, error) {
 		err.(*badRequest).obs = false
 		return nil, false, err
 	}
+	// rLLM: topk or top_k or k, the first that is set and not zero.
 	k := defaultTopK
-	if a.TopK != nil && *a.TopK != 0 {
-		k = *a.TopK
+	for _, v := range []*int{a.TopK, a.TopK2, a.K} {
+		if v != nil && *v != 0 {
+			k = *v
+			break
+		}
 	}
 	if k < 0 || k > s.opts.MaxTopK {
 		return nil, false, badf(false, `"topk" must be within 1..%d`, s.opts.MaxTopK)
 	}
-	key := "retrieve|" + strconv.Itoa(k) + "|" + strconv.FormatBool(a.ReturnScores) + "|" + jsonKey(qs)
+	// Search-R1's server defaults return_scores to false; rLLM's single
+	// answer always carries scores.
+	scores := a.ReturnScores != nil && *a.ReturnScores
+	shape := "batch"
+	if single {
+		shape = "single"
+	}
+	key := "retrieve|" + shape + "|" + strconv.Itoa(k) + "|" + strconv.FormatBool(scores) + "|" + jsonKey(qs)
 	return s.cached(r.Context(), "retrieve", key, func(ctx context.Context) (any, error) {
 		var scored [][]ScoredDocument
 		var plain [][]Document
+		var flat []RetrieveResult
 		for _, q := range qs {
-			hits, err := s.w.Store().Index().Search(ctx, q, index.SearchOptions{K: k})
+			hits, err := s.w.Hits(ctx, q, k, 0)
 			if err != nil {
 				return nil, err
 			}
 			sd := make([]ScoredDocument, len(hits))
 			pd := make([]Document, len(hits))
 			for i, h := range hits {
-				pd[i] = Document{ID: h.URL, Contents: `"` + h.Title + "\"\n" + h.Snippet}
+				pd[i] = Document{ID: h.URL, URL: h.URL, Title: h.Title, Contents: `"` + h.Title + "\"\n" + h.Snippet}
 				sd[i] = ScoredDocument{Document: pd[i], Score: h.Score}
+				if single {
+					ents := h.Entities
+					if ents == nil {
+						ents = []uint32{}
+					}
+					flat = append(flat, RetrieveResult{Document: pd[i], Score: h.Score, ID: h.URL, URL: h.URL, Title: h.Title, Content: h.Snippet, Entities: ents})
+				}
 			}
 			scored, plain = append(scored, sd), append(plain, pd)
 		}
-		if a.ReturnScores {
-			return map[string]any{"result": scored}, nil
+		var batch any = plain
+		if scores {
+			batch = scored
 		}
-		return map[string]any{"result": plain}, nil
+		if single {
+			if flat == nil {
+				flat = []RetrieveResult{}
+			}
+			// rLLM's single answer, with Search-R1's "result" beside it
+			// for clients that send "query" but read "result".
+			return map[string]any{"query": qs[0], "method": "bm25", "results": flat, "num_results": len(flat), "result": batch}, nil
+		}
+		return map[string]any{"result": batch}, nil
 	})
+}
+
+// present reports whether a JSON field was given and is not null.
+func present(raw json.RawMessage) bool {
+	t := strings.TrimSpace(string(raw))
+	return t != "" && t != "null"
+}
+
+func isJSONString(raw json.RawMessage) bool {
+	return strings.HasPrefix(strings.TrimSpace(string(raw)), `"`)
 }
 
 func (s *Server) access(r *http.Request, body []byte) ([]byte, bool, error) {

@@ -3,7 +3,10 @@ package serve
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"net/http"
+	"strings"
 
 	"github.com/leaper-dev/leaper/agent/eval"
 
@@ -90,4 +93,99 @@ func taskMap(ts []*query.Task) map[string]*query.Task {
 		m[t.ID] = t
 	}
 	return m
+}
+
+// GetRewardRequest is the body of POST /get_reward, OpenRLHF's remote
+// reward model call (openrlhf/utils/remote_rm_utils.py): Query holds each
+// sample's prompt and response, Prompts the prompts, Labels each sample's
+// label: a task id (from the server's task file) or a task as JSON.
+type GetRewardRequest struct {
+	Query   []string `json:"query"`
+	Prompts []string `json:"prompts,omitempty"`
+	Labels  []string `json:"labels"`
+}
+
+// GetRewardResponse answers /get_reward: Rewards (what OpenRLHF reads,
+// by default under "rewards") is each sample's soft F; Scores the same;
+// ExtraLogs the batch means of the other scores, which OpenRLHF logs.
+type GetRewardResponse struct {
+	Rewards   []float64          `json:"rewards"`
+	Scores    []float64          `json:"scores"`
+	ExtraLogs map[string]float64 `json:"extra_logs"`
+}
+
+// maxRewardBatch bounds the samples of one /get_reward call.
+const maxRewardBatch = 4096
+
+func (s *Server) getReward(r *http.Request, body []byte) ([]byte, bool, error) {
+	var a GetRewardRequest
+	if err := json.Unmarshal(body, &a); err != nil {
+		return nil, false, badf(false, "invalid request: %s", jsonMsg(err))
+	}
+	n := len(a.Query)
+	switch {
+	case n == 0:
+		return nil, false, badf(false, `missing "query" (a list of prompt+response texts)`)
+	case n > maxRewardBatch:
+		return nil, false, badf(false, "%d samples in one call; at most %d", n, maxRewardBatch)
+	case len(a.Labels) != n:
+		return nil, false, badf(false, `"labels" has %d items, "query" %d`, len(a.Labels), n)
+	case a.Prompts != nil && len(a.Prompts) != n:
+		return nil, false, badf(false, `"prompts" has %d items, "query" %d`, len(a.Prompts), n)
+	}
+	tasks := make([]*query.Task, n)
+	for i, l := range a.Labels {
+		t, err := s.label(l)
+		if err != nil {
+			return nil, false, badf(false, "labels[%d]: %s", i, err.Error())
+		}
+		tasks[i] = t
+	}
+	v, err := s.run(r.Context(), "get_reward", func(ctx context.Context) (any, error) {
+		sc := eval.Scorer{Graph: s.w.Store().Graph()}
+		out := &GetRewardResponse{Rewards: make([]float64, n), Scores: make([]float64, n)}
+		var rec, prec, item, row float64
+		for i, q := range a.Query {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+			// The response is what follows the prompt.
+			if a.Prompts != nil {
+				q = strings.TrimPrefix(q, a.Prompts[i])
+			}
+			res := sc.Score(tasks[i], q, nil)
+			out.Rewards[i], out.Scores[i] = res.F, res.F
+			rec, prec, item, row = rec+res.Recall, prec+res.Precision, item+res.ItemF1, row+res.RowF1
+		}
+		fn := float64(n)
+		out.ExtraLogs = map[string]float64{"recall": rec / fn, "precision": prec / fn, "item_f1": item / fn, "row_f1": row / fn}
+		return out, nil
+	})
+	if err != nil {
+		return nil, false, err
+	}
+	b, err := encode(v)
+	return b, false, err
+}
+
+// label resolves a /get_reward label: a task id, or a task as JSON.
+func (s *Server) label(l string) (*query.Task, error) {
+	l = strings.TrimSpace(l)
+	if strings.HasPrefix(l, "{") {
+		var t query.Task
+		if err := json.Unmarshal([]byte(l), &t); err != nil {
+			return nil, fmt.Errorf("not a task: %s", jsonMsg(err))
+		}
+		if len(t.Targets) == 0 {
+			return nil, errors.New("task without targets")
+		}
+		return &t, nil
+	}
+	if t := s.tasks[l]; t != nil {
+		return t, nil
+	}
+	if l == "" {
+		return nil, errors.New("empty label; give a task id or a task")
+	}
+	return nil, fmt.Errorf("unknown task %q (serve --tasks FILE)", l)
 }

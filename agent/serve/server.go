@@ -33,6 +33,7 @@ type Server struct {
 	tasks  map[string]*query.Task
 	stats  map[string]*endpointStats
 	names  []string
+	jinaH  http.HandlerFunc
 	flight atomic.Int64
 	queued atomic.Int64
 	// beforeTool, when set (tests), runs inside the worker slot before a
@@ -61,9 +62,17 @@ func NewServer(w *web.Web, opts *Options) *Server {
 	s.handle("/retrieve", http.MethodPost, s.retrieve)
 	s.handle("/access", http.MethodPost, s.access)
 	s.handle("/reward", http.MethodPost, s.reward)
-	s.handle("/healthz", http.MethodGet, func(*http.Request, []byte) ([]byte, bool, error) {
+	s.handle("/get_reward", http.MethodPost, s.getReward)
+	s.handle("/serper/search", http.MethodPost, s.serper)
+	// /jina/<url> is dispatched in ServeHTTP: the mux would clean the
+	// "//" out of the page URL.
+	s.jinaH = s.wrap("jina", http.MethodGet, s.jina, renderJina)
+	healthz := func(*http.Request, []byte) ([]byte, bool, error) {
 		return []byte(`{"status":"ok"}` + "\n"), false, nil
-	})
+	}
+	s.handle("/healthz", http.MethodGet, healthz)
+	// rLLM's retrieval tool checks GET /health.
+	s.handle("/health", http.MethodGet, healthz)
 	s.handle("/stats", http.MethodGet, func(*http.Request, []byte) ([]byte, bool, error) {
 		b, err := encode(s.Stats())
 		return b, false, err
@@ -96,12 +105,20 @@ func (s *Server) Stats() *Stats {
 // error (a *badRequest for client mistakes).
 type handlerFunc func(r *http.Request, body []byte) (out []byte, cached bool, err error)
 
+// renderFunc writes a successful answer in a form other than its JSON.
+type renderFunc func(rw http.ResponseWriter, r *http.Request, out []byte)
+
 func (s *Server) handle(path, method string, h handlerFunc) {
-	name := strings.TrimPrefix(path, "/")
+	s.mux.HandleFunc(path, s.wrap(strings.TrimPrefix(path, "/"), method, h, nil))
+}
+
+// wrap makes an endpoint of h: token check, method, bounded body, stats,
+// recovered panics, errors as JSON; render, when set, writes the answer.
+func (s *Server) wrap(name, method string, h handlerFunc, render renderFunc) http.HandlerFunc {
 	st := &endpointStats{}
 	s.stats[name] = st
 	s.names = append(s.names, name)
-	s.mux.HandleFunc(path, func(rw http.ResponseWriter, r *http.Request) {
+	return func(rw http.ResponseWriter, r *http.Request) {
 		t0 := time.Now()
 		s.flight.Add(1)
 		sw := &statusWriter{ResponseWriter: rw}
@@ -125,21 +142,21 @@ func (s *Server) handle(path, method string, h handlerFunc) {
 			}
 			st.latency.Record(time.Since(t0))
 		}()
-		if name != "healthz" && !s.authorized(r) {
+		if name != "healthz" && name != "health" && !s.authorized(r) {
 			sw.Header().Set("WWW-Authenticate", `Bearer realm="leaper"`)
 			writeError(sw, http.StatusUnauthorized, "missing or wrong bearer token", nil)
 			return
 		}
 		if r.Method != method {
 			sw.Header().Set("Allow", method)
-			writeError(sw, http.StatusMethodNotAllowed, fmt.Sprintf("%s %s: use %s", r.Method, path, method), nil)
+			writeError(sw, http.StatusMethodNotAllowed, fmt.Sprintf("%s /%s: use %s", r.Method, name, method), nil)
 			return
 		}
 		var body []byte
 		if method == http.MethodPost {
 			var err error
 			limit := s.opts.MaxBody
-			if name == "reward" {
+			if name == "reward" || name == "get_reward" {
 				limit = s.opts.MaxRewardBody
 			}
 			body, err = io.ReadAll(http.MaxBytesReader(sw, r.Body, limit))
@@ -162,10 +179,14 @@ func (s *Server) handle(path, method string, h handlerFunc) {
 			st.cacheHits.Add(1)
 			sw.Header().Set("X-Cache", "hit")
 		}
+		if render != nil {
+			render(sw, r, out)
+			return
+		}
 		sw.Header().Set("Content-Type", "application/json; charset=utf-8")
 		sw.WriteHeader(http.StatusOK)
 		sw.Write(out)
-	})
+	}
 }
 
 func (s *Server) authorized(r *http.Request) bool {
@@ -174,7 +195,11 @@ func (s *Server) authorized(r *http.Request) bool {
 	}
 	tok, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
 	if !ok {
-		return false
+		// Serper clients send their key as X-API-KEY.
+		tok = r.Header.Get("X-API-KEY")
+		if tok == "" {
+			return false
+		}
 	}
 	// Compare digests so neither the content nor the length of the token
 	// shows in the timing.
@@ -225,7 +250,13 @@ func (s *Server) acquire(ctx context.Context) error {
 func (s *Server) release() { <-s.sem }
 
 // ServeHTTP implements http.Handler.
-func (s *Server) ServeHTTP(rw http.ResponseWriter, r *http.Request) { s.mux.ServeHTTP(rw, r) }
+func (s *Server) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
+	if strings.HasPrefix(r.URL.Path, "/jina/") || strings.HasPrefix(r.RequestURI, "/jina/") {
+		s.jinaH(rw, r)
+		return
+	}
+	s.mux.ServeHTTP(rw, r)
+}
 
 // HTTPServer returns an http.Server for s with the read, write and idle
 // timeouts a public endpoint needs.
@@ -298,6 +329,16 @@ func (w *statusWriter) WriteHeader(code int) {
 	w.ResponseWriter.WriteHeader(code)
 }
 
+// Flush lets streamed answers (MCP's server-sent events) through.
+func (w *statusWriter) Flush() {
+	if f, ok := w.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
+// Unwrap gives http.ResponseController the underlying writer.
+func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
 func (w *statusWriter) Write(b []byte) (int, error) {
 	if w.status == 0 {
 		w.status = http.StatusOK
@@ -338,4 +379,37 @@ func normalize(o *web.Observation) *web.Observation {
 		o.Entities = []uint32{}
 	}
 	return o
+}
+
+// Mount serves h at path (and below it) behind the server's token check,
+// counting its requests in the stats under the path's name. leaper serve
+// mounts the MCP endpoint (/mcp) this way.
+func (s *Server) Mount(path string, h http.Handler) {
+	name := strings.Trim(path, "/")
+	st := &endpointStats{}
+	s.stats[name] = st
+	s.names = append(s.names, name)
+	s.mux.HandleFunc(path, func(rw http.ResponseWriter, r *http.Request) {
+		t0 := time.Now()
+		s.flight.Add(1)
+		sw := &statusWriter{ResponseWriter: rw}
+		defer func() {
+			s.flight.Add(-1)
+			st.requests.Add(1)
+			switch {
+			case sw.status >= 500:
+				st.serverErr.Add(1)
+			case sw.status >= 400:
+				st.clientErr.Add(1)
+			}
+			st.latency.Record(time.Since(t0))
+		}()
+		if !s.authorized(r) {
+			sw.Header().Set("WWW-Authenticate", `Bearer realm="leaper"`)
+			writeError(sw, http.StatusUnauthorized, "missing or wrong bearer token", nil)
+			return
+		}
+		r.Body = http.MaxBytesReader(sw, r.Body, s.opts.MaxBody)
+		h.ServeHTTP(sw, r)
+	})
 }

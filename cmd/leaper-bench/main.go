@@ -33,7 +33,7 @@ that the leaper binary does not link SQLite.`,
 		SilenceErrors: true,
 	}
 	cmd.Setup(f, root)
-	root.AddCommand(newBenchServeCmd(f, nil))
+	root.AddCommand(newBenchServeCmd(f, nil), newBenchSearchCmd(f, nil))
 	return root
 }
 

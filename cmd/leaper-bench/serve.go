@@ -20,7 +20,9 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/leaper-dev/leaper/agent/mcpserve"
 	"github.com/leaper-dev/leaper/agent/serve"
+	"github.com/leaper-dev/leaper/bench/lucene"
 	"github.com/leaper-dev/leaper/graph"
 	"github.com/leaper-dev/leaper/query"
 	"github.com/leaper-dev/leaper/web"
@@ -47,11 +49,15 @@ type BenchServeOptions struct {
 	TokenFile string
 	FTS5      bool
 	FTS5DB    string
+	Lucene    bool
+	LuceneIdx string
 	Cache     int
 	Workers   int
 	Soak      time.Duration
 	Seed      uint64
 	Timeout   time.Duration
+	Dropin    bool
+	Rounds    int
 	JSON      bool
 }
 
@@ -67,7 +73,7 @@ func newBenchServeCmd(f *Factory, runF func(context.Context, *BenchServeOptions)
 	var clients string
 	c := &cobra.Command{
 		Use:   "serve [flags]",
-		Short: "Load-test leaper serve (and SQLite FTS5 with --fts5) on the loopback",
+		Short: "Load-test leaper serve (and SQLite FTS5 with --fts5, Lucene with --lucene) on the loopback",
 		Long: `serve starts leaper serve in-process on 127.0.0.1 (or targets --url)
 and runs, for each client count, a fixed number of requests from that many
 concurrent clients: a deterministic mix of about 70% search and 30% visit
@@ -75,10 +81,21 @@ drawn from the tasks (--tasks) or from the store's tree titles, key
 entities and column headers. It reports requests/s, p50 and p99 latency
 and errors, for the mix and for search alone. --fts5 measures SQLite FTS5
 over the same pages with the same queries and as many connections, in the
-same run, and prints leaper's ratio to it. --soak runs the mix for a
-duration and prints the resident memory at start and end.`,
+same run, and prints leaper's ratio to it. --lucene runs Lucene 8 over the
+same pages (see leaper-bench search) behind a small Java HTTP server on
+127.0.0.1 with as many workers as leaper's server, and loads it with the
+same search requests and clients, in the same run. --soak runs the mix for a
+duration and prints the resident memory at start and end. --dropin also
+measures visit alone and the same requests through the drop-in shapes:
+POST /serper/search, GET /jina/<url>, and the MCP tools search and visit
+over streamable HTTP (one SDK client session per client), with each one's
+p99 as a ratio to /search's or /visit's: in each of --rounds rounds every
+drop-in shape runs right after its native endpoint (search, Serper, MCP
+search, visit, Jina, MCP visit) and is divided by that round's native p99;
+the medians over the rounds are reported.`,
 		Example: `  leaper-bench serve --store ./leaper-data --clients 1,8,64 --requests 2000 --fts5
-  leaper-bench serve --store ./leaper-data --cache 10000 --soak 10m`,
+  leaper-bench serve --store ./leaper-data --cache 10000 --soak 10m
+  leaper-bench serve --store ./leaper-data --clients 64 --requests 4000 --dropin`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, args []string) error {
 			opts.IO, opts.Web = f.IO, f.Web
@@ -96,6 +113,9 @@ duration and prints the resident memory at start and end.`,
 			if opts.Soak < 0 || opts.Soak > maxBenchSoak {
 				return usageErrorf("--soak must be within 0..%v", maxBenchSoak)
 			}
+			if opts.Rounds < 1 || opts.Rounds > 100 {
+				return usageErrorf("--rounds must be within 1..100")
+			}
 			if opts.Cache < 0 || opts.Workers < 0 {
 				return usageErrorf("--cache and --workers must not be negative")
 			}
@@ -112,11 +132,15 @@ duration and prints the resident memory at start and end.`,
 	c.Flags().StringVar(&opts.TokenFile, "token-file", "", "bearer token for --url")
 	c.Flags().BoolVar(&opts.FTS5, "fts5", false, "also measure SQLite FTS5 over the same pages and queries")
 	c.Flags().StringVar(&opts.FTS5DB, "fts5-db", "", "keep the FTS5 database here and reuse it (default: temporary)")
+	c.Flags().BoolVar(&opts.Lucene, "lucene", false, "also load Lucene 8 over HTTP with the same search requests")
+	c.Flags().StringVar(&opts.LuceneIdx, "lucene-index", "", "keep the Lucene index here and reuse it (default: temporary)")
 	c.Flags().IntVar(&opts.Cache, "cache", 0, "response cache entries of the in-process server (0: off)")
 	c.Flags().IntVar(&opts.Workers, "workers", 0, "worker slots of the in-process server (0: its default)")
 	c.Flags().DurationVar(&opts.Soak, "soak", 0, "after the runs, a mixed load for this long, with RSS at start and end")
 	c.Flags().Uint64Var(&opts.Seed, "seed", 1, "seed of the query mix")
 	c.Flags().DurationVar(&opts.Timeout, "timeout", 10*time.Minute, "stop a run that takes longer than this")
+	c.Flags().BoolVar(&opts.Dropin, "dropin", false, "also measure visit alone and the drop-in shapes (Serper, Jina, MCP search and visit) on the same requests")
+	c.Flags().IntVar(&opts.Rounds, "rounds", 3, "rounds of the --dropin runs (medians reported)")
 	c.Flags().BoolVar(&opts.JSON, "json", false, "print results as JSON")
 	return c
 }
@@ -126,11 +150,13 @@ type benchReq struct {
 	Endpoint string
 	Body     []byte
 	Query    string // for search: the query, for the FTS5 peer
+	Method   string // default POST
+	Tool     string // for MCP: the tool Body is the arguments of
 }
 
 // BenchRun is one measured run.
 type BenchRun struct {
-	Target   string  `json:"target"` // leaper-mix, leaper-search, fts5-search, soak
+	Target   string  `json:"target"` // leaper-mix, leaper-search, fts5-search, lucene-search, soak
 	Clients  int     `json:"clients"`
 	Requests int     `json:"requests"`
 	Errors   int     `json:"errors"`
@@ -139,6 +165,13 @@ type BenchRun struct {
 	P50ms    float64 `json:"p50_ms"`
 	P99ms    float64 `json:"p99_ms"`
 	Ratio    float64 `json:"ratio_to_fts5,omitempty"`
+	// RatioLucene is leaper's search req/s over Lucene's, both over HTTP.
+	RatioLucene float64 `json:"ratio_to_lucene,omitempty"`
+	// Versus and P99Ratio: a drop-in shape's p99 over its native
+	// endpoint's, on the same requests (--dropin).
+	Versus   string  `json:"versus,omitempty"`
+	P99Ratio float64 `json:"p99_ratio,omitempty"`
+	Rounds   int     `json:"rounds,omitempty"`
 	RSSStart int64   `json:"rss_start_kb,omitempty"`
 	RSSEnd   int64   `json:"rss_end_kb,omitempty"`
 }
@@ -167,8 +200,10 @@ func runBenchServe(ctx context.Context, o *BenchServeOptions) error {
 			return err
 		}
 	}
+	workers := o.Workers
 	if base == "" {
 		srv := serve.NewServer(w, &serve.Options{Workers: o.Workers, Cache: o.Cache})
+		srv.Mount("/mcp", mcpserve.NewServer(w, &mcpserve.Options{Workers: o.Workers}).Handler())
 		ln, err := net.Listen("tcp", "127.0.0.1:0")
 		if err != nil {
 			return err
@@ -179,7 +214,41 @@ func runBenchServe(ctx context.Context, o *BenchServeOptions) error {
 		defer func() { stop(); <-done }()
 		base = "http://" + ln.Addr().String()
 		st := srv.Stats()
+		workers = st.Workers
 		fmt.Fprintf(errOut, "server: %s in-process, workers %d, cache %d\n", base, st.Workers, st.CacheCapacity)
+	}
+	var lucenePost func() (doer, func())
+	var luceneReqs []benchReq
+	if o.Lucene {
+		lo := &lucene.Options{IndexDir: o.LuceneIdx, Log: errOut}
+		if err := lucene.Check(lo); err != nil {
+			fmt.Fprintf(errOut, "%v; no Lucene peer\n", err)
+		} else {
+			st := w.Store()
+			pages := func(yield func(lucene.Page) error) error {
+				return st.Graph().EachPage(ctx, func(p *graph.Page) error {
+					return yield(lucene.Page{URL: p.URL, Title: p.Title, Text: graph.PageText(p)})
+				})
+			}
+			var qs []string
+			for _, r := range searches {
+				qs = append(qs, r.Query)
+				luceneReqs = append(luceneReqs, benchReq{Endpoint: "search", Body: []byte(r.Query), Query: r.Query})
+			}
+			peer, err := lucene.Start(ctx, lo, pages, lucene.StopWords(), qs)
+			if err != nil {
+				return err
+			}
+			defer peer.Close()
+			addr, err := peer.Listen(max(workers, 1))
+			if err != nil {
+				return err
+			}
+			if lucenePost, err = httpDoer("http://"+addr, "", slices.Max(o.Clients)); err != nil {
+				return err
+			}
+			fmt.Fprintf(errOut, "lucene: http://%s, %d workers\n", addr, max(workers, 1))
+		}
 	}
 	var ft *fts5
 	if o.FTS5 {
@@ -205,11 +274,27 @@ func runBenchServe(ctx context.Context, o *BenchServeOptions) error {
 		}, func() {}
 	}
 
+	var dl dropinLoad
+	mcpc := mcpDoer(base, token)
+	if o.Dropin {
+		dl.visits, dl.serper, dl.jina, dl.mcpSearch, dl.mcpVisit = dropinWorkloads(mix)
+		dl.searches = searches
+	}
+
 	// Warm the OS page cache and both engines once, unmeasured.
 	warm := min(len(mix), 300)
 	loadRun(ctx, "warm", 8, warm, mix, post, o.Timeout)
+	if o.Dropin {
+		loadRun(ctx, "warm", 8, min(warm, len(dl.mcpSearch)), dl.mcpSearch, mcpc, o.Timeout)
+	}
 	if ft != nil {
 		loadRun(ctx, "warm", 8, min(warm, len(searches)), searches, ftsDo, o.Timeout)
+	}
+	if lucenePost != nil {
+		// The JVM compiles hot code after some thousand calls.
+		for range 3 {
+			loadRun(ctx, "warm", 2, len(luceneReqs), luceneReqs, lucenePost, o.Timeout)
+		}
 	}
 
 	var runs []BenchRun
@@ -223,19 +308,37 @@ func runBenchServe(ctx context.Context, o *BenchServeOptions) error {
 		firstErr = cmpOr(firstErr, err)
 		rs, err := loadRun(ctx, "leaper-search", n, o.Requests, searches, post, o.Timeout)
 		firstErr = cmpOr(firstErr, err)
+		runs = append(runs, rs)
+		ri := len(runs) - 1
 		if ft != nil {
 			rf, err := loadRun(ctx, "fts5-search", n, o.Requests, searches, ftsDo, o.Timeout)
 			firstErr = cmpOr(firstErr, err)
 			if rf.RPS > 0 {
-				rs.Ratio = rs.RPS / rf.RPS
+				runs[ri].Ratio = rs.RPS / rf.RPS
 			}
-			runs = append(runs, rs, rf)
-		} else {
-			runs = append(runs, rs)
+			runs = append(runs, rf)
+		}
+		if lucenePost != nil {
+			rl, err := loadRun(ctx, "lucene-search", n, o.Requests, luceneReqs, lucenePost, o.Timeout)
+			firstErr = cmpOr(firstErr, err)
+			if rl.RPS > 0 {
+				runs[ri].RatioLucene = rs.RPS / rl.RPS
+			}
+			runs = append(runs, rl)
 		}
 		if !o.JSON {
-			for _, r := range runs[len(runs)-2-b2i(ft != nil):] {
+			for _, r := range runs[len(runs)-2-b2i(ft != nil)-b2i(lucenePost != nil):] {
 				printRun(errOut, r)
+			}
+		}
+		if o.Dropin {
+			dr, err := dropinRuns(ctx, n, o.Requests, o.Rounds, dl, post, mcpc, o.Timeout)
+			firstErr = cmpOr(firstErr, err)
+			runs = append(runs, dr...)
+			if !o.JSON {
+				for _, r := range dr {
+					printRun(errOut, r)
+				}
 			}
 		}
 	}
@@ -250,6 +353,7 @@ func runBenchServe(ctx context.Context, o *BenchServeOptions) error {
 		}
 	} else {
 		printRuns(o.IO.Out, runs, o.Cache)
+		printDropin(o.IO.Out, runs)
 	}
 	errs := 0
 	for _, r := range runs {
@@ -420,18 +524,20 @@ func printRun(w io.Writer, r BenchRun) {
 }
 
 func printRuns(w io.Writer, runs []BenchRun, cache int) {
-	fmt.Fprintf(w, "%-14s %7s %9s %9s %9s %8s %7s\n", "target", "clients", "req/s", "p50 ms", "p99 ms", "errors", "ratio")
+	fmt.Fprintf(w, "%-14s %7s %9s %9s %9s %8s %7s %7s\n", "target", "clients", "req/s", "p50 ms", "p99 ms", "errors", "/fts5", "/lucene")
 	for _, r := range runs {
-		ratio := ""
-		if r.Ratio > 0 {
-			ratio = fmt.Sprintf("%.2fx", r.Ratio)
+		ratio := func(x float64) string {
+			if x > 0 {
+				return fmt.Sprintf("%.2fx", x)
+			}
+			return ""
 		}
-		fmt.Fprintf(w, "%-14s %7d %9.0f %9.2f %9.2f %8d %7s\n", r.Target, r.Clients, r.RPS, r.P50ms, r.P99ms, r.Errors, ratio)
+		fmt.Fprintf(w, "%-14s %7d %9.0f %9.2f %9.2f %8d %7s %7s\n", r.Target, r.Clients, r.RPS, r.P50ms, r.P99ms, r.Errors, ratio(r.Ratio), ratio(r.RatioLucene))
 		if r.Target == "soak" {
 			fmt.Fprintf(w, "soak: %d requests in %.0fs; RSS %d kB at start, %d kB at end\n", r.Requests, r.Seconds, r.RSSStart, r.RSSEnd)
 		}
 	}
-	fmt.Fprintf(w, "(cache %d; ratio = leaper search req/s over HTTP / FTS5 queries/s in-process)\n", cache)
+	fmt.Fprintf(w, "(cache %d; /fts5 = leaper search req/s over HTTP / FTS5 queries/s in-process; /lucene = leaper / Lucene search req/s, both over HTTP)\n", cache)
 }
 
 // benchWorkload draws n requests, about 70% search and 30% visit, from the
@@ -535,7 +641,7 @@ func httpDoer(base, token string, clients int) (func() (doer, func()), error) {
 			DisableCompression: true,
 		}, Timeout: time.Minute}
 		do := func(ctx context.Context, r benchReq) error {
-			req, err := http.NewRequestWithContext(ctx, http.MethodPost, base+"/"+r.Endpoint, bytes.NewReader(r.Body))
+			req, err := http.NewRequestWithContext(ctx, cmpOr(r.Method, http.MethodPost), base+"/"+r.Endpoint, bytes.NewReader(r.Body))
 			if err != nil {
 				return err
 			}
@@ -572,51 +678,73 @@ type rawClient struct {
 }
 
 func (c *rawClient) do(ctx context.Context, r benchReq) error {
+	resp, err := c.exchange(ctx, r, nil, nil)
+	if err != nil {
+		return err
+	}
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("%s: HTTP %d", r.Endpoint, resp.StatusCode)
+	}
+	return nil
+}
+
+// exchange sends one request with extra header lines ("Name: value") and
+// reads the answer; the body goes to keep when it is not nil, else it is
+// discarded.
+func (c *rawClient) exchange(ctx context.Context, r benchReq, hdr []string, keep *[]byte) (*http.Response, error) {
 	if c.conn == nil {
 		var d net.Dialer
 		conn, err := d.DialContext(ctx, "tcp", c.addr)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		c.conn, c.br = conn, bufio.NewReaderSize(conn, 64<<10)
 	}
 	// A request in flight when a run ends finishes; a stuck one fails.
 	c.conn.SetDeadline(time.Now().Add(time.Minute))
 	b := c.buf[:0]
-	b = append(b, "POST "+c.prefix+"/"+r.Endpoint+" HTTP/1.1\r\nHost: "+c.addr+"\r\nContent-Type: application/json\r\n"...)
+	method := cmpOr(r.Method, http.MethodPost)
+	b = append(b, method+" "+c.prefix+"/"+r.Endpoint+" HTTP/1.1\r\nHost: "+c.addr+"\r\n"...)
 	if c.token != "" {
 		b = append(b, "Authorization: Bearer "+c.token+"\r\n"...)
 	}
-	b = append(b, "Content-Length: "...)
-	b = strconv.AppendInt(b, int64(len(r.Body)), 10)
-	b = append(b, "\r\n\r\n"...)
+	for _, h := range hdr {
+		b = append(b, h+"\r\n"...)
+	}
+	if method == http.MethodPost {
+		b = append(b, "Content-Type: application/json\r\nContent-Length: "...)
+		b = strconv.AppendInt(b, int64(len(r.Body)), 10)
+		b = append(b, "\r\n"...)
+	}
+	b = append(b, "\r\n"...)
 	b = append(b, r.Body...)
 	c.buf = b
-	err := func() error {
+	resp, err := func() (*http.Response, error) {
 		if _, err := c.conn.Write(b); err != nil {
-			return err
+			return nil, err
 		}
 		resp, err := http.ReadResponse(c.br, nil)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		_, err = io.Copy(io.Discard, resp.Body)
+		if keep != nil {
+			*keep, err = io.ReadAll(resp.Body)
+		} else {
+			_, err = io.Copy(io.Discard, resp.Body)
+		}
 		resp.Body.Close()
 		if err != nil {
-			return err
+			return nil, err
 		}
 		if resp.Close {
 			c.close()
 		}
-		if resp.StatusCode != http.StatusOK {
-			return fmt.Errorf("%s: HTTP %d", r.Endpoint, resp.StatusCode)
-		}
-		return nil
+		return resp, nil
 	}()
 	if err != nil && c.conn != nil {
 		c.close() // a connection in an unknown state is not reused
 	}
-	return err
+	return resp, err
 }
 
 func (c *rawClient) close() {

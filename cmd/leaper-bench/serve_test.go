@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/leaper-dev/leaper/bench/lucene"
 	"github.com/leaper-dev/leaper/cmd"
 	"github.com/leaper-dev/leaper/store/storetest"
 )
@@ -55,14 +56,16 @@ func runBench(t *testing.T, args ...string) (string, error) {
 }
 
 // TestBenchServeSample runs a small bench over the sample store with the
-// FTS5 peer and a short soak: every request succeeds, against 127.0.0.1.
+// FTS5 peer, the Lucene peer (when java is installed) and a short soak:
+// every request succeeds, against 127.0.0.1.
 func TestBenchServeSample(t *testing.T) {
 	if testing.Short() {
 		t.Skip("load run")
 	}
 	store := storetest.SampleStore(t)
 	out, err := runBench(t, "serve", "--store", store, "--clients", "1,4", "--requests", "60",
-		"--fts5", "--fts5-db", filepath.Join(t.TempDir(), "fts.db"), "--cache", "16", "--soak", "1s", "--json")
+		"--fts5", "--fts5-db", filepath.Join(t.TempDir(), "fts.db"), "--cache", "16", "--soak", "1s",
+		"--lucene", "--lucene-index", filepath.Join(t.TempDir(), "lucene"), "--json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,6 +88,53 @@ func TestBenchServeSample(t *testing.T) {
 	}
 	if targets["leaper-mix"] != 2 || targets["leaper-search"] != 2 || targets["fts5-search"] != 2 || targets["soak"] != 1 {
 		t.Errorf("runs: %v", targets)
+	}
+	// The Lucene peer runs when java and the jars are installed.
+	if lucene.Check(nil) == nil {
+		for _, r := range runs {
+			if r.Target == "leaper-search" && r.RatioLucene <= 0 {
+				t.Errorf("no Lucene ratio: %+v", r)
+			}
+		}
+		if targets["lucene-search"] != 2 {
+			t.Errorf("runs: %v", targets)
+		}
+	}
+}
+
+// TestBenchServeDropin drives the drop-in shapes (Serper, Jina, MCP over
+// streamable HTTP) with the same requests as search and visit: every
+// request succeeds and each shape has its p99 ratio to its native peer.
+func TestBenchServeDropin(t *testing.T) {
+	if testing.Short() {
+		t.Skip("load run")
+	}
+	store := storetest.SampleStore(t)
+	out, err := runBench(t, "serve", "--store", store, "--clients", "4", "--requests", "60", "--dropin", "--rounds", "2", "--json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var runs []BenchRun
+	if err := json.Unmarshal([]byte(out), &runs); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	want := map[string]string{"serper": "dropin-search", "jina": "dropin-visit", "mcp-search": "dropin-search", "mcp-visit": "dropin-visit", "dropin-search": "", "dropin-visit": ""}
+	for _, r := range runs {
+		if r.Errors != 0 || r.Requests == 0 {
+			t.Errorf("run %+v", r)
+		}
+		if v, ok := want[r.Target]; ok {
+			if r.Rounds != 2 || r.Requests != 120 {
+				t.Errorf("%s: %d rounds, %d requests", r.Target, r.Rounds, r.Requests)
+			}
+			if r.Versus != v || v != "" && r.P99Ratio <= 0 {
+				t.Errorf("%s versus %q ratio %v", r.Target, r.Versus, r.P99Ratio)
+			}
+			delete(want, r.Target)
+		}
+	}
+	if len(want) > 0 {
+		t.Errorf("no runs of %v", want)
 	}
 }
 

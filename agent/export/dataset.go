@@ -1,0 +1,187 @@
+package export
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"sort"
+	"strings"
+
+	"github.com/leaper-dev/leaper/agent"
+	"github.com/leaper-dev/leaper/graph"
+	"github.com/leaper-dev/leaper/query"
+)
+
+// Dataset is a format that writes a file or a directory from tasks (and,
+// for browsecomp-plus, trajectories and the store's pages) rather than a
+// stream of trajectories: the training data of other stacks. Each lives in
+// a file of its own and registers itself with RegisterDataset.
+type Dataset interface {
+	// Name is the format's --format value.
+	Name() string
+	// Doc is a paragraph for --help.
+	Doc() string
+	// Dir reports whether the output is a directory rather than a file.
+	Dir() bool
+	// WriteDataset writes src to out, a file or (Dir) a directory.
+	WriteDataset(ctx context.Context, src *Source, out string) error
+}
+
+// Source is what a Dataset reads.
+type Source struct {
+	Tasks        []*query.Task
+	Trajectories []*agent.Trajectory
+	// Page reads a page by its URL and Trees a tree by id (browsecomp-plus's
+	// corpus and qrels); a *graph.Store supplies both.
+	Page  func(url string) (*graph.Page, error)
+	Trees TreeReader
+	// DataSource names the data in data_source; default "leaper".
+	DataSource string
+	// Split goes into extra_info.split; default "train".
+	Split string
+	// BaseURL is where leaper serve runs, written into the tool settings;
+	// default http://127.0.0.1:8080.
+	BaseURL string
+	// TopK is the retrieval depth written into the tool settings; default 3.
+	TopK int
+}
+
+// TreeReader reads trees; *graph.Store is one.
+type TreeReader interface {
+	Tree(id uint32) (*graph.Tree, error)
+}
+
+func (s *Source) dataSource() string {
+	if s.DataSource != "" {
+		return s.DataSource
+	}
+	return "leaper"
+}
+
+func (s *Source) split() string {
+	if s.Split != "" {
+		return s.Split
+	}
+	return "train"
+}
+
+func (s *Source) baseURL() string {
+	if s.BaseURL != "" {
+		return strings.TrimRight(s.BaseURL, "/")
+	}
+	return "http://127.0.0.1:8080"
+}
+
+func (s *Source) topK() int {
+	if s.TopK > 0 {
+		return s.TopK
+	}
+	return 3
+}
+
+var datasets = map[string]Dataset{}
+
+// RegisterDataset adds a dataset format; a second of the same name panics.
+func RegisterDataset(d Dataset) {
+	mu.Lock()
+	defer mu.Unlock()
+	if _, dup := datasets[d.Name()]; dup {
+		panic("export: dataset " + d.Name() + " registered twice")
+	}
+	datasets[d.Name()] = d
+}
+
+// LookupDataset returns the dataset format of a name.
+func LookupDataset(name string) (Dataset, error) {
+	mu.RLock()
+	d := datasets[name]
+	mu.RUnlock()
+	if d == nil {
+		return nil, fmt.Errorf("%w %q (datasets: %s)", ErrUnknownFormat, name, strings.Join(DatasetNames(), ", "))
+	}
+	return d, nil
+}
+
+// DatasetNames are the registered datasets' names, sorted.
+func DatasetNames() []string {
+	mu.RLock()
+	defer mu.RUnlock()
+	out := make([]string, 0, len(datasets))
+	for n := range datasets {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// MarkdownTable renders a task's answer as the markdown table an agent
+// answers with.
+func MarkdownTable(a query.Answer) string {
+	var b strings.Builder
+	cell := func(s string) string { return strings.ReplaceAll(strings.ReplaceAll(s, "|", `\|`), "\n", " ") }
+	b.WriteString("|")
+	for _, c := range a.Columns {
+		b.WriteString(" " + cell(c) + " |")
+	}
+	b.WriteString("\n|")
+	for range a.Columns {
+		b.WriteString("---|")
+	}
+	for _, r := range a.Rows {
+		b.WriteString("\n|")
+		for _, c := range r {
+			b.WriteString(" " + cell(c) + " |")
+		}
+	}
+	return b.String()
+}
+
+// targetNames returns the names of a task's targets in order, once each.
+func targetNames(t *query.Task) []string {
+	seen := map[string]bool{}
+	out := []string{}
+	for _, tg := range t.Targets {
+		if tg.Name != "" && !seen[tg.Name] {
+			seen[tg.Name] = true
+			out = append(out, tg.Name)
+		}
+	}
+	return out
+}
+
+// writeJSONL writes one line per task to out ("-" or "": nowhere but the
+// returned error; the command passes a file).
+func writeJSONL(ctx context.Context, src *Source, out string, item func(*query.Task) any) error {
+	if len(src.Tasks) == 0 {
+		return ErrNoTasks
+	}
+	tmp := out + ".tmp"
+	fh, err := os.Create(tmp)
+	if err != nil {
+		return fmt.Errorf("export: %w", err)
+	}
+	bw := bufio.NewWriter(fh)
+	enc := json.NewEncoder(bw)
+	enc.SetEscapeHTML(false)
+	for _, t := range src.Tasks {
+		if err = ctx.Err(); err != nil {
+			break
+		}
+		if err = enc.Encode(item(t)); err != nil {
+			break
+		}
+	}
+	if err == nil {
+		err = bw.Flush()
+	}
+	if cerr := fh.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("export: %s: %w", out, err)
+	}
+	return os.Rename(tmp, out)
+}

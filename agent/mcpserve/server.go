@@ -1,0 +1,273 @@
+package mcpserve
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"runtime"
+	"time"
+
+	"github.com/leaper-dev/leaper/graph"
+	"github.com/leaper-dev/leaper/web"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Version is the server version reported to MCP clients.
+const Version = "1"
+
+// Options configure a Server. nil means defaults.
+type Options struct {
+	// Workers bounds concurrent tool calls; default 2×GOMAXPROCS, as serve.
+	Workers int
+	// SessionTimeout closes idle HTTP sessions; default 10 minutes.
+	SessionTimeout time.Duration
+	// Logger receives the SDK's log; default discard.
+	Logger *slog.Logger
+}
+
+func (o *Options) withDefaults() Options {
+	var c Options
+	if o != nil {
+		c = *o
+	}
+	if c.Workers <= 0 {
+		c.Workers = 2 * runtime.GOMAXPROCS(0)
+	}
+	if c.SessionTimeout <= 0 {
+		c.SessionTimeout = 10 * time.Minute
+	}
+	if c.Logger == nil {
+		c.Logger = slog.New(slog.DiscardHandler)
+	}
+	return c
+}
+
+// Server is the offline web as MCP tools.
+type Server struct {
+	w    *web.Web
+	opts Options
+	sem  chan struct{}
+	s    *mcp.Server
+}
+
+// Tool names.
+const (
+	ToolSearch      = "search"
+	ToolVisit       = "visit"
+	ToolGetDocument = "get_document"
+	ToolFetch       = "fetch"
+)
+
+var (
+	strOrList = map[string]any{"anyOf": []any{
+		map[string]any{"type": "string"},
+		map[string]any{"type": "array", "items": map[string]any{"type": "string"}, "minItems": 1},
+	}}
+	searchSchema = map[string]any{
+		"type": "object",
+		"properties": map[string]any{
+			"query":       withDesc(strOrList, "The search query, or several queries to run at once."),
+			"filter_year": map[string]any{"type": "integer", "description": "Keep only pages that mention this year."},
+		},
+		"required": []any{"query"},
+	}
+	visitSchema = map[string]any{
+		"type": "object",
+		"properties": map[string]any{
+			"url":  withDesc(strOrList, "The URL of the page to visit, or several URLs."),
+			"goal": map[string]any{"type": "string", "description": "What the visit is for; chooses the evidence."},
+		},
+		"required": []any{"url", "goal"},
+	}
+	docSchema = map[string]any{
+		"type":       "object",
+		"properties": map[string]any{"docid": map[string]any{"type": "string", "description": "The document id (the page URL) a search returned."}},
+		"required":   []any{"docid"},
+	}
+	fetchSchema = map[string]any{
+		"type":       "object",
+		"properties": map[string]any{"url": map[string]any{"type": "string", "description": "The URL of the page."}},
+		"required":   []any{"url"},
+	}
+)
+
+func withDesc(s map[string]any, d string) map[string]any {
+	c := map[string]any{"description": d}
+	for k, v := range s {
+		c[k] = v
+	}
+	return c
+}
+
+// NewServer returns the MCP server of w.
+func NewServer(w *web.Web, opts *Options) *Server {
+	o := opts.withDefaults()
+	s := &Server{w: w, opts: o, sem: make(chan struct{}, o.Workers)}
+	s.s = mcp.NewServer(&mcp.Implementation{Name: "leaper", Title: "leaper offline web", Version: Version}, &mcp.ServerOptions{Logger: o.Logger})
+	s.s.AddTool(&mcp.Tool{
+		Name:        ToolSearch,
+		Description: "Search the web. Returns the top results of each query with title, URL and snippet.",
+		InputSchema: searchSchema,
+	}, s.tool(s.search))
+	s.s.AddTool(&mcp.Tool{
+		Name:        ToolVisit,
+		Description: "Visit webpages and return the evidence relevant to the goal, with a summary.",
+		InputSchema: visitSchema,
+	}, s.tool(s.visit))
+	s.s.AddTool(&mcp.Tool{
+		Name:        ToolGetDocument,
+		Description: "Retrieve the full text of a document by its id (its URL).",
+		InputSchema: docSchema,
+	}, s.tool(s.getDocument))
+	s.s.AddTool(&mcp.Tool{
+		Name:        ToolFetch,
+		Description: "Fetch a webpage by URL and return its content as markdown.",
+		InputSchema: fetchSchema,
+	}, s.tool(s.fetch))
+	return s
+}
+
+// RunStdio serves one session on stdin and stdout until it ends or ctx is
+// done.
+func (s *Server) RunStdio(ctx context.Context) error {
+	err := s.s.Run(ctx, &mcp.StdioTransport{})
+	if errors.Is(err, context.Canceled) {
+		return nil
+	}
+	return err
+}
+
+// Run serves one session over a transport (an in-memory one in tests).
+func (s *Server) Run(ctx context.Context, t mcp.Transport) error { return s.s.Run(ctx, t) }
+
+// Handler returns the streamable HTTP handler of the server.
+func (s *Server) Handler() http.Handler {
+	return mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.s }, &mcp.StreamableHTTPOptions{
+		SessionTimeout:      s.opts.SessionTimeout,
+		JSONResponse:        true,
+		Logger:              s.opts.Logger,
+		MaxRequestBodyBytes: 1 << 20,
+	})
+}
+
+// answer is what a tool shows, and the entities and pages behind it.
+type answer struct {
+	text     string
+	entities []uint32
+	urls     []string
+	isErr    bool
+}
+
+func (s *Server) tool(fn func(ctx context.Context, args json.RawMessage) (*answer, error)) mcp.ToolHandler {
+	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		select {
+		case s.sem <- struct{}{}:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+		defer func() { <-s.sem }()
+		args := req.Params.Arguments
+		if len(args) == 0 {
+			args = json.RawMessage("{}")
+		}
+		a, err := fn(ctx, args)
+		if err != nil {
+			return nil, err
+		}
+		ents := a.entities
+		if ents == nil {
+			ents = []uint32{}
+		}
+		urls := a.urls
+		if urls == nil {
+			urls = []string{}
+		}
+		return &mcp.CallToolResult{
+			Meta:    mcp.Meta{"leaper/entities": ents, "leaper/urls": urls},
+			Content: []mcp.Content{&mcp.TextContent{Text: a.text}},
+			IsError: a.isErr,
+		}, nil
+	}
+}
+
+func (s *Server) search(ctx context.Context, args json.RawMessage) (*answer, error) {
+	o, err := s.w.Call(ctx, "search", args)
+	if err != nil {
+		return nil, err
+	}
+	return &answer{text: o.Text, entities: o.Entities, urls: o.URLs}, nil
+}
+
+func (s *Server) visit(ctx context.Context, args json.RawMessage) (*answer, error) {
+	o, err := s.w.Call(ctx, "visit", args)
+	if err != nil {
+		return nil, err
+	}
+	return &answer{text: o.Text, entities: o.Entities, urls: o.URLs}, nil
+}
+
+// Document is get_document's answer, BrowseComp-Plus's fields with the
+// page's URL and title.
+type Document struct {
+	DocID string `json:"docid"`
+	URL   string `json:"url"`
+	Title string `json:"title"`
+	Text  string `json:"text"`
+}
+
+func (s *Server) getDocument(ctx context.Context, args json.RawMessage) (*answer, error) {
+	var a struct {
+		DocID string `json:"docid"`
+	}
+	if err := json.Unmarshal(args, &a); err != nil || a.DocID == "" {
+		return &answer{text: `get_document: arguments must be {"docid": "<document id>"}`, isErr: true}, nil
+	}
+	p, msg, err := s.page(a.DocID)
+	if err != nil || p == nil {
+		return &answer{text: "get_document: " + msg, isErr: true}, err
+	}
+	b, err := json.Marshal(Document{DocID: p.URL, URL: p.URL, Title: p.Title, Text: graph.PageText(p)})
+	if err != nil {
+		return nil, err
+	}
+	return &answer{text: string(b), entities: web.PageEntities(p), urls: []string{p.URL}}, nil
+}
+
+func (s *Server) fetch(ctx context.Context, args json.RawMessage) (*answer, error) {
+	var a struct {
+		URL string `json:"url"`
+	}
+	if err := json.Unmarshal(args, &a); err != nil || a.URL == "" {
+		return &answer{text: `fetch: arguments must be {"url": "<page URL>"}`, isErr: true}, nil
+	}
+	p, msg, err := s.page(a.URL)
+	if err != nil || p == nil {
+		return &answer{text: "fetch: " + msg, isErr: true}, err
+	}
+	return &answer{text: ReaderText(p), entities: web.PageEntities(p), urls: []string{p.URL}}, nil
+}
+
+// ReaderText is a page as Jina Reader's text answer lays it out, as
+// GET /jina/<url> of `leaper serve` answers.
+func ReaderText(p *graph.Page) string {
+	return fmt.Sprintf("Title: %s\n\nURL Source: %s\n\nMarkdown Content:\n%s\n", p.Title, p.URL, graph.PageText(p))
+}
+
+// page reads a page by URL; a URL the store does not hold gives a message.
+func (s *Server) page(u string) (*graph.Page, string, error) {
+	cu := web.CanonicalURL(u)
+	if cu == "" {
+		return nil, fmt.Sprintf("%q is not a page URL of this web", u), nil
+	}
+	p, err := s.w.Store().Graph().Page(cu)
+	if errors.Is(err, graph.ErrNotFound) {
+		return nil, fmt.Sprintf("no page for %s", u), nil
+	}
+	if err != nil {
+		return nil, "", err
+	}
+	return p, "", nil
+}

@@ -1,0 +1,178 @@
+package mcpserve
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/leaper-dev/leaper/agent/serve"
+	"github.com/leaper-dev/leaper/graph"
+	"github.com/leaper-dev/leaper/web"
+	"github.com/leaper-dev/leaper/web/webtest"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// sample returns a page URL, its title (a query that hits) and a goal.
+func sample(t *testing.T, w *web.Web) (url, q, goal string) {
+	t.Helper()
+	w.Store().Graph().EachTree(context.Background(), func(tr *graph.Tree) error {
+		if url == "" {
+			url, q, goal = tr.PageURL, tr.PageTitle, tr.KeyHeader+" and "+tr.Columns[0].Header
+		}
+		return nil
+	})
+	if url == "" {
+		t.Fatal("no tree in the sample store")
+	}
+	return url, q, goal
+}
+
+func connectInMemory(t *testing.T, w *web.Web) *mcp.ClientSession {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	st, ct := mcp.NewInMemoryTransports()
+	s := NewServer(w, nil)
+	go s.Run(ctx, st)
+	c := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil)
+	cs, err := c.Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	return cs
+}
+
+func connectHTTP(t *testing.T, w *web.Web, token string) (*mcp.ClientSession, error) {
+	t.Helper()
+	srv := serve.NewServer(w, &serve.Options{Token: token})
+	srv.Mount("/mcp", NewServer(w, nil).Handler())
+	ts := httptest.NewServer(srv)
+	t.Cleanup(ts.Close)
+	hc := &http.Client{Transport: bearer{"s3cret"}}
+	c := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil)
+	cs, err := c.Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: ts.URL + "/mcp", HTTPClient: hc, MaxRetries: -1}, nil)
+	if err == nil {
+		t.Cleanup(func() { cs.Close() })
+	}
+	return cs, err
+}
+
+type bearer struct{ tok string }
+
+func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("Authorization", "Bearer "+b.tok)
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+func call(t *testing.T, cs *mcp.ClientSession, name string, args any) (string, *mcp.CallToolResult) {
+	t.Helper()
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: name, Arguments: args})
+	if err != nil {
+		t.Fatalf("%s %v: %v", name, args, err)
+	}
+	if len(res.Content) != 1 {
+		t.Fatalf("%s: %d contents", name, len(res.Content))
+	}
+	return res.Content[0].(*mcp.TextContent).Text, res
+}
+
+// checkTools lists the tools and calls each, comparing the text with what
+// the CLI prints (web.Web) for the same arguments.
+func checkTools(t *testing.T, w *web.Web, cs *mcp.ClientSession) {
+	ctx := context.Background()
+	url, q, goal := sample(t, w)
+	lt, err := cs.ListTools(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, tl := range lt.Tools {
+		names = append(names, tl.Name)
+	}
+	if fmt.Sprint(names) != "[fetch get_document search visit]" {
+		t.Errorf("tools %v", names)
+	}
+
+	want, _ := w.Search(ctx, []string{q}, 0)
+	got, res := call(t, cs, ToolSearch, map[string]any{"query": q})
+	if got != want.Text || res.IsError {
+		t.Errorf("search text differs from leaper search:\n got %.300q\nwant %.300q", got, want.Text)
+	}
+	if fmt.Sprint(res.Meta["leaper/entities"]) != fmt.Sprint(toAny(want.Entities)) || len(want.Entities) == 0 {
+		t.Errorf("search entities %v, want %v", res.Meta["leaper/entities"], want.Entities)
+	}
+	want, _ = w.Search(ctx, []string{q, "zzqx unmatched"}, 2000)
+	if got, _ := call(t, cs, ToolSearch, map[string]any{"query": []string{q, "zzqx unmatched"}, "filter_year": 2000}); got != want.Text {
+		t.Errorf("search of a list differs from leaper search")
+	}
+	if got, _ := call(t, cs, ToolSearch, map[string]any{"q": q}); got != web.MsgSearchInvalid {
+		t.Errorf("search without query: %q", got)
+	}
+
+	want, _ = w.Visit(ctx, []string{url}, goal)
+	if got, _ := call(t, cs, ToolVisit, map[string]any{"url": url, "goal": goal}); got != want.Text {
+		t.Errorf("visit text differs from leaper visit:\n got %.300q\nwant %.300q", got, want.Text)
+	}
+	if got, _ := call(t, cs, ToolVisit, map[string]any{"url": url}); got != web.MsgVisitInvalid {
+		t.Errorf("visit without goal: %q", got)
+	}
+
+	p, err := w.Store().Graph().Page(web.CanonicalURL(url))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, res = call(t, cs, ToolGetDocument, map[string]any{"docid": url})
+	var d Document
+	if err := json.Unmarshal([]byte(got), &d); err != nil || d.Text != graph.PageText(p) || d.DocID != p.URL || res.IsError {
+		t.Errorf("get_document: %v %.200q", err, got)
+	}
+	if got, res := call(t, cs, ToolFetch, map[string]any{"url": url}); got != ReaderText(p) || !strings.HasPrefix(got, "Title: ") || res.IsError {
+		t.Errorf("fetch: %.200q", got)
+	}
+	for _, tc := range []struct {
+		tool string
+		args map[string]any
+	}{
+		{ToolFetch, map[string]any{"url": "https://en.wikipedia.org/wiki/Zzqx_not_held"}},
+		{ToolFetch, map[string]any{"url": "ftp://x"}},
+		{ToolFetch, map[string]any{}},
+		{ToolGetDocument, map[string]any{"docid": "nope"}},
+		{ToolGetDocument, map[string]any{"docid": 3}},
+	} {
+		got, res := call(t, cs, tc.tool, tc.args)
+		if !res.IsError || !strings.HasPrefix(got, tc.tool+": ") {
+			t.Errorf("%s %v: %v %q", tc.tool, tc.args, res.IsError, got)
+		}
+	}
+}
+
+func toAny(ids []uint32) []any {
+	out := make([]any, len(ids))
+	for i, id := range ids {
+		out[i] = float64(id)
+	}
+	return out
+}
+
+func TestToolsInMemory(t *testing.T) {
+	w := webtest.OpenWeb(t)
+	checkTools(t, w, connectInMemory(t, w))
+}
+
+func TestToolsStreamableHTTP(t *testing.T) {
+	w := webtest.OpenWeb(t)
+	cs, err := connectHTTP(t, w, "s3cret")
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkTools(t, w, cs)
+	if _, err := connectHTTP(t, w, "other"); err == nil {
+		t.Errorf("a client with the wrong token connected")
+	}
+}
