@@ -284,6 +284,18 @@ func inTree(ids ...uint32) query.Triple {
 // filtered) and some of their attributes.
 func (s *synth) basic(ctx context.Context, t *graph.Tree, rng *rand.Rand) (*draft, string, error) {
 	keys := rowKeys(t)
+	// One hop beyond the table (WebShaper's layer-wise expansion through
+	// the graph): attributes the keys have only in other trees, read on
+	// the key entities' own pages or other tables, so that most of R is
+	// not on the table's page. Keys without them fall out of the answer;
+	// the question says so. Chosen first: most tables have none.
+	hops, restricted, err := s.basicHops(t, filter{col: -1}, rng)
+	if err != nil {
+		return nil, "", err
+	}
+	if len(hops) == 0 && s.requireHop && s.o.Expand == 0 && !s.o.Aggregate {
+		return nil, DropNoHop, nil
+	}
 	cols, err := s.usableColumns([]*graph.Tree{t}, t, keys)
 	if err != nil {
 		return nil, "", err
@@ -319,18 +331,6 @@ func (s *synth) basic(ctx context.Context, t *graph.Tree, rng *rand.Rand) (*draf
 		} else {
 			f = filter{col: -1}
 		}
-	}
-	// One hop beyond the table (WebShaper's layer-wise expansion through
-	// the graph): attributes the keys have only in other trees, read on
-	// the key entities' own pages or other tables, so that most of R is
-	// not on the table's page. Keys without them fall out of the answer;
-	// the question says so.
-	hops, restricted, err := s.basicHops(t, f, rng)
-	if err != nil {
-		return nil, "", err
-	}
-	if len(hops) == 0 && s.requireHop && s.o.Expand == 0 && !s.o.Aggregate {
-		return nil, DropNoHop, nil
 	}
 	d.cols = chooseCols(d, t, cols, f.col, rng)
 	if len(hops) > 0 && len(d.cols) > 0 {
@@ -373,8 +373,8 @@ func (s *synth) basic(ctx context.Context, t *graph.Tree, rng *rand.Rand) (*draf
 // have a hop relation; keys without it leave the answer.
 const basicHopMin = 0.6
 
-// basicHops picks up to two relations that the tree's keys (those the
-// filter keeps) have only in other trees, each key with at most maxWide
+// basicHops picks up to two relations that the tree's keys (those filter
+// keeps, all with col -1) have only in other trees, each key with at most maxWide
 // values, held by at least basicHopMin of the keys, preferring those
 // whose values the tree does not show (read on other pages), at least one
 // such value per two keys. restricted
