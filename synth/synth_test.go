@@ -16,6 +16,7 @@ import (
 
 	"github.com/leaper-dev/leaper/graph"
 	"github.com/leaper-dev/leaper/query"
+	"github.com/leaper-dev/leaper/store"
 	"github.com/leaper-dev/leaper/synth"
 )
 
@@ -221,6 +222,49 @@ func TestNamesTable(t *testing.T) {
 	} {
 		if got := synth.NamesTable(q); got != want {
 			t.Errorf("NamesTable(%q) = %v, want %v", q, got, want)
+		}
+	}
+}
+
+// TestBasicHopsOnStore: on a store whose keys have facts beyond their
+// tables (LEAPER_BENCH_STORE, e.g. the full shared corpus; the sample store
+// has none, so its Basic tasks come from the later rounds), every Basic
+// task asks for a relation its table does not have, and keeps the
+// invariant.
+func TestBasicHopsOnStore(t *testing.T) {
+	dir := os.Getenv("LEAPER_BENCH_STORE")
+	if dir == "" {
+		t.Skip("LEAPER_BENCH_STORE not set")
+	}
+	g, err := graph.Open(store.GraphPath(dir), &graph.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Close()
+	tasks, st := run(t, g, synth.Options{Variant: "basic", N: 30, Seed: 7})
+	if len(tasks) < 30 || st.Dropped[synth.DropNoHop] == 0 {
+		t.Fatalf("%d tasks, dropped %v", len(tasks), st.Dropped)
+	}
+	for _, tk := range tasks {
+		if err := synth.Check(context.Background(), g, tk); err != nil {
+			t.Errorf("%s: %v", tk.ID, err)
+		}
+		tr, err := g.Tree(tk.Trees[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		own := map[string]bool{}
+		for _, c := range tr.Columns {
+			own[c.Name] = true
+		}
+		hop := false
+		for _, x := range tk.Formalization {
+			if x.S.Target && x.O.Var != "" && !own[x.R] {
+				hop = true
+			}
+		}
+		if !hop {
+			t.Errorf("%s: no requested relation beyond tree %d: %q", tk.ID, tr.ID, tk.Question)
 		}
 	}
 }
