@@ -12,7 +12,6 @@ import (
 
 	"github.com/leaper-dev/leaper/graph/table"
 	"github.com/leaper-dev/leaper/store"
-	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 )
 
@@ -23,12 +22,19 @@ type BuildOptions struct {
 	Inputs  []string
 	Format  string
 	Titles  string
+	Links   string
 	Append  bool
 	Force   bool
 	JSON    bool
 	Quiet   bool
 	isTerm  bool
 	MaxShow int
+	// ProgressEvery is the interval of progress lines when stderr is not
+	// a terminal (10 s by default).
+	ProgressEvery time.Duration
+	// SpillBudget bounds the page fragments finalize holds in memory
+	// (hidden flag; for tests and measurements).
+	SpillBudget int
 	// MaxMemory is the heap size below which the build does not collect
 	// garbage; 0 collects as usual.
 	MaxMemory int64
@@ -48,12 +54,17 @@ formats, detected by content with --format auto:
   html        Wikipedia HTML: <table> fragments (with wtq page/metadata sidecars)
               or whole article pages
   tabel       TabEL / WikiTables corpus JSON
-  csv         CSV/TSV with a header row (titles from --titles or the file name)
+  csv         CSV/TSV with a header row (titles from --titles or a file name
+              that is a title; files named by ids are untitled). Wikitext
+              exports are cleaned: titles written with underscores become
+              linked entities (--links), repeated header rows are headers,
+              templates and footnote marks are removed and counted.
 
 A store that exists is left alone unless --append (add inputs) or --force
 (rebuild from scratch). An interrupted build is resumed by running it again.
 Records that cannot be read are reported by file and line and skipped; the
-exit status is then 3.`,
+exit status is then 3. Progress goes to stderr: a bar on a terminal, else a
+line every --progress-every (stage, tables, trees, pages, rate, RSS, ETA).`,
 		Example: `  leaper build --store ./leaper-data ../shared/corpus
   leaper build --append ../shared/corpus/wtq/pages-html.tar.gz
   leaper build --format csv --titles titles.json tables/`,
@@ -68,10 +79,14 @@ exit status is then 3.`,
 	}
 	c.Flags().StringVar(&opts.Format, "format", "auto", "input format: auto, wikitables, html, tabel, csv, passages")
 	c.Flags().StringVar(&opts.Titles, "titles", "", "JSON file mapping CSV file names to [title, url]")
+	c.Flags().StringVar(&opts.Links, "links", "auto", "CSV cells written as page titles (Chester_City_F.C.): auto (detect title columns), titles (read them as links), none (text)")
 	c.Flags().BoolVar(&opts.Append, "append", false, "add inputs to an existing store")
 	c.Flags().BoolVar(&opts.Force, "force", false, "delete an existing store and build from scratch")
 	c.Flags().BoolVar(&opts.JSON, "json", false, "print the build report as JSON")
-	c.Flags().BoolVarP(&opts.Quiet, "quiet", "q", false, "print no progress")
+	c.Flags().BoolVarP(&opts.Quiet, "quiet", "q", false, "print no progress (a bar on a terminal, else a line every --progress-every)")
+	c.Flags().DurationVar(&opts.ProgressEvery, "progress-every", 10*time.Second, "interval of progress lines when stderr is not a terminal")
+	c.Flags().IntVar(&opts.SpillBudget, "spill-budget", 0, "bytes of page fragments held in memory before spilling to disk (0: 256 MiB)")
+	c.Flags().MarkHidden("spill-budget")
 	c.Flags().Int64Var(&opts.MaxMemory, "max-memory", 4<<30, "bytes of heap the build may use before collecting garbage (0: collect as usual)")
 	return c
 }
@@ -81,6 +96,11 @@ func runBuild(ctx context.Context, o *BuildOptions) error {
 	case table.FormatAuto, table.FormatWikiTables, table.FormatHTML, table.FormatTabEL, table.FormatCSV, table.FormatPassages:
 	default:
 		return usageErrorf("unknown --format %q (want auto, wikitables, html, tabel, csv or passages)", o.Format)
+	}
+	switch table.LinkMode(o.Links) {
+	case table.LinksAuto, table.LinksTitles, table.LinksNone:
+	default:
+		return usageErrorf("unknown --links %q (want auto, titles or none)", o.Links)
 	}
 	if o.Append && o.Force {
 		return usageErrorf("--append and --force exclude each other")
@@ -128,30 +148,19 @@ func runBuild(ctx context.Context, o *BuildOptions) error {
 		}
 	}
 	skips := 0
-	bars := map[string]*progressbar.ProgressBar{}
-	progress := func(stage string, done, total int) {
-		if o.Quiet || !o.isTerm {
-			return
-		}
-		bar := bars[stage]
-		if bar == nil {
-			bar = progressbar.NewOptions(max(total, -1), progressbar.OptionSetWriter(o.IO.ErrOut),
-				progressbar.OptionSetDescription(fmt.Sprintf("%-8s", stage)), progressbar.OptionShowCount(),
-				progressbar.OptionClearOnFinish(), progressbar.OptionThrottle(100*time.Millisecond))
-			bars[stage] = bar
-		}
-		if total > 0 {
-			bar.ChangeMax(total)
-		}
-		bar.Set(done)
-		if total > 0 && done >= total {
-			bar.Finish()
-		}
+	var prog *buildProgress
+	progress := func(store.Progress) {}
+	if !o.Quiet {
+		prog = newBuildProgress(o.IO.ErrOut, o.isTerm, o.ProgressEvery)
+		defer prog.close()
+		progress = prog.update
 	}
 	rep, err := store.Build(ctx, o.Store, o.Inputs, &store.BuildOptions{
-		Format:   table.Format(o.Format),
-		Titles:   titles,
-		Progress: progress,
+		Format:      table.Format(o.Format),
+		Titles:      titles,
+		Links:       table.LinkMode(o.Links),
+		SpillBudget: o.SpillBudget,
+		Progress:    progress,
 		OnSkip: func(e *table.ParseError) {
 			skips++
 			if skips <= o.MaxShow {
@@ -159,6 +168,9 @@ func runBuild(ctx context.Context, o *BuildOptions) error {
 			}
 		},
 	})
+	if prog != nil {
+		prog.close()
+	}
 	if skips > o.MaxShow {
 		fmt.Fprintf(o.IO.ErrOut, "skipped: ... and %d more (see leaper stats)\n", skips-o.MaxShow)
 	}
@@ -190,6 +202,10 @@ func printBuildReport(o *BuildOptions, r *store.Report) {
 	c := r.Counts
 	fmt.Fprintf(w, "  store:     %d trees, %d entities, %d relations, %d triples, %d pages\n",
 		c.Trees, c.Entities, c.Relations, c.Triples, c.Pages)
+	if f := r.Cleaned; f != (table.Fixes{}) {
+		fmt.Fprintf(w, "  cleaned:   %d title cells linked, %d template remnants, %d footnote marks, %d repeated header rows\n",
+			f.Links, f.Templates, f.Footnotes, f.HeaderRows)
+	}
 	if len(r.Reasons) > 0 {
 		keys := make([]string, 0, len(r.Reasons))
 		for k := range r.Reasons {

@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"bufio"
 	"bytes"
 	"compress/gzip"
 	"context"
@@ -201,5 +202,59 @@ func TestReadCommands(t *testing.T) {
 	_, e, code = run(t, "--store", filepath.Join(t.TempDir(), "none"), "search", "x")
 	if code != ExitError || !strings.Contains(e, "leaper build") {
 		t.Fatalf("search without a store: %d %s", code, e)
+	}
+}
+
+// TestBuildKilledInFinalize kills a build with SIGKILL as each stage of the
+// finalize begins (its page fragments spilled to many runs on disk), then
+// runs the same command: the store ends as an uninterrupted build's, and
+// no spill is left behind.
+func TestBuildKilledInFinalize(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow")
+	}
+	ref := filepath.Join(t.TempDir(), "ref")
+	if _, e, code := run(t, "build", "-q", "--store", ref, graphtest.Corpus()); code != 0 {
+		t.Fatalf("reference build: %d %s", code, e)
+	}
+	want, _, _ := run(t, "--store", ref, "stats", "--json")
+	want = strings.Replace(want, ref, "STORE", 1)
+	for _, stage := range []string{"bitmaps", "pages", "index", "compact"} {
+		store := filepath.Join(t.TempDir(), "s")
+		args := []string{"build", "--progress-every", "1ms", "--spill-budget", "20000", "--store", store, graphtest.Corpus()}
+		c := leaper(t, args...)
+		errOut, err := c.StderrPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := c.Start(); err != nil {
+			t.Fatal(err)
+		}
+		killed := false
+		sc := bufio.NewScanner(errOut)
+		for sc.Scan() {
+			if !killed && strings.Contains(sc.Text(), ": "+stage+" ") {
+				c.Process.Signal(syscall.SIGKILL)
+				killed = true
+			}
+		}
+		err = c.Wait()
+		if !killed || err == nil {
+			// The build ended before the stage was seen: nothing to test.
+			t.Logf("%s: not killed in time (%v)", stage, err)
+		}
+		if _, e, code := run(t, "build", "-q", "--store", store, graphtest.Corpus()); code != 0 {
+			t.Fatalf("killed in %s: rebuild exit %d: %s", stage, code, e)
+		}
+		got, e, code := run(t, "--store", store, "stats", "--json")
+		if code != 0 {
+			t.Fatalf("killed in %s: stats: %s", stage, e)
+		}
+		if got = strings.Replace(got, store, "STORE", 1); got != want {
+			t.Fatalf("killed in %s: resumed store differs from an uninterrupted build:\n%s\nwant\n%s", stage, got, want)
+		}
+		if left, _ := filepath.Glob(filepath.Join(store, "spill", "*")); len(left) > 0 {
+			t.Errorf("killed in %s: spill left behind: %v", stage, left)
+		}
 	}
 }

@@ -32,38 +32,44 @@ func add64(m map[uint64]*roaring.Bitmap, k uint64, v uint32) {
 	bm.Add(v)
 }
 
-func buildBitmaps(trees []*Tree) *bitmaps {
-	b := &bitmaps{
+func newBitmaps() *bitmaps {
+	return &bitmaps{
 		treeRels: map[uint32]*roaring.Bitmap{}, relTrees: map[uint32]*roaring.Bitmap{},
 		entTrees: map[uint32]*roaring.Bitmap{}, treeKeys: map[uint32]*roaring.Bitmap{},
 		relSubj: map[uint32]*roaring.Bitmap{}, relObj: map[uint32]*roaring.Bitmap{},
 		relObjSubj: map[uint64]*roaring.Bitmap{}, relSubjObj: map[uint64]*roaring.Bitmap{},
 	}
-	for _, t := range trees {
-		for _, q := range t.Question {
-			add32(b.entTrees, q, t.ID)
-		}
-		for _, r := range t.Rows {
-			add32(b.treeKeys, t.ID, r.Key)
-			add32(b.entTrees, r.Key, t.ID)
-			for j, vs := range r.Values {
-				rel := t.Columns[j].Relation
-				for _, v := range vs {
-					add32(b.treeRels, t.ID, rel)
-					add32(b.relTrees, rel, t.ID)
-					add32(b.entTrees, v, t.ID)
-					add32(b.relSubj, rel, r.Key)
-					add32(b.relObj, rel, v)
-					add64(b.relObjSubj, uint64(rel)<<32|uint64(v), r.Key)
-					add64(b.relSubjObj, uint64(rel)<<32|uint64(r.Key), v)
-				}
+}
+
+// add adds a tree's edges.
+func (b *bitmaps) add(t *Tree) {
+	for _, q := range t.Question {
+		add32(b.entTrees, q, t.ID)
+	}
+	for _, r := range t.Rows {
+		add32(b.treeKeys, t.ID, r.Key)
+		add32(b.entTrees, r.Key, t.ID)
+		for j, vs := range r.Values {
+			rel := t.Columns[j].Relation
+			for _, v := range vs {
+				add32(b.treeRels, t.ID, rel)
+				add32(b.relTrees, rel, t.ID)
+				add32(b.entTrees, v, t.ID)
+				add32(b.relSubj, rel, r.Key)
+				add32(b.relObj, rel, v)
+				add64(b.relObjSubj, uint64(rel)<<32|uint64(v), r.Key)
+				add64(b.relSubjObj, uint64(rel)<<32|uint64(r.Key), v)
 			}
 		}
 	}
+}
+
+// count sets triples once every tree is added.
+func (b *bitmaps) count() {
+	b.triples = 0
 	for _, bm := range b.relSubjObj {
 		b.triples += int(bm.GetCardinality())
 	}
-	return b
 }
 
 // write stores every bitmap, in key order so that the store's bytes do not

@@ -45,6 +45,8 @@ type BuildCounts struct {
 	Passages   int            `json:"passages"`
 	Skipped    int            `json:"skipped"`
 	Reasons    map[string]int `json:"reasons,omitempty"`
+	// Cleaned counts what the readers repaired in the tables read.
+	Cleaned table.Fixes `json:"cleaned"`
 }
 
 // NewBuilder starts or resumes a build. It marks the store incomplete until
@@ -185,6 +187,7 @@ func (b *Builder) AddTable(t *table.Table) (*Tree, *Reject, error) {
 	}
 	b.done[key] = true
 	b.counts.Tables++
+	b.counts.Cleaned.Add(t.Fixes)
 	sh, rej := Shape(t, b.clean)
 	if rej != nil {
 		b.counts.Rejected++
@@ -197,7 +200,7 @@ func (b *Builder) AddTable(t *table.Table) (*Tree, *Reject, error) {
 	}
 	tr := &Tree{ID: b.nextT, TableKey: key, Source: t.Source, PageTitle: t.PageTitle, PageURL: t.PageURL,
 		TableIndex: t.Index, Section: t.Section, Caption: t.Caption, Group: sh.Group,
-		KeyHeader: sh.KeyHeader, KeyDatatype: sh.KeyDatatype, KeyDomain: sh.KeyDomain, Dropped: sh.Dropped}
+		KeyHeader: sh.KeyHeader, KeyDatatype: sh.KeyDatatype, KeyDomain: sh.KeyDomain, Dropped: sh.Dropped, Untitled: t.Untitled}
 	b.nextT++
 	for _, v := range sh.Question {
 		id, err := b.entity(v)
@@ -326,16 +329,45 @@ func (b *Builder) Finalize(ctx context.Context, progress func(stage string, done
 		return err
 	}
 	s := b.s
-	trees, err := loadTrees(ctx, s)
-	if err != nil {
-		return err
-	}
 	ents := make([]*Entity, b.nextE)
 	for _, e := range b.ents {
 		ents[e.ID] = e
 	}
-	progress("bitmaps", 0, len(trees))
-	bms := buildBitmaps(trees)
+	// One pass over the stored trees: the bitmaps grow in memory (they
+	// are compressed), the pages' fragments go to sorted runs on disk.
+	sp, err := newSpill(s.opts.SpillDir, s.opts.SpillBudget)
+	if err != nil {
+		return err
+	}
+	defer sp.close()
+	// Passages first, so they open their pages.
+	err = s.scan(pPassage, func(k, v []byte) error {
+		title := string(k[1:])
+		e := b.ents["w:"+title]
+		return sp.add(phasePassage, fragment{url: table.URL(title), title: title, kind: fragPassage,
+			segs: []Segment{{Text: string(v), Entities: []uint32{e.ID}, Kind: SegPassage}}})
+	})
+	if err != nil {
+		return err
+	}
+	bms := newBitmaps()
+	trees := 0
+	progress("bitmaps", 0, int(b.nextT))
+	err = s.EachTree(ctx, func(t *Tree) error {
+		bms.add(t)
+		trees++
+		if trees%10000 == 0 {
+			progress("bitmaps", trees, int(b.nextT))
+		}
+		return pageFragments(sp, t, ents)
+	})
+	if err != nil {
+		if !errors.Is(err, context.Canceled) {
+			err = fmt.Errorf("graph: finalize trees: %w", err)
+		}
+		return err
+	}
+	bms.count()
 	if err := s.db.DropPrefix([]byte{pBitmap}, []byte{pPage}, []byte{pPageEnts}); err != nil {
 		return fmt.Errorf("graph: finalize: %w", err)
 	}
@@ -343,8 +375,10 @@ func (b *Builder) Finalize(ctx context.Context, progress func(stage string, done
 	if err := bms.write(s.db); err != nil {
 		return fmt.Errorf("graph: write bitmaps: %w", err)
 	}
-	progress("bitmaps", len(trees), len(trees))
-	pages, err := b.writePages(ctx, trees, ents, progress, onPage)
+	triples := bms.triples
+	bms = nil // the pages need the memory
+	progress("bitmaps", trees, trees)
+	pages, err := b.writePages(ctx, sp, ents, progress, onPage)
 	if err != nil {
 		return err
 	}
@@ -360,8 +394,8 @@ func (b *Builder) Finalize(ctx context.Context, progress func(stage string, done
 		return err
 	}
 	s.mu.Lock()
-	s.manifest.Counts = Counts{Tables: len(trees) + rejected, Trees: len(trees), Rejected: rejected, Skipped: skipped,
-		Entities: len(b.ents), Relations: len(b.rels), Triples: bms.triples, Passages: len(b.pass), Pages: pages}
+	s.manifest.Counts = Counts{Tables: trees + rejected, Trees: trees, Rejected: rejected, Skipped: skipped,
+		Entities: len(b.ents), Relations: len(b.rels), Triples: triples, Passages: len(b.pass), Pages: pages}
 	s.mu.Unlock()
 	if err := s.saveManifest(); err != nil {
 		return err
@@ -380,15 +414,6 @@ func (b *Builder) Commit() error {
 		return err
 	}
 	return s.db.Sync()
-}
-
-func loadTrees(ctx context.Context, s *Store) ([]*Tree, error) {
-	var trees []*Tree
-	err := s.EachTree(ctx, func(t *Tree) error { trees = append(trees, t); return nil })
-	if err != nil && !errors.Is(err, context.Canceled) {
-		err = fmt.Errorf("graph: load trees: %w", err)
-	}
-	return trees, err
 }
 
 // sortedIDs returns a set's members in order.

@@ -78,12 +78,19 @@ type Tree struct {
 	Rows        []Row    `json:"rows"`
 	// Dropped lists the source columns removed by cleaning, "header: reason".
 	Dropped []string `json:"dropped,omitempty"`
+	// Untitled marks a tree whose page has no known title (a CSV file named
+	// by ids): PageTitle is empty and task synthesis leaves the tree out,
+	// so that no question names a file.
+	Untitled bool `json:"untitled,omitempty"`
 }
 
 // Title is a short human name for the tree: page title, then section or
 // caption when there is one.
 func (t *Tree) Title() string {
 	s := t.PageTitle
+	if t.Untitled || s == "" {
+		s = "Untitled table"
+	}
 	if t.Caption != "" {
 		s += " — " + t.Caption
 	} else if t.Section != "" {

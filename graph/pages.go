@@ -4,8 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"strings"
-
-	"github.com/leaper-dev/leaper/graph/table"
 )
 
 // maxFacts bounds the fact lines of an entity page: "United States" is a
@@ -61,6 +59,9 @@ func mdEscape(s string) string { return strings.ReplaceAll(s, "|", "\\|") }
 func RenderTree(t *Tree, ents []*Entity, block int) []Segment {
 	var segs []Segment
 	head := "## " + t.PageTitle
+	if t.Untitled {
+		head = "## Untitled table"
+	}
 	if t.Section != "" {
 		head = "## " + t.Section
 	}
@@ -93,100 +94,84 @@ func RenderTree(t *Tree, ents []*Entity, block int) []Segment {
 	return segs
 }
 
-type pageBuilder struct {
-	p      *Page
-	facts  int
-	blocks int
+// Phases of page fragments: on a page, the passage comes first, then the
+// tables, the facts about the entity as a row's key, and the facts about it
+// as a value.
+const (
+	phasePassage byte = iota
+	phaseTree
+	phaseKeyFact
+	phaseValueFact
+)
+
+// pageFragments emits the fragments of a tree's pages: its own rendering
+// on its source page, and the fact lines it states about the entities of
+// its rows, as keys and as values.
+func pageFragments(sp *spill, t *Tree, ents []*Entity) error {
+	if err := sp.add(phaseTree, fragment{url: t.PageURL, title: t.PageTitle, kind: fragTree, segs: RenderTree(t, ents, 0)}); err != nil {
+		return err
+	}
+	title := t.Title()
+	for _, r := range t.Rows {
+		k := ents[r.Key]
+		if k.Type != TypeEntity {
+			continue
+		}
+		var fb strings.Builder
+		fb.WriteString(k.Name + " (" + title + "):")
+		ids := []uint32{r.Key}
+		for j, vs := range r.Values {
+			if len(vs) > 0 {
+				fb.WriteString(" " + t.Columns[j].Header + ": " + cellText(ents, vs) + ";")
+				ids = append(ids, vs...)
+			}
+		}
+		seg := Segment{Text: strings.TrimSuffix(fb.String(), ";"), Entities: ids, Kind: SegFact}
+		if err := sp.add(phaseKeyFact, fragment{url: k.URL, title: k.Name, kind: fragFact, segs: []Segment{seg}}); err != nil {
+			return err
+		}
+	}
+	for _, r := range t.Rows {
+		for j, vs := range r.Values {
+			for _, v := range vs {
+				e := ents[v]
+				if e.Type != TypeEntity {
+					continue
+				}
+				seg := Segment{Text: ents[r.Key].Name + " (" + title + "): " + t.Columns[j].Header + ": " + e.Name,
+					Entities: []uint32{r.Key, v}, Kind: SegFact}
+				if err := sp.add(phaseValueFact, fragment{url: e.URL, title: e.Name, kind: fragFact, segs: []Segment{seg}}); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
 }
 
-// writePages renders every page and stores it. One page per URL: a source
-// page holds its tables (and its own article's passage, when the corpus
-// has one); an entity page holds the passage and the facts the tables
-// state about the entity.
-func (b *Builder) writePages(ctx context.Context, trees []*Tree, ents []*Entity, progress func(string, int, int), onPage func(*Page, []Shown) error) (int, error) {
+// writePages assembles the pages from the spilled fragments, in URL order,
+// and stores them. One page per URL: a source page holds its tables (and
+// its own article's passage, when the corpus has one); an entity page
+// holds the passage and at most maxFacts facts the tables state about the
+// entity. Only one page is in memory at a time.
+func (b *Builder) writePages(ctx context.Context, sp *spill, ents []*Entity, progress func(string, int, int), onPage func(*Page, []Shown) error) (int, error) {
 	s := b.s
-	pages := map[string]*pageBuilder{}
-	get := func(url, title string, kind PageKind) *pageBuilder {
-		pb := pages[url]
-		if pb == nil {
-			pb = &pageBuilder{p: &Page{URL: url, Title: title, Kind: kind}}
-			pages[url] = pb
-		}
-		return pb
-	}
-	// Passages first, so they open their pages.
-	err := s.scan(pPassage, func(k, v []byte) error {
-		title := string(k[1:])
-		e := b.ents["w:"+title]
-		pb := get(table.URL(title), title, PageEntity)
-		pb.p.Segments = append(pb.p.Segments, Segment{Text: string(v), Entities: []uint32{e.ID}, Kind: SegPassage})
-		return nil
-	})
-	if err != nil {
-		return 0, err
-	}
-	for _, t := range trees {
-		pb := get(t.PageURL, t.PageTitle, PageTable)
-		pb.p.Kind = PageTable
-		pb.p.Segments = append(pb.p.Segments, RenderTree(t, ents, pb.blocks)...)
-		pb.blocks++
-	}
-	// Facts: rows where the entity is the key, then rows where it is a value.
-	for _, t := range trees {
-		if err := ctx.Err(); err != nil {
-			return 0, err
-		}
-		for _, r := range t.Rows {
-			k := ents[r.Key]
-			if k.Type == TypeEntity {
-				pb := get(k.URL, k.Name, PageEntity)
-				if pb.facts < maxFacts {
-					var fb strings.Builder
-					fb.WriteString(k.Name + " (" + t.Title() + "):")
-					ids := []uint32{r.Key}
-					for j, vs := range r.Values {
-						if len(vs) > 0 {
-							fb.WriteString(" " + t.Columns[j].Header + ": " + cellText(ents, vs) + ";")
-							ids = append(ids, vs...)
-						}
-					}
-					pb.p.Segments = append(pb.p.Segments, Segment{Text: strings.TrimSuffix(fb.String(), ";"), Entities: ids, Kind: SegFact})
-					pb.facts++
-				}
-			}
-		}
-	}
-	for _, t := range trees {
-		for _, r := range t.Rows {
-			for j, vs := range r.Values {
-				for _, v := range vs {
-					e := ents[v]
-					if e.Type != TypeEntity {
-						continue
-					}
-					pb := get(e.URL, e.Name, PageEntity)
-					if pb.facts >= maxFacts {
-						continue
-					}
-					pb.p.Segments = append(pb.p.Segments, Segment{
-						Text:     ents[r.Key].Name + " (" + t.Title() + "): " + t.Columns[j].Header + ": " + e.Name,
-						Entities: []uint32{r.Key, v}, Kind: SegFact})
-					pb.facts++
-				}
-			}
-		}
-	}
-	urls := sortedKeys(pages)
 	wb := s.db.NewWriteBatch()
 	defer wb.Cancel()
-	for i, u := range urls {
-		if i%10000 == 0 {
-			if err := ctx.Err(); err != nil {
-				return 0, err
-			}
-			progress("pages", i, len(urls))
+	n := 0
+	var p *Page
+	var facts, blocks int
+	emit := func() error {
+		if p == nil {
+			return nil
 		}
-		p := pages[u].p
+		if n%10000 == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			progress("pages", n, 0)
+		}
+		n++
 		var all strings.Builder
 		for _, sg := range p.Segments {
 			all.WriteString(sg.Text)
@@ -195,30 +180,64 @@ func (b *Builder) writePages(ctx context.Context, trees []*Tree, ents []*Entity,
 		p.Years = Years(all.String())
 		buf, err := json.Marshal(p)
 		if err != nil {
-			return 0, err
+			return err
 		}
-		if err := wb.Set(strKey(pPage, u), buf); err != nil {
-			return 0, err
+		if err := wb.Set(strKey(pPage, p.URL), buf); err != nil {
+			return err
 		}
 		shown := shownOf(p, ents)
 		if buf, err = json.Marshal(shown); err != nil {
-			return 0, err
+			return err
 		}
-		if err := wb.Set(strKey(pPageEnts, u), buf); err != nil {
-			return 0, err
+		if err := wb.Set(strKey(pPageEnts, p.URL), buf); err != nil {
+			return err
 		}
 		if onPage != nil {
-			if err := onPage(p, shown); err != nil {
-				return 0, err
-			}
+			return onPage(p, shown)
 		}
-		delete(pages, u)
+		return nil
 	}
-	progress("pages", len(urls), len(urls))
+	err := sp.merge(func(f *fragment) error {
+		if p == nil || f.url != p.URL {
+			if err := emit(); err != nil {
+				return err
+			}
+			kind := PageEntity
+			if f.kind == fragTree {
+				kind = PageTable
+			}
+			p = &Page{URL: f.url, Title: f.title, Kind: kind}
+			facts, blocks = 0, 0
+		}
+		switch f.kind {
+		case fragTree:
+			p.Kind = PageTable
+			for i := range f.segs {
+				f.segs[i].Block = blocks
+			}
+			blocks++
+			p.Segments = append(p.Segments, f.segs...)
+		case fragFact:
+			if facts < maxFacts {
+				p.Segments = append(p.Segments, f.segs...)
+				facts++
+			}
+		default:
+			p.Segments = append(p.Segments, f.segs...)
+		}
+		return nil
+	})
+	if err == nil {
+		err = emit()
+	}
+	if err != nil {
+		return 0, err
+	}
+	progress("pages", n, n)
 	if err := wb.Flush(); err != nil {
 		return 0, err
 	}
-	return len(urls), nil
+	return n, nil
 }
 
 // shownOf lists the entities a page shows, by id.

@@ -32,6 +32,13 @@ type Options struct {
 	ReadOnly bool
 	// Logger receives the store's and Badger's messages. Default: discard.
 	Logger *slog.Logger
+	// SpillBudget is how many bytes of page fragments a build's finalize
+	// holds in memory before it writes them, sorted, to a run file in
+	// SpillDir. Default 256 MiB.
+	SpillBudget int
+	// SpillDir is the directory a build's finalize writes its runs in (a
+	// new directory inside it, removed at the end). Default: os.TempDir().
+	SpillDir string
 }
 
 func (o *Options) withDefaults() Options {
@@ -41,6 +48,12 @@ func (o *Options) withDefaults() Options {
 	}
 	if c.Logger == nil {
 		c.Logger = discardLogger()
+	}
+	if c.SpillBudget <= 0 {
+		c.SpillBudget = 256 << 20
+	}
+	if c.SpillDir == "" {
+		c.SpillDir = os.TempDir()
 	}
 	return c
 }

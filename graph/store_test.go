@@ -102,8 +102,8 @@ func TestResumeAfterInterrupt(t *testing.T) {
 		n := 0
 		_, err := store.Build(ctx, dir, []string{graphtest.Corpus()}, &store.BuildOptions{
 			FlushEvery: 7,
-			Progress: func(stage string, done, total int) {
-				if stage == "read" {
+			Progress: func(p store.Progress) {
+				if p.Stage == "read" {
 					n++
 					if n == stopAfter/7+1 {
 						cancel()

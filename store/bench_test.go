@@ -3,11 +3,15 @@ package store_test
 import (
 	"context"
 	"os"
+	"path/filepath"
 	"runtime/debug"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/leaper-dev/leaper/graph/graphtest"
+	"github.com/leaper-dev/leaper/graph/table"
 	"github.com/leaper-dev/leaper/store"
 )
 
@@ -49,4 +53,67 @@ func BenchmarkBuildSample(b *testing.B) {
 		}
 		b.ReportMetric(float64(rep.Tables+rep.Duplicates), "tables")
 	}
+}
+
+// BenchmarkBuildSTS builds ../shared/corpus/sts-csv (100,000 CSV tables of
+// a wikitext export) as leaper build does, and reports the rate, each
+// stage's time, the process's peak resident memory and the store's size.
+// Run alone, with -run '^$' -bench BuildSTS -benchtime=1x: the peak is
+// the test process's.
+func BenchmarkBuildSTS(b *testing.B) {
+	corpus := graphtest.SharedCorpus()
+	if corpus == "" {
+		b.Skip("../shared/corpus not found")
+	}
+	sts := filepath.Join(corpus, "sts-csv")
+	if _, err := os.Stat(sts); err != nil {
+		b.Skip("../shared/corpus/sts-csv not found")
+	}
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(4 << 30))
+	defer debug.SetGCPercent(debug.SetGCPercent(-1))
+	for i := 0; i < b.N; i++ {
+		dir := b.TempDir()
+		start := time.Now()
+		rep, err := store.Build(context.Background(), dir, []string{sts}, &store.BuildOptions{OnSkip: func(*table.ParseError) {}})
+		if err != nil {
+			b.Fatal(err)
+		}
+		s := time.Since(start).Seconds()
+		b.ReportMetric(float64(rep.Tables+rep.Duplicates)/s, "tables/s")
+		b.ReportMetric(rep.Read.Seconds(), "s-read")
+		b.ReportMetric(rep.Finalize.Seconds(), "s-finalize")
+		b.ReportMetric(rep.Index.Seconds(), "s-index")
+		b.ReportMetric(float64(peakRSS())/(1<<20), "MiB-peak-rss")
+		b.ReportMetric(float64(dirSize(dir))/(1<<20), "MiB-store")
+		b.ReportMetric(float64(rep.Counts.Pages), "pages")
+		os.RemoveAll(dir)
+	}
+}
+
+// peakRSS is the process's peak resident memory (VmHWM), 0 when unknown.
+func peakRSS() int64 {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		if f := strings.Fields(l); len(f) >= 2 && f[0] == "VmHWM:" {
+			kb, _ := strconv.ParseInt(f[1], 10, 64)
+			return kb << 10
+		}
+	}
+	return 0
+}
+
+func dirSize(dir string) int64 {
+	var n int64
+	filepath.WalkDir(dir, func(_ string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			if fi, err := d.Info(); err == nil {
+				n += fi.Size()
+			}
+		}
+		return nil
+	})
+	return n
 }

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/leaper-dev/leaper/graph"
@@ -22,11 +24,16 @@ type BuildOptions struct {
 	// Clean are the cleaning rules. Default: graph.DefaultCleanOptions.
 	Clean  *graph.CleanOptions
 	Logger *slog.Logger
-	// Progress is called as work advances: stage names are "read",
-	// "bitmaps", "pages", "index", "compact".
-	Progress func(stage string, done, total int)
+	// Links says how CSV cells written as page titles are read.
+	Links table.LinkMode
+	// Progress is called as work advances, from the build's goroutines
+	// (the index stage reports from its own): see Progress.
+	Progress func(Progress)
 	// OnSkip is called for each input record that could not be read.
 	OnSkip func(*table.ParseError)
+	// SpillBudget bounds the memory of page fragments in finalize (see
+	// graph.Options).
+	SpillBudget int
 	// FlushEvery is how many tables are written between durable flushes.
 	FlushEvery int
 }
@@ -52,10 +59,30 @@ func (opts *BuildOptions) withDefaults() (BuildOptions, error) {
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
 	}
+	switch o.Links {
+	case "":
+		o.Links = table.LinksAuto
+	case table.LinksAuto, table.LinksTitles, table.LinksNone:
+	default:
+		return o, fmt.Errorf("store: build: unknown links mode %q", o.Links)
+	}
 	if o.Progress == nil {
-		o.Progress = func(string, int, int) {}
+		o.Progress = func(Progress) {}
 	}
 	return o, nil
+}
+
+// Progress is a snapshot of a build's advance. Stage is "read",
+// "bitmaps", "pages", "index" or "compact"; Done of Total is the stage's
+// own unit (tables, trees, pages; Total 0 when unknown). Tables, Trees
+// and Pages are the running totals known so far; during "read", Bytes of
+// TotalBytes is how far the reader is through the input files (by whole
+// files: an archive counts when it is finished).
+type Progress struct {
+	Stage                string
+	Done, Total          int
+	Tables, Trees, Pages int
+	Bytes, TotalBytes    int64
 }
 
 // Report says what a build did.
@@ -77,11 +104,17 @@ func Build(ctx context.Context, dir string, inputs []string, opts *BuildOptions)
 		return nil, err
 	}
 	start := time.Now()
-	st, err := graph.Open(GraphPath(dir), &graph.Options{Logger: o.Logger})
+	st, err := graph.Open(GraphPath(dir), &graph.Options{Logger: o.Logger, SpillBudget: o.SpillBudget, SpillDir: spillPath(dir)})
 	if err != nil {
 		return nil, err
 	}
 	defer st.Close()
+	// What a killed build spilled is of no use to the next (the graph's
+	// lock is held: no other build is using it).
+	if err := os.RemoveAll(spillPath(dir)); err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(spillPath(dir))
 	b, err := st.NewBuilder(o.Clean)
 	if err != nil {
 		return nil, err
@@ -93,7 +126,19 @@ func Build(ctx context.Context, dir string, inputs []string, opts *BuildOptions)
 		}
 	}
 	n := 0
-	err = table.Read(ctx, inputs, &table.Options{Format: o.Format, Titles: o.Titles, Logger: o.Logger}, func(it table.Item) error {
+	sizes, total := inputSizes(inputs)
+	var cur string
+	var doneBytes int64
+	report := func(stage string, done, all int) {
+		c := b.Counts()
+		o.Progress(Progress{Stage: stage, Done: done, Total: all, Tables: c.Tables + c.Duplicates, Trees: c.Trees,
+			Bytes: doneBytes, TotalBytes: total})
+	}
+	err = table.Read(ctx, inputs, &table.Options{Format: o.Format, Titles: o.Titles, Links: o.Links, Logger: o.Logger}, func(it table.Item) error {
+		if src := itemFile(it); src != cur {
+			doneBytes += sizes[cur]
+			cur = src
+		}
 		switch {
 		case it.Table != nil:
 			if _, _, err := b.AddTable(it.Table); err != nil {
@@ -104,7 +149,7 @@ func Build(ctx context.Context, dir string, inputs []string, opts *BuildOptions)
 				if err := b.Flush(); err != nil {
 					return err
 				}
-				o.Progress("read", n, 0)
+				report("read", n, 0)
 			}
 		case it.Passage != nil:
 			if err := b.AddPassage(it.Passage); err != nil {
@@ -125,7 +170,8 @@ func Build(ctx context.Context, dir string, inputs []string, opts *BuildOptions)
 		}
 		return nil, err
 	}
-	o.Progress("read", n, n)
+	doneBytes = total
+	report("read", n, n)
 	for _, in := range inputs {
 		if err := b.SetInput(in, string(o.Format), true); err != nil {
 			return nil, err
@@ -137,7 +183,15 @@ func Build(ctx context.Context, dir string, inputs []string, opts *BuildOptions)
 	if err != nil {
 		return nil, err
 	}
-	if err := b.Finalize(ctx, o.Progress, ix.add); err != nil {
+	c := b.Counts()
+	fin := func(stage string, done, all int) {
+		p := Progress{Stage: stage, Done: done, Total: all, Tables: c.Tables + c.Duplicates, Trees: c.Trees}
+		if stage == "pages" {
+			p.Pages = done
+		}
+		o.Progress(p)
+	}
+	if err := b.Finalize(ctx, fin, ix.add); err != nil {
 		ix.abort()
 		return nil, err
 	}
@@ -165,7 +219,7 @@ type indexer struct {
 	batches  chan []index.Page
 	buf      []index.Page
 	done     chan error
-	progress func(string, int, int)
+	progress func(Progress)
 }
 
 // indexBatch is the number of pages handed to the index at a time (two
@@ -192,7 +246,7 @@ func newIndexer(ctx context.Context, dir, tmp string, o BuildOptions) (*indexer,
 			}
 			err = ix.Add(ctx, batch)
 			n += len(batch)
-			x.progress("index", n, 0)
+			x.progress(Progress{Stage: "index", Done: n})
 		}
 		x.done <- err
 	}()
@@ -227,9 +281,9 @@ func (x *indexer) finish(ctx context.Context) error {
 	if err == nil {
 		// One segment instead of one per batch: each search term is
 		// then one dictionary lookup and one posting list.
-		x.progress("compact", 0, 1)
+		x.progress(Progress{Stage: "compact", Total: 1})
 		err = x.ix.Compact(ctx)
-		x.progress("compact", 1, 1)
+		x.progress(Progress{Stage: "compact", Done: 1, Total: 1})
 	}
 	if cerr := x.ix.Close(); err == nil {
 		err = cerr
@@ -241,4 +295,48 @@ func (x *indexer) finish(ctx context.Context) error {
 		return err
 	}
 	return os.Rename(x.tmp, x.dir)
+}
+
+// inputSizes maps every file under inputs to its size, and sums them, so
+// that the read stage can tell how far it is (see Progress).
+func inputSizes(inputs []string) (map[string]int64, int64) {
+	sizes := map[string]int64{}
+	var total int64
+	for _, in := range inputs {
+		filepath.WalkDir(in, func(p string, d os.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return nil
+			}
+			if fi, err := d.Info(); err == nil && fi.Mode().IsRegular() {
+				sizes[p] = fi.Size()
+				total += fi.Size()
+			}
+			return nil
+		})
+	}
+	return sizes, total
+}
+
+// itemFile is the input file an item was read from: its source without
+// an archive member ("a.tar.gz!x.csv"), a line ("a.jsonl#line 3") or a
+// table number ("a.html#table 2").
+func itemFile(it table.Item) string {
+	var src string
+	switch {
+	case it.Table != nil:
+		src = it.Table.Source
+	case it.Passage != nil:
+		src = it.Passage.Source
+	case it.Skip != nil:
+		src = it.Skip.File
+	}
+	if i := strings.IndexByte(src, '!'); i >= 0 {
+		src = src[:i]
+	}
+	for _, mark := range []string{"#line ", "#table "} {
+		if i := strings.LastIndex(src, mark); i >= 0 {
+			src = src[:i]
+		}
+	}
+	return src
 }

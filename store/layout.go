@@ -13,10 +13,14 @@ import "path/filepath"
 //	  index.new/  the index a running build writes; renamed over index/
 //	              when it is complete, so a stopped build never leaves a
 //	              half index in place
+//	  spill/      the sorted runs of page fragments a running build's
+//	              finalize writes (removed when the build ends, and at
+//	              the start of the next one after a kill)
 const (
 	graphDir      = "graph"
 	indexDir      = "index"
 	indexBuildDir = indexDir + ".new"
+	spillDir      = "spill"
 	graphMarker   = "MANIFEST" // Badger's own manifest: the graph exists
 )
 
@@ -28,6 +32,9 @@ func IndexPath(dir string) string { return filepath.Join(dir, indexDir) }
 
 // indexBuildPath is where a build writes the new index.
 func indexBuildPath(dir string) string { return filepath.Join(dir, indexBuildDir) }
+
+// spillPath is where a build's finalize spills to disk.
+func spillPath(dir string) string { return filepath.Join(dir, spillDir) }
 
 // markerPath is the file whose presence says dir holds a store.
 func markerPath(dir string) string { return filepath.Join(dir, graphDir, graphMarker) }

@@ -239,6 +239,9 @@ func newSynth(ctx context.Context, g *graph.Store, o *Options) (*synth, error) {
 		objs: map[objKey][]uint32{}, names: map[uint32]*graph.Entity{},
 		krels: map[uint32]map[string][]int{}}
 	err := g.EachTree(ctx, func(t *graph.Tree) error {
+		if t.Untitled {
+			return nil // a question would have to name it by its file
+		}
 		s.index[t.ID] = len(s.trees)
 		s.trees = append(s.trees, t)
 		bm := roaring.New()

@@ -7,19 +7,49 @@ import (
 	"io"
 	"path"
 	"strings"
+	"unicode"
 )
 
 // csvDelims are the delimiters ParseCSV chooses among.
 var csvDelims = []byte{',', '\t', ';', '|', '#'}
 
-// ParseCSV reads a CSV or TSV table whose first row is the header. The
+// CSVOptions configure ParseCSVWith. A nil *CSVOptions means defaults.
+type CSVOptions struct {
+	// Links says how cells written as page titles ("Chester_City_F.C.",
+	// the convention of wikitext exports) are read: LinksAuto (the
+	// default) detects title columns, LinksTitles takes any column mostly
+	// of titles, LinksNone keeps them as text.
+	Links LinkMode
+}
+
+// ParseCSV is ParseCSVWith with default options.
+func ParseCSV(name string, r io.Reader, meta *PageMeta) (*Table, error) {
+	return ParseCSVWith(name, r, meta, nil)
+}
+
+// ParseCSVWith reads a CSV or TSV table whose first row is the header. The
 // delimiter is the one among , TAB ; | # that splits the first lines most
 // consistently. Quotes are lax (encoding/csv LazyQuotes). Rows wider or
 // narrower than the header are truncated or padded and counted in Ragged.
-// The page title comes from meta, else from the file name
-// ("List_of_X.csv" is "List of X"). It returns a *ParseError with Reason
-// "empty" when there is nothing but white space.
-func ParseCSV(name string, r io.Reader, meta *PageMeta) (*Table, error) {
+//
+// The conventions of Wikipedia exports are read: wiki templates ({{yes}}),
+// links ([[A|b]]), <ref> tags and footnote marks are cleaned from cells; a
+// second header row under a header with spanned names ("League, League")
+// joins it, and copies of the header in the body are dropped; cells written
+// as page titles become linked entities (see CSVOptions). Table.Fixes
+// counts all of these.
+//
+// The page title comes from meta, else from the file name ("List_of_X.csv"
+// is "List of X"). A file name that is no title ("19536913-601237.csv", a
+// page id and a table id) leaves the table Untitled, on the page
+// https://en.wikipedia.org/?curid=19536913 when the name starts with a page
+// id. It returns a *ParseError with Reason "empty" when there is nothing
+// but white space.
+func ParseCSVWith(name string, r io.Reader, meta *PageMeta, opts *CSVOptions) (*Table, error) {
+	links := LinksAuto
+	if opts != nil && opts.Links != "" {
+		links = opts.Links
+	}
 	data, err := io.ReadAll(r)
 	if err != nil {
 		return nil, &ParseError{File: name, Reason: "read error", Msg: err.Error()}
@@ -46,8 +76,8 @@ func ParseCSV(name string, r io.Reader, meta *PageMeta) (*Table, error) {
 			}
 			return nil, &ParseError{File: name, Line: line, Reason: "invalid csv", Msg: shortErr(err)}
 		}
-		if len(rec) == 1 && strings.TrimSpace(rec[0]) == "" {
-			continue
+		if emptyRecord(rec) {
+			continue // blank lines, and exports' rows of empty cells
 		}
 		recs = append(recs, rec)
 	}
@@ -59,31 +89,131 @@ func ParseCSV(name string, r io.Reader, meta *PageMeta) (*Table, error) {
 		t.PageTitle, t.PageURL, t.Index = meta.Title, meta.URL, meta.Index
 		t.Section, t.Caption, t.Context = meta.Section, meta.Caption, meta.Context
 	}
-	if t.PageTitle == "" {
+	if t.PageTitle == "" && t.PageURL == "" {
 		t.PageTitle = titleFromFile(name)
+		if t.PageTitle == "" {
+			t.Untitled = true
+			t.PageURL = pageIDURL(name)
+		}
 	}
 	if t.PageTitle != "" {
 		t.PageURL = URL(t.PageTitle)
 	} else if tt := Title(t.PageURL); tt != "" {
 		t.PageTitle, t.PageURL = tt, URL(tt)
 	}
-	t.Header = make([]string, len(recs[0]))
-	for i, h := range recs[0] {
-		t.Header[i] = collapseSpace(h)
+	// Cells cleaned of wikitext, with the links it held.
+	cells := make([][]Cell, len(recs))
+	for i, rec := range recs {
+		row := make([]Cell, len(rec))
+		for j, f := range rec {
+			text, ls := cleanWikitext(f, &t.Fixes)
+			row[j] = Cell{Text: collapseSpace(text), Links: ls}
+		}
+		cells[i] = row
+	}
+	header := cells[0]
+	body := cells[1:]
+	t.Header = make([]string, len(header))
+	for i, h := range header {
+		t.Header[i] = h.Text
+	}
+	var second []Cell
+	if len(body) > 0 && headerContinues(header, body[0]) {
+		second = body[0]
+		body = body[1:]
+		t.Fixes.HeaderRows++
+		for i := range t.Header {
+			if i < len(second) && second[i].Text != "" && second[i].Text != t.Header[i] {
+				t.Header[i] = strings.TrimSpace(t.Header[i] + " " + second[i].Text)
+			}
+		}
 	}
 	width := len(t.Header)
-	t.Rows = make([][]Cell, 0, len(recs)-1)
-	for _, rec := range recs[1:] {
+	t.Rows = make([][]Cell, 0, len(body))
+	for _, rec := range body {
+		if sameTexts(rec, header) || second != nil && sameTexts(rec, second) {
+			t.Fixes.HeaderRows++
+			continue
+		}
 		if len(rec) != width {
 			t.Ragged++
 		}
 		row := make([]Cell, width)
-		for i := 0; i < width && i < len(rec); i++ {
-			row[i].Text = collapseSpace(rec[i])
-		}
+		copy(row, rec)
 		t.Rows = append(t.Rows, row)
 	}
+	linkTitles(t, links, &t.Fixes)
 	return t, nil
+}
+
+// headerContinues reports a second header row: the first has names spanned
+// over several columns ("League, League, League" over "Division, Apps,
+// Goals"), and the second holds names, not values: no numbers, no titles,
+// no empty cells under a spanned name.
+func headerContinues(h, next []Cell) bool {
+	if len(next) != len(h) || sameTexts(h, next) {
+		return false
+	}
+	spanned := false
+	for j := 1; j < len(h); j++ {
+		if h[j].Text != "" && h[j].Text == h[j-1].Text {
+			spanned = true
+		}
+	}
+	if !spanned {
+		return false
+	}
+	for j, c := range next {
+		if c.Text == h[j].Text {
+			continue
+		}
+		if c.Text == "" || len(c.Links) > 0 || strings.IndexByte(c.Text, '_') >= 0 || strings.ContainsAny(c.Text, "0123456789") {
+			return false
+		}
+	}
+	return true
+}
+
+func emptyRecord(rec []string) bool {
+	for _, f := range rec {
+		if strings.TrimSpace(f) != "" {
+			return false
+		}
+	}
+	return true
+}
+
+// sameTexts reports a row whose texts are those of the header.
+func sameTexts(a, b []Cell) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	some := false
+	for i := range a {
+		if a[i].Text != b[i].Text {
+			return false
+		}
+		some = some || a[i].Text != ""
+	}
+	return some
+}
+
+// pageIDURL is the page a file named by a page id ("19536913-601237.csv")
+// is from, or a file: URL naming the file when the name is no page id, so
+// that untitled files do not share one page.
+func pageIDURL(name string) string {
+	base := path.Base(strings.ReplaceAll(name, "\\", "/"))
+	if i := strings.LastIndexByte(base, '!'); i >= 0 {
+		base = base[i+1:]
+	}
+	id := base
+	if i := strings.IndexAny(id, "-._"); i >= 0 {
+		id = id[:i]
+	}
+	if id != "" && strings.Trim(id, "0123456789") == "" {
+		return "https://en.wikipedia.org/?curid=" + id
+	}
+	return "file:" + base
 }
 
 // sniffDelim picks the delimiter whose count is the same, and highest, on
@@ -130,5 +260,11 @@ func titleFromFile(name string) string {
 	for _, ext := range []string{".gz", ".csv", ".tsv", ".txt", ".psv"} {
 		base = strings.TrimSuffix(base, ext)
 	}
-	return canonical(base)
+	t := canonical(base)
+	for _, r := range t {
+		if unicode.IsLetter(r) {
+			return t
+		}
+	}
+	return "" // "19536913-601237": ids, not a title
 }

@@ -36,6 +36,9 @@ type Options struct {
 	// the CPU with other stages can hold the reader back; output order
 	// does not depend on it.
 	Workers int
+	// Links says how CSV cells written as page titles are read; "" is
+	// LinksAuto (see CSVOptions).
+	Links LinkMode
 }
 
 // Limits that keep hostile input from exhausting memory.
@@ -368,7 +371,7 @@ func (r *reader) parseWhole(name, vpath, hint string, f Format, data []byte) []I
 				break
 			}
 		}
-		t, err := ParseCSV(name, bytes.NewReader(data), meta)
+		t, err := ParseCSVWith(name, bytes.NewReader(data), meta, &CSVOptions{Links: r.opts.Links})
 		if err != nil {
 			return []Item{skipItem(name, 0, err)}
 		}

@@ -50,6 +50,12 @@ type Table struct {
 	// Ragged counts source rows whose width differed from the header's
 	// before padding or truncation.
 	Ragged int `json:"ragged,omitempty"`
+	// Untitled is true when nothing named the page: the input gave no
+	// title and its file name is none ("19536913-601237.csv"). PageTitle
+	// is then empty, and the tree must not be named by its source.
+	Untitled bool `json:"untitled,omitempty"`
+	// Fixes counts what the reader repaired (CSV exports).
+	Fixes Fixes `json:"fixes,omitzero"`
 }
 
 // Passage is the opening text of the Wikipedia article of an entity.

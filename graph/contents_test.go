@@ -1,0 +1,136 @@
+package graph_test
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"hash"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/leaper-dev/leaper/graph"
+	"github.com/leaper-dev/leaper/graph/graphtest"
+	"github.com/leaper-dev/leaper/store"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+// contents is what a store holds, as counts and digests of every record
+// kind, with the corpus path taken out of sources.
+type contents struct {
+	Counts                                          graph.Counts
+	Trees, Entities, Relations, Pages, Shown, Edges string
+}
+
+func digestStore(t *testing.T, dir, corpus string) contents {
+	t.Helper()
+	g, err := graph.Open(store.GraphPath(dir), &graph.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Close()
+	ctx := context.Background()
+	c := contents{Counts: g.Manifest().Counts}
+	sum := func(h hash.Hash) string { return hex.EncodeToString(h.Sum(nil))[:16] }
+	line := func(h hash.Hash, v any) {
+		b, err := json.Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		h.Write([]byte(strings.ReplaceAll(string(b), corpus, "CORPUS")))
+		h.Write([]byte{'\n'})
+	}
+	trees, edges := sha256.New(), sha256.New()
+	must := func(v any, err error) any {
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	if err := g.EachTree(ctx, func(tr *graph.Tree) error {
+		line(trees, tr)
+		line(edges, must(g.KeysOfTree(tr.ID)))
+		line(edges, must(g.RelationsOfTree(tr.ID)))
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	c.Trees = sum(trees)
+	ents := sha256.New()
+	for id := uint32(0); id < uint32(c.Counts.Entities); id++ {
+		line(ents, must(g.Entity(id)))
+		line(edges, must(g.TreesOfEntity(id)))
+	}
+	c.Entities = sum(ents)
+	rels := sha256.New()
+	rs, err := g.Relations()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range rs {
+		line(rels, r)
+		line(edges, must(g.TreesOfRelation(r.ID)))
+		subj, err := g.SubjectsOf(r.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		line(edges, subj)
+		for it := subj.Iterator(); it.HasNext(); {
+			line(edges, must(g.Objects(r.ID, it.Next())))
+		}
+		obj, err := g.ObjectsOf(r.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		line(edges, obj)
+		for it := obj.Iterator(); it.HasNext(); {
+			line(edges, must(g.Subjects(r.ID, it.Next())))
+		}
+	}
+	c.Relations, c.Edges = sum(rels), sum(edges)
+	pages, shown := sha256.New(), sha256.New()
+	if err := g.EachPage(ctx, func(p *graph.Page) error {
+		line(pages, p)
+		line(shown, must(g.PageEntities(p.URL)))
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	c.Pages, c.Shown = sum(pages), sum(shown)
+	return c
+}
+
+// TestStoreContentsGolden pins what the sample corpus builds into: the
+// counts and digests of trees, entities, relations, every bitmap, pages and
+// their shown entities. The streaming finalize (pages spilled to sorted
+// runs) must give the same store as the in-memory one it replaced; the
+// golden was written by that one.
+func TestStoreContentsGolden(t *testing.T) {
+	dir := t.TempDir()
+	corpus := graphtest.Corpus()
+	if _, err := store.Build(context.Background(), dir, []string{corpus}, spillSmall); err != nil {
+		t.Fatal(err)
+	}
+	got := digestStore(t, dir, corpus)
+	b, _ := json.MarshalIndent(got, "", "  ")
+	golden := filepath.Join("testdata", "contents.golden.json")
+	if *update {
+		os.MkdirAll("testdata", 0o755)
+		if err := os.WriteFile(golden, append(b, '\n'), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.TrimSpace(string(want)) != string(b) {
+		t.Errorf("store contents differ from %s:\n%s", golden, b)
+	}
+	fmt.Fprint(os.Stderr)
+}

@@ -1,0 +1,313 @@
+package graph
+
+import (
+	"bufio"
+	"container/heap"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// fragment is a piece of a page (a passage, a tree's segments, a fact
+// line) on its way to the page: finalize emits fragments in any URL order,
+// a spill sorts them by URL and then by seq, the order in which they were
+// emitted, so that a page is assembled exactly as if it had been built in
+// memory.
+type fragment struct {
+	url   string
+	seq   uint64
+	title string // the page's title, when this fragment opens it
+	kind  byte   // fragPassage, fragTree, fragFact
+	segs  []Segment
+}
+
+// Fragment kinds.
+const (
+	fragPassage byte = iota
+	fragTree
+	fragFact
+)
+
+// spill is an external sort of fragments: fragments are kept in memory up
+// to a budget, then sorted and written to a run file; merge reads the runs
+// back in order. Memory is bounded by the budget plus a read buffer per
+// run.
+type spill struct {
+	dir    string
+	budget int
+	buf    []fragment
+	size   int
+	runs   []string
+	seq    uint64
+}
+
+// newSpill makes a spill in a new directory under parent.
+func newSpill(parent string, budget int) (*spill, error) {
+	if err := os.MkdirAll(parent, 0o755); err != nil {
+		return nil, fmt.Errorf("graph: spill: %w", err)
+	}
+	dir, err := os.MkdirTemp(parent, "finalize-")
+	if err != nil {
+		return nil, fmt.Errorf("graph: spill: %w", err)
+	}
+	return &spill{dir: dir, budget: budget}, nil
+}
+
+// add queues a fragment. Fragments of one URL come out of merge by phase,
+// then in the order they were added.
+func (s *spill) add(phase byte, f fragment) error {
+	f.seq = uint64(phase)<<56 | s.seq
+	s.seq++
+	s.buf = append(s.buf, f)
+	s.size += 64 + len(f.url) + len(f.title)
+	for _, sg := range f.segs {
+		s.size += 48 + len(sg.Text) + 4*len(sg.Entities)
+	}
+	if s.size >= s.budget {
+		return s.flush()
+	}
+	return nil
+}
+
+func cmpFragment(a, b *fragment) int {
+	if c := strings.Compare(a.url, b.url); c != 0 {
+		return c
+	}
+	switch {
+	case a.seq < b.seq:
+		return -1
+	case a.seq > b.seq:
+		return 1
+	}
+	return 0
+}
+
+// flush writes the queued fragments, sorted, as one run.
+func (s *spill) flush() error {
+	if len(s.buf) == 0 {
+		return nil
+	}
+	slices.SortFunc(s.buf, func(a, b fragment) int { return cmpFragment(&a, &b) })
+	name := filepath.Join(s.dir, fmt.Sprintf("run-%06d", len(s.runs)))
+	f, err := os.Create(name)
+	if err != nil {
+		return fmt.Errorf("graph: spill: %w", err)
+	}
+	w := bufio.NewWriterSize(f, 1<<20)
+	var scratch []byte
+	for i := range s.buf {
+		scratch = encodeFragment(scratch[:0], &s.buf[i])
+		if _, err := w.Write(scratch); err != nil {
+			f.Close()
+			return fmt.Errorf("graph: spill: %w", err)
+		}
+	}
+	if err := w.Flush(); err != nil {
+		f.Close()
+		return fmt.Errorf("graph: spill: %w", err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("graph: spill: %w", err)
+	}
+	s.runs = append(s.runs, name)
+	clear(s.buf)
+	s.buf, s.size = s.buf[:0], 0
+	return nil
+}
+
+// close removes the run files.
+func (s *spill) close() { os.RemoveAll(s.dir) }
+
+func appendString(b []byte, s string) []byte {
+	b = binary.AppendUvarint(b, uint64(len(s)))
+	return append(b, s...)
+}
+
+// encodeFragment appends a fragment, length-prefixed.
+func encodeFragment(b []byte, f *fragment) []byte {
+	start := len(b)
+	b = append(b, 0, 0, 0, 0)
+	b = appendString(b, f.url)
+	b = binary.AppendUvarint(b, f.seq)
+	b = appendString(b, f.title)
+	b = append(b, f.kind)
+	b = binary.AppendUvarint(b, uint64(len(f.segs)))
+	for _, sg := range f.segs {
+		b = appendString(b, sg.Text)
+		b = appendString(b, string(sg.Kind))
+		b = binary.AppendUvarint(b, uint64(sg.Block))
+		b = binary.AppendUvarint(b, uint64(len(sg.Entities)))
+		for _, id := range sg.Entities {
+			b = binary.AppendUvarint(b, uint64(id))
+		}
+	}
+	binary.BigEndian.PutUint32(b[start:], uint32(len(b)-start-4))
+	return b
+}
+
+var errCorruptRun = errors.New("graph: spill: corrupt run")
+
+type decoder struct {
+	b   []byte
+	err error
+}
+
+func (d *decoder) uvarint() uint64 {
+	v, n := binary.Uvarint(d.b)
+	if n <= 0 {
+		d.err = errCorruptRun
+		d.b = nil
+		return 0
+	}
+	d.b = d.b[n:]
+	return v
+}
+
+func (d *decoder) str() string {
+	n := d.uvarint()
+	if uint64(len(d.b)) < n {
+		d.err = errCorruptRun
+		d.b = nil
+		return ""
+	}
+	s := string(d.b[:n])
+	d.b = d.b[n:]
+	return s
+}
+
+func decodeFragment(b []byte) (fragment, error) {
+	d := &decoder{b: b}
+	var f fragment
+	f.url = d.str()
+	f.seq = d.uvarint()
+	f.title = d.str()
+	if len(d.b) == 0 {
+		return f, errCorruptRun
+	}
+	f.kind = d.b[0]
+	d.b = d.b[1:]
+	n := d.uvarint()
+	if n > uint64(len(b)) {
+		return f, errCorruptRun
+	}
+	f.segs = make([]Segment, n)
+	for i := range f.segs {
+		sg := &f.segs[i]
+		sg.Text = d.str()
+		sg.Kind = SegmentKind(d.str())
+		sg.Block = int(d.uvarint())
+		m := d.uvarint()
+		if m > uint64(len(b)) {
+			return f, errCorruptRun
+		}
+		if m > 0 {
+			sg.Entities = make([]uint32, m)
+			for j := range sg.Entities {
+				sg.Entities[j] = uint32(d.uvarint())
+			}
+		}
+	}
+	return f, d.err
+}
+
+// runReader reads one run's fragments in order.
+type runReader struct {
+	f   *os.File
+	r   *bufio.Reader
+	cur fragment
+	buf []byte
+}
+
+func (r *runReader) next() (bool, error) {
+	var hdr [4]byte
+	if _, err := io.ReadFull(r.r, hdr[:]); err != nil {
+		if err == io.EOF {
+			return false, nil
+		}
+		return false, fmt.Errorf("graph: spill: %w", err)
+	}
+	n := binary.BigEndian.Uint32(hdr[:])
+	if cap(r.buf) < int(n) {
+		r.buf = make([]byte, n)
+	}
+	r.buf = r.buf[:n]
+	if _, err := io.ReadFull(r.r, r.buf); err != nil {
+		return false, fmt.Errorf("graph: spill: %w", err)
+	}
+	f, err := decodeFragment(r.buf)
+	if err != nil {
+		return false, err
+	}
+	r.cur = f
+	return true, nil
+}
+
+type runHeap []*runReader
+
+func (h runHeap) Len() int           { return len(h) }
+func (h runHeap) Less(i, j int) bool { return cmpFragment(&h[i].cur, &h[j].cur) < 0 }
+func (h runHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *runHeap) Push(x any)        { *h = append(*h, x.(*runReader)) }
+func (h *runHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
+}
+
+// merge calls fn with every fragment in (url, seq) order: the runs written
+// so far and what is still in memory, which is written as a last run.
+func (s *spill) merge(fn func(*fragment) error) error {
+	if err := s.flush(); err != nil {
+		return err
+	}
+	h := make(runHeap, 0, len(s.runs))
+	defer func() {
+		for _, r := range h {
+			r.f.Close()
+		}
+	}()
+	// Read buffers share what the in-memory budget allowed.
+	bufSize := max(64<<10, min(1<<20, s.budget/max(1, len(s.runs))))
+	for _, name := range s.runs {
+		f, err := os.Open(name)
+		if err != nil {
+			return fmt.Errorf("graph: spill: %w", err)
+		}
+		r := &runReader{f: f, r: bufio.NewReaderSize(f, bufSize)}
+		ok, err := r.next()
+		if err != nil {
+			f.Close()
+			return err
+		}
+		if !ok {
+			f.Close()
+			continue
+		}
+		h = append(h, r)
+	}
+	heap.Init(&h)
+	for h.Len() > 0 {
+		r := h[0]
+		f := r.cur
+		if err := fn(&f); err != nil {
+			return err
+		}
+		ok, err := r.next()
+		if err != nil {
+			return err
+		}
+		if ok {
+			heap.Fix(&h, 0)
+		} else {
+			r.f.Close()
+			heap.Pop(&h)
+		}
+	}
+	return nil
+}

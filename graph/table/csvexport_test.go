@@ -1,0 +1,114 @@
+package table
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+// render writes a table compactly: title, header, rows, links as [text→title].
+func render(t *Table) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "== %s\ntitle %q url %q untitled %v fixes %+v ragged %d\nheader %q\n",
+		filepath.Base(t.Source), t.PageTitle, t.PageURL, t.Untitled, t.Fixes, t.Ragged, t.Header)
+	for _, r := range t.Rows {
+		parts := make([]string, len(r))
+		for i, c := range r {
+			parts[i] = c.Text
+			if len(c.Links) > 0 {
+				parts[i] = "[" + c.Text + "→" + strings.Join(c.Links, ";") + "]"
+			}
+		}
+		b.WriteString("  " + strings.Join(parts, " | ") + "\n")
+	}
+	return b.String()
+}
+
+// TestCSVExport reads real tables of the sts-csv export: titles as links,
+// header rows, template remnants, untitled files.
+func TestCSVExport(t *testing.T) {
+	files, err := filepath.Glob("testdata/sts-csv/*.csv")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("samples: %v", err)
+	}
+	var all strings.Builder
+	for _, f := range files {
+		in, err := os.Open(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tb, err := ParseCSV(f, in, nil)
+		in.Close()
+		if err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		all.WriteString(render(tb))
+	}
+	golden := "testdata/sts-csv.golden"
+	if *update {
+		if err := os.WriteFile(golden, []byte(all.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if all.String() != string(want) {
+		t.Errorf("tables differ from %s (go test -run TestCSVExport -update to accept):\n%s", golden, all.String())
+	}
+}
+
+func TestCSVExportRules(t *testing.T) {
+	in := "Club,Season,League,League\nClub,Season,Division,Apps\n" +
+		"Chester_City_F.C.,2001_Season,Football_Conference,{{yes}}[1]\n" +
+		"Club,Season,League,League\n" +
+		"Wrexham_A.F.C.,2002_Season,Football_League,{{sort|2|Two}}\n" +
+		"Plain text club,2003,{{flagicon|ENG}} [[Football League|FL]],3{{efn|a note}}\n"
+	tb, err := ParseCSVWith("dir/123-456.csv", strings.NewReader(in), nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(tb.Header, "|"); got != "Club|Season|League Division|League Apps" {
+		t.Errorf("header %q", got)
+	}
+	if len(tb.Rows) != 3 {
+		t.Fatalf("%d rows, want 3 (the repeated header is no row):\n%s", len(tb.Rows), render(tb))
+	}
+	if c := tb.Rows[0][0]; c.Text != "Chester City F.C." || len(c.Links) != 1 || c.Links[0] != "Chester City F.C." {
+		t.Errorf("title cell read as %+v, want the linked entity Chester City F.C.", c)
+	}
+	if c := tb.Rows[2][0]; len(c.Links) != 0 {
+		t.Errorf("text cell %+v got a link", c)
+	}
+	if c := tb.Rows[2][2]; c.Text != "FL" || len(c.Links) != 1 || c.Links[0] != "Football League" {
+		t.Errorf("wiki link cell %+v", c)
+	}
+	if tb.Rows[0][3].Text != "Yes" || tb.Rows[1][3].Text != "Two" || tb.Rows[2][3].Text != "3" {
+		t.Errorf("templates: %q %q %q", tb.Rows[0][3].Text, tb.Rows[1][3].Text, tb.Rows[2][3].Text)
+	}
+	want := Fixes{HeaderRows: 2, Templates: 3, Footnotes: 2, Links: 6}
+	if tb.Fixes != want {
+		t.Errorf("fixes %+v, want %+v", tb.Fixes, want)
+	}
+	if !tb.Untitled || tb.PageTitle != "" || tb.PageURL != "https://en.wikipedia.org/?curid=123" {
+		t.Errorf("untitled %v title %q url %q", tb.Untitled, tb.PageTitle, tb.PageURL)
+	}
+	none, _ := ParseCSVWith("List_of_X.csv", strings.NewReader(in), nil, &CSVOptions{Links: LinksNone})
+	if c := none.Rows[0][0]; c.Text != "Chester_City_F.C." || len(c.Links) != 0 || none.Untitled || none.PageTitle != "List of X" {
+		t.Errorf("--links none: %+v, title %q", c, none.PageTitle)
+	}
+	// One underscored title among plain words: auto leaves the column as
+	// text, titles reads it as links.
+	in2 := "Name,Result,Year\nAlpha,Won,2001\nBeta,Lost,2002\nGamma,Won,2003\nDelta_Epsilon,Lost,2004\nZeta,Won,2005\nEta,Lost,2006\n"
+	auto, _ := ParseCSVWith("x.csv", strings.NewReader(in2), nil, nil)
+	titles, _ := ParseCSVWith("x.csv", strings.NewReader(in2), nil, &CSVOptions{Links: LinksTitles})
+	if auto.Fixes.Links != 0 || titles.Fixes.Links != 6 {
+		t.Errorf("links: auto %d (want 0), titles %d (want 6)", auto.Fixes.Links, titles.Fixes.Links)
+	}
+}

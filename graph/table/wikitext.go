@@ -1,0 +1,341 @@
+package table
+
+import (
+	"html"
+	"regexp"
+	"strings"
+)
+
+// Fixes counts what the readers repaired in a table as read from a real
+// export: the cleaning report sums them over a build.
+type Fixes struct {
+	HeaderRows int `json:"header_rows,omitempty"` // repeated header rows read as headers, not data
+	Templates  int `json:"templates,omitempty"`   // wiki template remnants ({{yes}}) replaced by their text
+	Footnotes  int `json:"footnotes,omitempty"`   // footnote marks ([1], {{efn|...}}, <ref>) removed
+	Links      int `json:"links,omitempty"`       // cells written as page titles read as linked entities
+}
+
+// Add adds o to f.
+func (f *Fixes) Add(o Fixes) {
+	f.HeaderRows += o.HeaderRows
+	f.Templates += o.Templates
+	f.Footnotes += o.Footnotes
+	f.Links += o.Links
+}
+
+// templateWords are the text of the templates that stand for a word in
+// tables ("{{yes}}" is a green "Yes" cell).
+var templateWords = map[string]string{
+	"yes": "Yes", "yes2": "Yes", "y": "Yes", "ya": "Yes", "no": "No", "no2": "No", "n": "No",
+	"won": "Won", "nom": "Nominated", "lost": "Lost", "pending": "Pending", "draw": "Draw",
+	"dunno": "?", "unknown": "Unknown", "n/a": "N/A", "na": "N/A", "n.a.": "N/A", "na2": "N/A",
+	"unreleased": "Unreleased", "tba": "TBA", "tbd": "TBD", "sort dash": "—", "dash": "—",
+	"mdash": "—", "ndash": "–", "partial": "Partial", "some": "Some", "free": "Free",
+	"nonfree": "Non-free", "active": "Active", "inactive": "Inactive", "included": "Included",
+	"optional": "Optional", "incorrect": "Incorrect", "okay": "Okay", "good": "Good",
+	"bad": "Bad", "table-yes": "Yes", "table-no": "No", "ticket": "", "dagger": "†",
+	"data missing": "", "hs": "", "increase": "", "decrease": "", "steady": "", "nbsp": " ",
+	"·": "·", "spaces": " ", "clear": "", "-": "", "sfrac": "", "refn": "", "efn": "",
+	"ref": "", "sfn": "", "cn": "", "citation needed": "", "efn-ua": "", "efn-lr": "",
+	"note": "", "notetag": "", "r": "", "rp": "", "dagger2": "†", "double-dagger": "‡",
+	"detailslink": "", "flagicon": "", "flagicon image": "", "small": "", "nowrap": "",
+}
+
+// footnoteTemplates are templates that only hold a footnote.
+var footnoteTemplates = map[string]bool{
+	"efn": true, "refn": true, "ref": true, "sfn": true, "cn": true, "citation needed": true,
+	"efn-ua": true, "efn-lr": true, "note": true, "notetag": true, "r": true, "rp": true,
+	"ref label": true, "note label": true, "sup": true,
+}
+
+// textTemplates keep the text of one argument: the last ({{sort|key|text}})
+// or the first ({{flag|Canada}}).
+var (
+	lastArg  = map[string]bool{"sort": true, "lang": true}
+	firstArg = map[string]bool{"center": true, "nowrap": true, "small": true, "big": true, "abbr": true,
+		"flag": true, "flagcountry": true, "flagu": true, "fb": true, "fba": true, "ru": true, "nts": true,
+		"nobold": true, "bold": true, "italic": true, "em": true, "strong": true,
+		"tooltip": true, "h": true, "visible anchor": true, "flagathlete": true}
+)
+
+var (
+	reCellFootnote = regexp.MustCompile(`\[(?:\d{1,3}|[a-z]|[A-Z]|note \d+|nb \d+|N \d+|citation needed|clarification needed|\w{1,3} \d{1,3})\]`)
+	reRef          = regexp.MustCompile(`(?s)<ref[^>]*/>|<ref[^>]*>.*?</ref>`)
+	reAttrs        = regexp.MustCompile(`^\s*(?:(?:colspan|rowspan|style|align|class|bgcolor|width|data-sort-value)\s*=\s*"?[^"|]*"?\s*)+\|?`)
+	reTag          = regexp.MustCompile(`</?(?:br|small|sup|sub|span|div|center|b|i|s|u|big|abbr|font)\b[^>]*>`)
+)
+
+// cleanWikitext removes what a wikitext-to-CSV export leaves in a cell:
+// templates ({{yes}}, {{sort|1|Alpha}}, {{flagicon|USA}}), wiki links
+// ([[A|b]], whose targets are returned as links), <ref> tags, footnote marks
+// ([1], [a]) and HTML entities. Cells without any of these come back as is.
+func cleanWikitext(s string, fx *Fixes) (string, []string) {
+	if !strings.ContainsAny(s, "{[&<'=") {
+		return s, nil
+	}
+	var links []string
+	if strings.Contains(s, "=") {
+		s = reAttrs.ReplaceAllString(s, "")
+	}
+	if strings.Contains(s, "<ref") {
+		if n := len(reRef.FindAllStringIndex(s, -1)); n > 0 {
+			fx.Footnotes += n
+			s = reRef.ReplaceAllString(s, "")
+		}
+	}
+	for i := 0; i < 8 && strings.Contains(s, "{{"); i++ {
+		t, changed := replaceTemplates(s, fx, &links)
+		if !changed {
+			break
+		}
+		s = t
+	}
+	if strings.Contains(s, "[[") {
+		s = replaceWikiLinks(s, &links)
+	}
+	if strings.IndexByte(s, '[') >= 0 {
+		if n := len(reCellFootnote.FindAllStringIndex(s, -1)); n > 0 {
+			fx.Footnotes += n
+			s = reCellFootnote.ReplaceAllString(s, "")
+		}
+	}
+	if strings.Contains(s, "''") {
+		s = strings.ReplaceAll(strings.ReplaceAll(s, "'''", ""), "''", "") // bold, italics
+	}
+	if strings.IndexByte(s, '<') >= 0 {
+		s = reTag.ReplaceAllString(s, " ")
+	}
+	if strings.IndexByte(s, '&') >= 0 {
+		s = html.UnescapeString(s)
+	}
+	return collapseSpace(s), links
+}
+
+// replaceTemplates replaces the innermost templates of s (those holding no
+// other template) with their text.
+func replaceTemplates(s string, fx *Fixes, links *[]string) (string, bool) {
+	var b strings.Builder
+	changed := false
+	for {
+		open := strings.Index(s, "{{")
+		if open < 0 {
+			break
+		}
+		end := strings.Index(s[open+2:], "}}")
+		if end < 0 {
+			break
+		}
+		end += open + 2
+		inner := s[open+2 : end]
+		if k := strings.LastIndex(inner, "{{"); k >= 0 {
+			// A template inside: replace that one first.
+			b.WriteString(s[:open+2+k])
+			s = s[open+2+k:]
+			continue
+		}
+		b.WriteString(s[:open])
+		b.WriteString(templateText(inner, fx, links))
+		s = s[end+2:]
+		changed = true
+	}
+	b.WriteString(s)
+	return b.String(), changed
+}
+
+// templateText is the text a template stands for in a table cell.
+func templateText(inner string, fx *Fixes, links *[]string) string {
+	args := splitArgs(inner)
+	name := strings.ToLower(strings.TrimSpace(args[0]))
+	args = args[1:]
+	var pos []string
+	for _, a := range args {
+		if eq := strings.IndexByte(a, '='); eq >= 0 && !strings.Contains(a[:eq], "[[") {
+			continue // named argument: style, not content
+		}
+		pos = append(pos, strings.TrimSpace(a))
+	}
+	if footnoteTemplates[name] {
+		fx.Footnotes++
+		return ""
+	}
+	fx.Templates++
+	// A linked argument is what the cell shows ({{flagIPCmedalist|[[X]]|UKR}}).
+	for _, a := range pos {
+		if strings.HasPrefix(a, "[[") {
+			return a
+		}
+	}
+	switch {
+	case lastArg[name] && len(pos) > 0:
+		return pos[len(pos)-1]
+	case firstArg[name] && len(pos) > 0:
+		return pos[0]
+	}
+	if w, ok := templateWords[name]; ok {
+		if w != "" && len(pos) > 0 && pos[0] != "" {
+			return pos[0] // {{yes|partly}} shows "partly"
+		}
+		return w
+	}
+	switch {
+	case strings.HasPrefix(name, "flagicon"), strings.HasPrefix(name, "sort"), name == "hs", strings.HasPrefix(name, "font"):
+		if strings.HasPrefix(name, "sort") && len(pos) > 0 {
+			return pos[len(pos)-1]
+		}
+		return ""
+	case strings.HasPrefix(name, "flag") && len(pos) > 0:
+		return pos[0]
+	case len(pos) == 0 && len(name) <= 4 && strings.ToUpper(name) == strings.TrimSpace(args0(inner)):
+		// {{USA}}, {{GBR}}: a country's flag and code.
+		return strings.TrimSpace(args0(inner))
+	}
+	return ""
+}
+
+func args0(inner string) string {
+	if i := strings.IndexByte(inner, '|'); i >= 0 {
+		return inner[:i]
+	}
+	return inner
+}
+
+// splitArgs splits a template's inside at the pipes that are not inside a
+// [[link|text]].
+func splitArgs(inner string) []string {
+	var out []string
+	depth, start := 0, 0
+	for i := 0; i < len(inner); i++ {
+		switch {
+		case strings.HasPrefix(inner[i:], "[["):
+			depth++
+			i++
+		case strings.HasPrefix(inner[i:], "]]") && depth > 0:
+			depth--
+			i++
+		case inner[i] == '|' && depth == 0:
+			out = append(out, inner[start:i])
+			start = i + 1
+		}
+	}
+	return append(out, inner[start:])
+}
+
+// replaceWikiLinks turns [[Target|text]] into text and [[Target]] into
+// Target, collecting the targets.
+func replaceWikiLinks(s string, links *[]string) string {
+	var b strings.Builder
+	for {
+		open := strings.Index(s, "[[")
+		if open < 0 {
+			break
+		}
+		end := strings.Index(s[open:], "]]")
+		if end < 0 {
+			break
+		}
+		end += open
+		inner := s[open+2 : end]
+		target, text := inner, inner
+		if i := strings.IndexByte(inner, '|'); i >= 0 {
+			target, text = inner[:i], inner[i+1:]
+		}
+		if t := canonical(strings.SplitN(target, "#", 2)[0]); t != "" {
+			*links = append(*links, t)
+		} else {
+			text = "" // files, categories
+		}
+		b.WriteString(s[:open])
+		b.WriteString(text)
+		s = s[end+2:]
+	}
+	b.WriteString(s)
+	return b.String()
+}
+
+// LinkMode says how cells written as page titles are read (see
+// CSVOptions).
+type LinkMode string
+
+// Link modes.
+const (
+	LinksAuto   LinkMode = "auto"   // detect title columns
+	LinksTitles LinkMode = "titles" // the file writes links as titles: read any title-like cell as a link
+	LinksNone   LinkMode = "none"   // cells are text
+)
+
+// titleLike reports whether a cell is written as a Wikipedia title in the
+// export convention: no spaces, a letter, none of the characters titles
+// cannot hold, and not a number or a date.
+func titleLike(s string) bool {
+	if s == "" || len(s) > 255 || strings.ContainsAny(s, " \t#<>[]{}|") {
+		return false
+	}
+	letter := false
+	for _, r := range s {
+		if r >= 'A' && r <= 'Z' || r >= 'a' && r <= 'z' || r > 0x7f {
+			letter = true
+			break
+		}
+	}
+	return letter && !strings.HasPrefix(s, "_") && !strings.HasSuffix(s, "_") && !strings.Contains(s, "__")
+}
+
+// linkTitles reads the cells of title columns as linked entities: in a
+// column where most filled cells are title-like and enough of them carry
+// the underscores of a multi-word title, each title-like cell becomes the
+// entity with that title, shown with spaces. LinksTitles takes a column
+// with any underscored title; LinksAuto wants a fifth of the cells.
+func linkTitles(t *Table, mode LinkMode, fx *Fixes) {
+	if mode == LinksNone || len(t.Rows) == 0 {
+		return
+	}
+	for j := range t.Header {
+		filled, like, under := 0, 0, 0
+		for _, r := range t.Rows {
+			c := r[j]
+			if c.Text == "" || blank(c.Text) || len(c.Links) > 0 {
+				continue
+			}
+			filled++
+			if titleLike(c.Text) {
+				like++
+				if strings.IndexByte(c.Text, '_') >= 0 {
+					under++
+				}
+			}
+		}
+		if filled == 0 || under == 0 {
+			continue
+		}
+		ok := 2*like > filled && 5*under >= filled
+		if mode == LinksTitles {
+			ok = 2*like > filled
+		}
+		if !ok {
+			continue
+		}
+		for _, r := range t.Rows {
+			c := &r[j]
+			if len(c.Links) > 0 || !titleLike(c.Text) || notTitle[strings.ToLower(c.Text)] {
+				continue
+			}
+			if title := canonical(c.Text); title != "" {
+				c.Text, c.Links = title, []string{title}
+				fx.Links++
+			}
+		}
+	}
+}
+
+// notTitle are words that sum up or fill a column, not entities.
+var notTitle = map[string]bool{"total": true, "totals": true, "overall": true, "average": true, "sum": true,
+	"other": true, "others": true, "unknown": true, "vacant": true, "none": true, "various": true}
+
+// blank reports a cell that says "no value".
+func blank(s string) bool {
+	switch s {
+	case "-", "–", "—", "?", "n/a", "N/A", "TBA", "TBD", "none", "None", "×":
+		return true
+	}
+	return false
+}

@@ -1,0 +1,56 @@
+package synth_test
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/leaper-dev/leaper/graph"
+	"github.com/leaper-dev/leaper/graph/graphtest"
+	"github.com/leaper-dev/leaper/query"
+	"github.com/leaper-dev/leaper/store"
+	"github.com/leaper-dev/leaper/synth"
+)
+
+// TestUntitledTreesLeftOut builds real sts-csv tables, whose files are
+// named by page and table ids: without titles no task is made from them
+// (a question would name a file); with --titles the same tree gives tasks
+// that name the page, never the file.
+func TestUntitledTreesLeftOut(t *testing.T) {
+	in := filepath.Join(graphtest.RepoRoot(), "graph", "table", "testdata", "sts-csv")
+	for _, titled := range []bool{false, true} {
+		dir := t.TempDir()
+		opts := &store.BuildOptions{}
+		if titled {
+			opts.Titles = map[string][2]string{"20220596-526655.csv": {"Comparison of force-field implementations", ""}}
+		}
+		if _, err := store.Build(context.Background(), dir, []string{in}, opts); err != nil {
+			t.Fatal(err)
+		}
+		g, err := graph.Open(store.GraphPath(dir), &graph.Options{ReadOnly: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var tasks []*query.Task
+		_, err = synth.Run(context.Background(), g, &synth.Options{Variant: "basic", N: 5, Seed: 1}, func(tk *query.Task) error {
+			tasks = append(tasks, tk)
+			return nil
+		})
+		g.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch {
+		case !titled && len(tasks) > 0:
+			t.Errorf("untitled trees gave %d tasks, first %q", len(tasks), tasks[0].Question)
+		case titled && len(tasks) == 0:
+			t.Error("the titled tree gave no task")
+		}
+		for _, tk := range tasks {
+			if strings.Contains(tk.Question, "20220596") || strings.Contains(tk.Question, "Untitled") {
+				t.Errorf("question names the file: %q", tk.Question)
+			}
+		}
+	}
+}
