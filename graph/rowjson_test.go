@@ -54,7 +54,7 @@ func TestTreeJSON(t *testing.T) {
 		{ID: 7, TableKey: "k", Source: "a.html#table 0", PageTitle: "Ünïcode \"quoted\" \\ title", PageURL: "https://en.wikipedia.org/wiki/X",
 			TableIndex: 3, Section: "S", Caption: "C <b>", Group: "a|b", Question: []uint32{1, 2}, KeyHeader: "Name",
 			KeyDatatype: TypeEntity, KeyDomain: "person", Columns: []Column{{Header: "Year", Relation: 4, Name: "has_year", Datatype: TypeYear, Domain: "time"}, {}},
-			Rows: []Row{{Key: 1, Values: [][]uint32{{2}, nil}}, {Key: 3, Values: [][]uint32{{}, {4, 5}}}}, Dropped: []string{"x: y"}},
+			Rows: []Row{{Key: 1, Values: [][]uint32{{2}, nil}}, {Key: 3, Values: [][]uint32{{}, {4, 5}}}}, Dropped: []string{"x: y"}, Untitled: true},
 		{ID: 1, Question: []uint32{}, Columns: []Column{}, Rows: []Row{}, Dropped: []string{}},
 	}
 	for i, tr := range trees {
@@ -62,7 +62,8 @@ func TestTreeJSON(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, in := range []string{string(b), " " + string(b), `{"id":9,"unknown":1}`, `{"id":-1}`} {
+		for _, in := range []string{string(b), " " + string(b), `{"id":9,"unknown":1}`, `{"id":-1}`,
+			`{"page_title":"a\u00e9\ud83d\ude00\n\"\\\/"}`, `{"page_title":"\ud800"}`, `{"page_title":"bad \x"}`} {
 			var got, want Tree
 			if err := decodeTree([]byte(in), &got); err != nil {
 				if json.Unmarshal([]byte(in), &want) == nil {
@@ -79,9 +80,19 @@ func TestTreeJSON(t *testing.T) {
 		}
 	}
 	var fast Tree
-	b, _ := json.Marshal(trees[1])
-	if fast.fast(b) == nil {
-		t.Errorf("a title with escapes took the fast path")
+	// Every field set and no escapes: the fast path must take it, so a
+	// field added to Tree without a case in the decoder is noticed (it
+	// would still decode, through encoding/json, only slower).
+	full := trees[1]
+	v := reflect.ValueOf(full)
+	for i := 0; i < v.NumField(); i++ {
+		if v.Field(i).IsZero() {
+			t.Errorf("the test tree leaves %s unset", v.Type().Field(i).Name)
+		}
+	}
+	b, _ := json.Marshal(full)
+	if err := fast.fast(b); err != nil {
+		t.Errorf("a tree with every field fell back: %v", err)
 	}
 	b, _ = json.Marshal(trees[2])
 	if err := fast.fast(b); err != nil {

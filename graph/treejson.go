@@ -8,9 +8,10 @@ import (
 
 // decodeTree decodes a tree as Marshal writes it (the fields in any order,
 // no whitespace), without encoding/json's reflection and validation pass:
-// loading every tree of a store (synthesis does) is mostly this. Any other
-// form, and any string with an escape, goes through encoding/json, so the
-// result is always encoding/json's.
+// loading every tree of a store (synthesis does) is mostly this. Strings
+// with escapes are decoded by encoding/json one by one, and any other form
+// of tree goes through encoding/json whole, so the result is always
+// encoding/json's.
 func decodeTree(b []byte, t *Tree) error {
 	if t.fast(b) == nil {
 		return nil
@@ -70,6 +71,15 @@ func (t *Tree) fast(b []byte) error {
 			t.Rows, err = p.rows()
 		case "dropped":
 			t.Dropped, err = p.strs()
+		case "untitled":
+			switch {
+			case p.lit("true"):
+				t.Untitled = true
+			case p.lit("false"):
+				t.Untitled = false
+			default:
+				err = errRowSyntax
+			}
 		default:
 			return errRowSyntax
 		}
@@ -115,13 +125,34 @@ func (p *rowParser) str() (string, bool) {
 	return "", false
 }
 
-// s reads a JSON string without escapes, copied (b is the store's buffer).
+// s reads a JSON string, copied (b is the store's buffer); one with
+// escapes (Marshal writes <, > and & as \u escapes) is decoded by
+// encoding/json.
 func (p *rowParser) s() (string, error) {
-	s, ok := p.str()
-	if !ok {
+	start := p.i
+	if s, ok := p.str(); ok {
+		return strings.Clone(s), nil
+	}
+	p.i = start
+	if !p.lit(`"`) {
 		return "", errRowSyntax
 	}
-	return strings.Clone(s), nil
+	for p.i < len(p.b) {
+		switch p.b[p.i] {
+		case '\\':
+			p.i += 2
+			continue
+		case '"':
+			p.i++
+			var s string
+			if err := json.Unmarshal(p.b[start:p.i], &s); err != nil {
+				return "", errRowSyntax
+			}
+			return s, nil
+		}
+		p.i++
+	}
+	return "", errRowSyntax
 }
 
 func (p *rowParser) u32() (uint32, error) {
