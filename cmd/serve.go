@@ -80,6 +80,9 @@ func serveOptions(o *ServeOptions) (*serve.Options, error) {
 		ShutdownGrace: o.Grace,
 		Logger:        slog.New(slog.NewTextHandler(o.IO.ErrOut, &slog.HandlerOptions{Level: slog.LevelWarn})),
 	}
+	if err := so.Validate(); err != nil {
+		return nil, &usageError{err}
+	}
 	if o.TokenFile != "" {
 		tok, err := serve.ReadToken(o.TokenFile)
 		if err != nil {

@@ -81,6 +81,26 @@ func TestServeNeedsTokenOffLoopback(t *testing.T) {
 	}
 }
 
+func TestServeRefusesNegativeOptions(t *testing.T) {
+	for _, o := range []*ServeOptions{
+		{Addr: "127.0.0.1:0", Workers: -1},
+		{Addr: "127.0.0.1:0", Cache: -5},
+		{Addr: "127.0.0.1:0", Grace: -time.Second},
+	} {
+		o.IO = IO{ErrOut: &bytes.Buffer{}}
+		var ue *usageError
+		if _, err := serveOptions(o); !errors.As(err, &ue) || !errors.Is(err, serve.ErrBadOptions) {
+			t.Errorf("%+v: got %v, want a usage error wrapping ErrBadOptions", o, err)
+		}
+	}
+	if err := (&serve.Options{}).Validate(); err != nil {
+		t.Errorf("zero options: %v", err)
+	}
+	if err := (*serve.Options)(nil).Validate(); err != nil {
+		t.Errorf("nil options: %v", err)
+	}
+}
+
 // TestServeMatchesCLI checks that the server answers exactly as leaper
 // search and leaper visit print with --json, for the same arguments.
 func TestServeMatchesCLI(t *testing.T) {

@@ -12,6 +12,9 @@ var (
 	ErrNoToken = errors.New("serve: a non-loopback address needs a token (--token-file)")
 	// ErrEmptyToken is returned for a token file holding only white space.
 	ErrEmptyToken = errors.New("serve: empty token")
+	// ErrBadOptions reports Options that cannot be used, such as a
+	// negative Workers or Cache.
+	ErrBadOptions = errors.New("serve: bad options")
 )
 
 // Error is a non-2xx answer of the server, as the client sees it.

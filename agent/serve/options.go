@@ -46,6 +46,36 @@ type Options struct {
 	Logger *slog.Logger
 }
 
+// Validate reports options out of range: a negative count, size or
+// duration. Zero means the default for each; NewServer fills the defaults
+// and, to stay usable as a plain constructor, treats a negative value as
+// zero, so callers that take options from users call Validate first.
+func (o *Options) Validate() error {
+	if o == nil {
+		return nil
+	}
+	bad := []struct {
+		name string
+		neg  bool
+	}{
+		{"Workers", o.Workers < 0},
+		{"Cache", o.Cache < 0},
+		{"MaxBody", o.MaxBody < 0},
+		{"MaxRewardBody", o.MaxRewardBody < 0},
+		{"MaxQueries", o.MaxQueries < 0},
+		{"MaxURLs", o.MaxURLs < 0},
+		{"MaxTopK", o.MaxTopK < 0},
+		{"MaxArgLen", o.MaxArgLen < 0},
+		{"ShutdownGrace", o.ShutdownGrace < 0},
+	}
+	for _, b := range bad {
+		if b.neg {
+			return fmt.Errorf("%w: %s must not be negative", ErrBadOptions, b.name)
+		}
+	}
+	return nil
+}
+
 func (o *Options) withDefaults() Options {
 	var c Options
 	if o != nil {
