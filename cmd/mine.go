@@ -131,20 +131,18 @@ func mineFile(ctx context.Context, opts *MineOptions, start time.Time) error {
 		return fmt.Errorf("%s: %w", opts.GraphFile, err)
 	}
 	read := time.Since(start)
-	w := bufio.NewWriterSize(opts.IO.Out, 1<<20)
 	var emit func(left, right []uint32) error
+	var bw *bicliqueWriter
 	if !opts.Count {
-		emit = func(left, right []uint32) error {
-			// Formatted straight into the writer's buffer when it fits.
-			_, err := w.Write(appendBiclique(w.AvailableBuffer(), left, right))
-			return err
-		}
+		bw = newBicliqueWriter(opts.IO.Out, bg.NumLeft(), bg.NumRight())
+		emit = bw.write
 	}
 	st, err := mining.Bicliques(ctx, bg, &mining.Options{MinLeft: opts.MinTrees, MinRight: opts.MinRelations, Workers: opts.Workers}, emit)
-	if err == nil && opts.Count {
-		_, err = fmt.Fprintln(w, st.Bicliques)
-	}
-	if ferr := w.Flush(); err == nil {
+	if opts.Count {
+		if err == nil {
+			_, err = fmt.Fprintln(opts.IO.Out, st.Bicliques)
+		}
+	} else if ferr := bw.flush(); err == nil {
 		err = ferr
 	}
 	if err != nil {

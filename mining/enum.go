@@ -36,6 +36,7 @@ type level struct {
 	candM   []uint64 // K words: candidates
 	done    []uint64 // K words: excluded items, growing as candidates are branched on
 	cnt     []int32  // rows per candidate item
+	aSorted []uint32 // with emit: the A part above this level (qstack on entry), sorted
 	counted bool     // build filled cnt
 	cand    []int32  // candidates in branching order
 	occOff  []int32
@@ -52,8 +53,16 @@ type level struct {
 	// subtree, so tid is shared with the ancestor that switched. Items
 	// dropped by prepare for too few rows are neither candidates nor
 	// excluded in row form; buildCol drops them by count.
+	// cols holds the candidates only. ex holds the rows of the excluded
+	// items, reduced to an antichain, and of each candidate once branched
+	// on: a branch whose rows lie within one of them is not maximal. Most
+	// branches are not (two in three on the synthetic graphs), so nodeCol
+	// tests this first, one AND-NOT a set, before intersecting any column,
+	// and excluded items cost nothing more than their intersections with
+	// the branches that are maximal.
 	colMode bool
 	cols    []colItem
+	ex      []uint64
 }
 
 // colItem is one item of a level in column form.
@@ -61,7 +70,7 @@ type colItem struct {
 	rows uint64 // the rows holding the item
 	item uint32 // its A vertex
 	cnt  int32  // popcount of rows
-	dn   bool   // excluded: branched on earlier, or repeating a branch
+	dn   bool   // branched on earlier, or repeating a branch: rows in ex
 }
 
 // enum is the state of one goroutine's search. Nothing in it is shared.
@@ -81,8 +90,8 @@ type enum struct {
 	qstack  []uint32 // the current A part
 
 	outA, outB []uint32
-	keep       []int32 // antichain scratch
-	keepRows   []uint64
+	newA       []uint32 // sortA scratch
+	keepRows   []uint64 // antichain scratch
 }
 
 func newEnum(ctx context.Context, v *view, emit func(left, right []uint32) error) *enum {
@@ -269,8 +278,12 @@ func (e *enum) rootSearch(u uint32, T, touched []uint32, cnt []int32) error {
 	slices.Sort(ok)
 
 	e.qstack = append(e.qstack, u)
+	if e.emit != nil {
+		lv.aSorted = append(lv.aSorted[:0], e.qstack...)
+		slices.Sort(lv.aSorted)
+	}
 	if len(e.qstack) >= v.minA && len(T) >= v.minB {
-		if err := e.report(T); err != nil {
+		if err := e.report(lv.aSorted, T); err != nil {
 			return err
 		}
 	}
@@ -295,19 +308,68 @@ func (e *enum) rootSearch(u uint32, T, touched []uint32, cnt []int32) error {
 	return e.node(0)
 }
 
-// report emits the current A part with B part tb.
-func (e *enum) report(tb []uint32) error {
+// report emits the A part a (qstack, sorted) with B part tb.
+func (e *enum) report(a, tb []uint32) error {
 	e.st.Bicliques++
 	if e.emit == nil {
 		return nil
 	}
-	a := append(e.outA[:0], e.qstack...)
-	slices.Sort(a)
-	e.outA = a
 	if e.v.swapped {
 		return e.emit(a, tb)
 	}
 	return e.emit(tb, a)
+}
+
+// sortA returns the current A part (qstack) sorted, given base, its first
+// len(base) items sorted: the items a node adds are few, so sorting them
+// and merging beats sorting the whole part for every biclique. The result
+// is valid until the next call.
+func (e *enum) sortA(base []uint32) []uint32 {
+	nw := append(e.newA[:0], e.qstack[len(base):]...)
+	e.newA = nw
+	if len(nw) > 16 {
+		slices.Sort(nw)
+	} else {
+		for i := 1; i < len(nw); i++ {
+			x := nw[i]
+			j := i
+			for j > 0 && nw[j-1] > x {
+				nw[j] = nw[j-1]
+				j--
+			}
+			nw[j] = x
+		}
+	}
+	out := resize(e.outA, len(base)+len(nw))
+	e.outA = out
+	i, j, k := 0, 0, 0
+	for i < len(base) && j < len(nw) {
+		if base[i] < nw[j] {
+			out[k] = base[i]
+			i++
+		} else {
+			out[k] = nw[j]
+			j++
+		}
+		k++
+	}
+	k += copy(out[k:], base[i:])
+	copy(out[k:], nw[j:])
+	return out
+}
+
+// childA returns the current A part sorted, for a child of lv: the one
+// the report just made if reported, else a new one.
+func (e *enum) childA(lv *level, reported bool) []uint32 {
+	if reported {
+		return e.outA
+	}
+	return e.sortA(lv.aSorted)
+}
+
+// setA gives level ch the sorted A part a of the node that builds it.
+func (ch *level) setA(a []uint32) {
+	ch.aSorted = append(ch.aSorted[:0], a...)
 }
 
 // reportRows emits the current A part with the B vertices of rows oc.
@@ -321,7 +383,7 @@ func (e *enum) reportRows(lv *level, oc []int32) error {
 		b = append(b, lv.tid[i])
 	}
 	e.outB = b
-	return e.report(b)
+	return e.report(e.sortA(lv.aSorted), b)
 }
 
 // prepare counts the rows of every candidate (unless build did), drops
@@ -494,16 +556,21 @@ func (e *enum) node(d int) error {
 				w &= w - 1
 			}
 		}
-		if len(e.qstack) >= v.minA {
+		reported := len(e.qstack) >= v.minA
+		if reported {
 			if err := e.reportRows(lv, oc); err != nil {
 				return err
 			}
 		}
 		if nChild > 0 && len(e.qstack)+nChild >= v.minA {
+			ch := e.level(d + 1)
 			if len(oc) <= 64 {
-				e.buildCol(lv, e.level(d+1), oc)
+				e.buildCol(lv, ch, oc)
 			} else {
-				e.build(lv, e.level(d+1), oc)
+				e.build(lv, ch, oc)
+			}
+			if e.emit != nil {
+				ch.setA(e.childA(lv, reported))
 			}
 			if err := e.node(d + 1); err != nil {
 				return err
@@ -549,7 +616,8 @@ func (e *enum) node1(d int, lv *level) error {
 				done |= 1 << j
 			}
 		}
-		if len(e.qstack) >= v.minA {
+		reported := len(e.qstack) >= v.minA
+		if reported {
 			if err := e.reportRows(lv, oc); err != nil {
 				return err
 			}
@@ -570,6 +638,7 @@ func (e *enum) node1(d int, lv *level) error {
 			ch.rows = cr
 			if e.emit != nil {
 				ch.setTid(lv.tid, oc)
+				ch.setA(e.childA(lv, reported))
 			}
 			if err := e.node(d + 1); err != nil {
 				return err
@@ -682,8 +751,8 @@ func (e *enum) build(lv, ch *level, oc []int32) {
 // buildCol fills ch in column form with the rows oc (at most 64) of the
 // row-form level lv, keeping the items that occur in some but not all of
 // them and in at least max(minB, 2): an item in fewer rows can neither
-// start a branch nor cover one. Items keep lv's order, so branches come in
-// the same order as in row form.
+// start a branch nor cover one. Candidates keep lv's order, so branches
+// come in the same order as in row form; excluded items go to ch.ex.
 func (e *enum) buildCol(lv, ch *level, oc []int32) {
 	K := lv.K
 	m := 0
@@ -716,72 +785,59 @@ func (e *enum) buildCol(lv, ch *level, oc []int32) {
 		ch.setTid(lv.tid, oc)
 	}
 	minB := int32(max(e.v.minB, 2))
-	cand := ch.cand[:0]
+	cand, ex := ch.cand[:0], ch.ex[:0]
 	n := 0
 	for _, it := range cols {
 		it.cnt = int32(bits.OnesCount64(it.rows))
 		if it.cnt < minB {
 			continue
 		}
-		if !it.dn {
-			cand = append(cand, int32(n))
+		if it.dn {
+			ex = append(ex, it.rows)
+			continue
 		}
+		cand = append(cand, int32(n))
 		cols[n] = it
 		n++
 	}
 	ch.colMode = true
-	ch.cols, ch.cand = e.antichain(cols[:n], cand)
+	ch.cols, ch.cand, ch.ex = cols[:n], cand, e.antichain(ex)
 	sortCols(ch.cand, ch.cols)
 }
 
-// antichain drops the excluded items whose rows lie within another
-// excluded item's: a branch they cover is covered by that one too, so only
-// the maximal ones matter for the maximality check. On the synthetic graphs
-// this keeps about one excluded item in ten. Candidates (listed in cand by
-// index) and their order are unchanged; cand is renumbered in place.
-func (e *enum) antichain(cols []colItem, cand []int32) ([]colItem, []int32) {
-	keep, kr := e.keep[:0], e.keepRows[:0] // kept items and their rows
-	for j := range cols {
-		if !cols[j].dn {
-			continue
-		}
-		x := cols[j].rows
-		covered := false
-		for k := 0; k < len(kr); k++ {
-			y := kr[k]
-			if x&y == x {
-				covered = true
-				break
-			}
-			if x&y == y { // x covers y: drop y
-				cols[keep[k]].cnt = -1
-				last := len(kr) - 1
-				keep[k], kr[k] = keep[last], kr[last]
-				keep, kr = keep[:last], kr[:last]
-				k--
-			}
-		}
-		if covered {
-			cols[j].cnt = -1
-		} else {
-			keep, kr = append(keep, int32(j)), append(kr, x)
-		}
+// antichain reduces ex, the rows of excluded items, to its maximal sets,
+// in place: a branch covered by a dropped set is covered by a kept one too,
+// so only those matter for the maximality check. On the synthetic graphs
+// this keeps about one excluded item in ten. The sets are visited by
+// decreasing size (a bucket sort: sizes are at most 64), so a set can only
+// lie within one visited before it and each test is one AND-NOT.
+func (e *enum) antichain(ex []uint64) []uint64 {
+	var start [66]int32 // start[64-c]: first slot of size c in ord
+	for _, x := range ex {
+		start[65-bits.OnesCount64(x)]++
 	}
-	e.keep, e.keepRows = keep, kr
-	n, ci := 0, 0
-	for j := range cols {
-		it := cols[j]
-		if it.cnt < 0 {
-			continue
+	for c := 1; c < len(start); c++ {
+		start[c] += start[c-1]
+	}
+	ord := resize(e.keepRows, len(ex))
+	for _, x := range ex {
+		c := 64 - bits.OnesCount64(x)
+		ord[start[c]] = x
+		start[c]++
+	}
+	e.keepRows = ord
+	n := 0
+next:
+	for _, x := range ord {
+		for _, y := range ex[:n] {
+			if x&^y == 0 {
+				continue next
+			}
 		}
-		if !it.dn {
-			cand[ci] = int32(n)
-			ci++
-		}
-		cols[n] = it
+		ex[n] = x
 		n++
 	}
-	return cols[:n], cand[:ci]
+	return ex[:n]
 }
 
 // antichainMin is the number of excluded items from which a child's are
@@ -805,10 +861,12 @@ func sortCols(cand []int32, cols []colItem) {
 }
 
 // nodeCol is node for a level in column form. For candidate c with rows
-// oc, an item whose rows contain oc is in the closure (an excluded one
-// makes the branch non-maximal); one meeting oc in fewer rows, but in at
-// least max(minB, 2), may extend it below, and the child takes the
-// intersections as its columns.
+// oc, the branch is not maximal if an excluded set (lv.ex) contains oc.
+// Otherwise a candidate whose rows contain oc is in the closure; one
+// meeting oc in fewer rows, but in at least max(minB, 2), may extend it
+// below; and the child takes the intersections as its columns, and those of
+// the excluded sets as its excluded sets. cols holds candidates only (dn
+// once branched on or repeating a branch, their rows then in lv.ex).
 func (e *enum) nodeCol(d int, lv *level) error {
 	v := e.v
 	minB := int32(max(v.minB, 2))
@@ -822,23 +880,33 @@ func (e *enum) nodeCol(d int, lv *level) error {
 			return err
 		}
 		oc, n := cols[c].rows, cols[c].cnt
+		nonmax := false
+		for _, y := range lv.ex {
+			if oc&^y == 0 {
+				nonmax = true
+				break
+			}
+		}
+		if nonmax {
+			e.st.NonMaximal++
+			cols[c].dn = true
+			continue
+		}
 		ch := e.level(d + 1)
 		ccols := ch.cols[:0]
 		cand := ch.cand[:0]
 		e.qstack = e.qstack[:top]
-		nonmax := false
 		for j := range cols {
 			it := &cols[j]
+			if it.dn {
+				continue // its rows are in lv.ex
+			}
 			x := it.rows & oc
 			if x == 0 {
 				continue
 			}
 			p := int32(bits.OnesCount64(x))
 			if p == n {
-				if it.dn {
-					nonmax = true
-					break
-				}
 				e.qstack = append(e.qstack, it.item)
 				if it.cnt == n {
 					it.dn = true // its branch would repeat this one
@@ -848,53 +916,56 @@ func (e *enum) nodeCol(d int, lv *level) error {
 			if p < minB {
 				continue
 			}
-			if !it.dn {
-				cand = append(cand, int32(len(ccols)))
-			}
-			ccols = append(ccols, colItem{rows: x, item: it.item, cnt: p, dn: it.dn})
+			cand = append(cand, int32(len(ccols)))
+			ccols = append(ccols, colItem{rows: x, item: it.item, cnt: p})
 		}
-		ch.cols, ch.cand = ccols, cand
-		if nonmax {
-			e.st.NonMaximal++
-			cols[c].dn = true
-			continue
-		}
-		if len(e.qstack) >= v.minA {
-			if err := e.reportBits(lv.tid, oc); err != nil {
+		reported := len(e.qstack) >= v.minA
+		if reported {
+			if err := e.reportBits(lv, oc); err != nil {
 				return err
 			}
 		}
 		if len(cand) > 0 && len(e.qstack)+len(cand) >= v.minA {
+			ex := ch.ex[:0]
+			for _, y := range lv.ex {
+				if x := y & oc; bits.OnesCount64(x) >= int(minB) {
+					ex = append(ex, x)
+				}
+			}
+			if len(ex) > antichainMin {
+				ex = e.antichain(ex)
+			}
 			ch.tid = lv.tid
 			ch.colMode = true
-			ch.cols, ch.cand = ccols, cand
-			if len(ccols)-len(cand) > antichainMin {
-				ch.cols, ch.cand = e.antichain(ccols, cand)
-			}
+			ch.cols, ch.cand, ch.ex = ccols, cand, ex
 			sortCols(ch.cand, ch.cols)
+			if e.emit != nil {
+				ch.setA(e.childA(lv, reported))
+			}
 			if err := e.nodeCol(d+1, ch); err != nil {
 				return err
 			}
 		}
 		cols[c].dn = true
+		lv.ex = append(lv.ex, oc)
 	}
 	e.qstack = e.qstack[:top]
 	return nil
 }
 
 // reportBits emits the current A part with the B vertices of the rows in
-// the bitset oc.
-func (e *enum) reportBits(tid []uint32, oc uint64) error {
+// the bitset oc of a level in column form.
+func (e *enum) reportBits(lv *level, oc uint64) error {
 	if e.emit == nil {
 		e.st.Bicliques++
 		return nil
 	}
 	b := e.outB[:0]
 	for ; oc != 0; oc &= oc - 1 {
-		b = append(b, tid[bits.TrailingZeros64(oc)])
+		b = append(b, lv.tid[bits.TrailingZeros64(oc)])
 	}
 	e.outB = b
-	return e.report(b)
+	return e.report(e.sortA(lv.aSorted), b)
 }
 
 // setTid fills the level's own tid storage with the B vertices of rows oc
