@@ -325,10 +325,10 @@ func (p *parser) variable() (string, error) {
 	return "", p.errf(t, "expected a variable, found %s", describe(t))
 }
 
-func (p *parser) parseAgg() (*Agg, error) {
+func (p *parser) parseAgg() (*AggFunc, error) {
 	name := p.next()
 	p.next() // '('
-	a := &Agg{Op: name.text}
+	a := &AggFunc{Op: name.text}
 	nvars := 0
 	switch name.text {
 	case AggCount, AggSum, AggAvg, AggMin, AggMax:

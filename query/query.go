@@ -67,8 +67,9 @@ const (
 	AggMember = "member"
 )
 
-// Agg is the aggregate of a query's head.
-type Agg struct {
+// AggFunc is the aggregate function of a query's head (count, sum, top…); the
+// computed value of an aggregation task is an Aggregate.
+type AggFunc struct {
 	Op string
 	// K is the number of rows kept by top and bottom.
 	K int
@@ -88,7 +89,7 @@ type Query struct {
 	// set: the aggregate decides the columns.
 	Select []string
 	Atoms  []Atom
-	Agg    *Agg
+	Agg    *AggFunc
 }
 
 // anonymous reports a variable the parser made up for an inline
@@ -369,7 +370,7 @@ func (q *Query) String() string {
 }
 
 // String writes the aggregate as in a query's head.
-func (a *Agg) String() string {
+func (a *AggFunc) String() string {
 	vs := make([]string, len(a.Vars))
 	for i, v := range a.Vars {
 		vs[i] = fmtVar(v)

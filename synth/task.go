@@ -45,7 +45,7 @@ type draft struct {
 	given     []string // texts the question may contain: table titles, filter phrases
 	keep      []string // texts a paraphrase must keep besides the live slots
 	hidden    []uint32 // entities never to be named (the Reverse-Union anchor)
-	agg       *query.Agg
+	agg       *query.AggFunc
 	op        string // union operation
 	expand    int
 	vars      map[string]bool
@@ -281,27 +281,27 @@ func (s *synth) tableRows(tb *table) ([][]string, error) {
 // aggOf rebuilds the engine aggregate of an answer: Column is the
 // aggregated variable (count: "?"; diff: "A-B"; member: the constant
 // asked about), and top/bottom keep as many rows as Value names.
-func aggOf(a *query.Aggregate) *query.Agg {
+func aggOf(a *query.Aggregate) *query.AggFunc {
 	switch a.Op {
 	case query.AggCount:
-		return &query.Agg{Op: a.Op, Vars: []string{query.TargetVar}}
+		return &query.AggFunc{Op: a.Op, Vars: []string{query.TargetVar}}
 	case query.AggMember:
-		return &query.Agg{Op: a.Op, Vars: []string{query.TargetVar}, Const: a.Column}
+		return &query.AggFunc{Op: a.Op, Vars: []string{query.TargetVar}, Const: a.Column}
 	case query.AggDiff:
 		l, r, _ := strings.Cut(a.Column, "-")
-		return &query.Agg{Op: a.Op, Vars: []string{l, r}}
+		return &query.AggFunc{Op: a.Op, Vars: []string{l, r}}
 	case query.AggTop, query.AggBottom:
 		k := 0
 		if a.Value != "" {
 			k = len(strings.Split(a.Value, "; "))
 		}
-		return &query.Agg{Op: a.Op, K: k, Vars: []string{query.TargetVar, a.Column}}
+		return &query.AggFunc{Op: a.Op, K: k, Vars: []string{query.TargetVar, a.Column}}
 	}
-	return &query.Agg{Op: a.Op, Vars: []string{a.Column}}
+	return &query.AggFunc{Op: a.Op, Vars: []string{a.Column}}
 }
 
 // evalAgg evaluates the formalization with an aggregate head.
-func evalAgg(ctx context.Context, g *graph.Store, ts []query.Triple, a *query.Agg) (*query.Result, error) {
+func evalAgg(ctx context.Context, g *graph.Store, ts []query.Triple, a *query.AggFunc) (*query.Result, error) {
 	q, err := query.FromTriples(ts)
 	if err != nil {
 		return nil, err

@@ -612,7 +612,7 @@ func (s *synth) union(ctx context.Context, group []int, rng *rand.Rand) (*draft,
 	}
 	d.question = fill(pick(rng, tpl), kv...)
 	if op == OpCount {
-		d.agg = &query.Agg{Op: query.AggCount, Vars: []string{query.TargetVar}}
+		d.agg = &query.AggFunc{Op: query.AggCount, Vars: []string{query.TargetVar}}
 		d.question += " " + pick(rng, []string{"How many " + d.keyNoun.many + " is that in total?",
 			"Also say how many " + d.keyNoun.many + " there are.", "How many such " + d.keyNoun.many + " are there?"})
 	}
