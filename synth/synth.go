@@ -38,7 +38,7 @@ type Options struct {
 	// MinTrees drops Union and Reverse-Union tasks over fewer trees.
 	MinTrees int
 	// Op restricts Union tasks to one operation (OpUnion, OpIntersect,
-	// OpDifference, OpCount); empty draws one per task from the seed.
+	// OpDifference, OpCount, OpCompare); empty draws one per task from the seed.
 	Op string
 	// Paraphraser rewrites template questions; nil keeps the templates.
 	Paraphraser Paraphraser

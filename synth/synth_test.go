@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -59,6 +60,7 @@ var configs = []struct {
 	{"union-op-intersect", synth.Options{Variant: "union", Op: synth.OpIntersect}},
 	{"union-op-difference", synth.Options{Variant: "union", Op: synth.OpDifference}},
 	{"union-op-count", synth.Options{Variant: "union", Op: synth.OpCount}},
+	{"union-op-compare", synth.Options{Variant: "union", Op: synth.OpCompare}},
 	{"union-min-trees", synth.Options{Variant: "union", MinTrees: 4}},
 	{"union-expand", synth.Options{Variant: "union", Expand: 1}},
 	{"union-aggregate", synth.Options{Variant: "union", Aggregate: true}},
@@ -108,7 +110,7 @@ func TestInvariant(t *testing.T) {
 				if strings.Contains(tk.Question, "{") || strings.Contains(tk.Question, "has_") {
 					t.Errorf("%s: unrendered question %q", tk.ID, tk.Question)
 				}
-				if (o.Aggregate || tk.Op == synth.OpCount) != (tk.Answer.Aggregate != nil) {
+				if (o.Aggregate || tk.Op == synth.OpCount || tk.Op == synth.OpCompare) != (tk.Answer.Aggregate != nil) {
 					t.Errorf("%s: aggregate %v", tk.ID, tk.Answer.Aggregate)
 				}
 				if tk.Expand != o.Expand {
@@ -265,6 +267,49 @@ func TestBasicHopsOnStore(t *testing.T) {
 		}
 		if !hop {
 			t.Errorf("%s: no requested relation beyond tree %d: %q", tk.ID, tr.ID, tk.Question)
+		}
+	}
+}
+
+// TestCompare: comparison tasks ask for a positive difference of two
+// trees' key counts (countdiff), equal to the trees' own counts, and Check
+// rejects a changed value.
+func TestCompare(t *testing.T) {
+	g := storetest.OpenGraph(t)
+	tasks, _ := run(t, g, synth.Options{Variant: "union", Op: synth.OpCompare, N: 10, Seed: 7})
+	if len(tasks) == 0 {
+		t.Fatal("no compare tasks")
+	}
+	for _, tk := range tasks {
+		a := tk.Answer.Aggregate
+		if a == nil || a.Op != query.AggCountDiff {
+			t.Fatalf("%s: aggregate %+v, want countdiff", tk.ID, a)
+		}
+		l, r, _ := strings.Cut(a.Column, "-")
+		var want int
+		for i, s := range []string{l, r} {
+			id, err := strconv.ParseUint(s, 10, 32)
+			if err != nil {
+				t.Fatalf("%s: column %q", tk.ID, a.Column)
+			}
+			keys, err := g.KeysOfTree(uint32(id))
+			if err != nil {
+				t.Fatal(err)
+			}
+			want += (1 - 2*i) * int(keys.GetCardinality())
+		}
+		if want <= 0 || a.Value != strconv.Itoa(want) {
+			t.Errorf("%s: countdiff %s = %s, the trees' key counts give %d", tk.ID, a.Column, a.Value, want)
+		}
+		if synth.NamesTable(tk.Question) {
+			t.Errorf("%s: the question names a table: %q", tk.ID, tk.Question)
+		}
+		bad := *tk
+		agg := *a
+		agg.Value = strconv.Itoa(want + 1)
+		bad.Answer.Aggregate = &agg
+		if err := synth.Check(context.Background(), g, &bad); !errors.Is(err, synth.ErrInvariant) {
+			t.Errorf("%s: changed value: %v, want ErrInvariant", tk.ID, err)
 		}
 	}
 }

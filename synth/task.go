@@ -46,6 +46,7 @@ type draft struct {
 	keep      []string // texts a paraphrase must keep besides the live slots
 	hidden    []uint32 // entities never to be named (the Reverse-Union anchor)
 	agg       *query.AggFunc
+	aggWant   string // the aggregate's value the question means, when known beforehand
 	op        string // union operation
 	expand    int
 	vars      map[string]bool
@@ -280,7 +281,8 @@ func (s *synth) tableRows(tb *table) ([][]string, error) {
 
 // aggOf rebuilds the engine aggregate of an answer: Column is the
 // aggregated variable (count: "?"; diff: "A-B"; member: the constant
-// asked about), and top/bottom keep as many rows as Value names.
+// asked about; countdiff: the two tree ids, "12-34"), and top/bottom keep
+// as many rows as Value names.
 func aggOf(a *query.Aggregate) *query.AggFunc {
 	switch a.Op {
 	case query.AggCount:
@@ -290,6 +292,14 @@ func aggOf(a *query.Aggregate) *query.AggFunc {
 	case query.AggDiff:
 		l, r, _ := strings.Cut(a.Column, "-")
 		return &query.AggFunc{Op: a.Op, Vars: []string{l, r}}
+	case query.AggCountDiff:
+		l, r, _ := strings.Cut(a.Column, "-")
+		x, errx := strconv.ParseUint(l, 10, 32)
+		y, erry := strconv.ParseUint(r, 10, 32)
+		if errx != nil || erry != nil {
+			return &query.AggFunc{Op: a.Op, Vars: []string{query.TargetVar}}
+		}
+		return &query.AggFunc{Op: a.Op, Vars: []string{query.TargetVar}, Trees: []uint32{uint32(x), uint32(y)}}
 	case query.AggTop, query.AggBottom:
 		k := 0
 		if a.Value != "" {
@@ -402,7 +412,7 @@ func (s *synth) finish(ctx context.Context, d *draft, rng *rand.Rand, st *Stats)
 	}
 	if d.agg != nil {
 		res, err := evalAgg(ctx, s.g, ts, d.agg)
-		if err != nil || res.Aggregate == nil {
+		if err != nil || res.Aggregate == nil || d.aggWant != "" && res.Aggregate.Value != d.aggWant {
 			return nil, DropAggregate, nil
 		}
 		a := *res.Aggregate
