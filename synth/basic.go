@@ -355,7 +355,11 @@ func (s *synth) basic(ctx context.Context, t *graph.Tree, rng *rand.Rand) (*draf
 		for _, h := range hops {
 			hw = append(hw, lowerFirst(words(h.header)))
 		}
-		known := pick(rng, []string{" with a known " + list(hw), " whose " + list(hw) + " is on record"})
+		verb := " is on record"
+		if len(hw) > 1 {
+			verb = " are on record" // "whose residence and occupation are on record"
+		}
+		known := pick(rng, []string{" with a known " + list(hw), " whose " + list(hw) + verb})
 		f.phrase += known
 		d.given = append(d.given, known)
 	}
