@@ -2,12 +2,14 @@ package agent_test
 
 import (
 	"context"
+	"encoding/json"
 	"testing"
 
 	"github.com/leaper-dev/leaper/agent/eval"
 
 	"github.com/leaper-dev/leaper/agent"
 	"github.com/leaper-dev/leaper/agent/agenttest"
+	"github.com/leaper-dev/leaper/web"
 	"github.com/leaper-dev/leaper/web/webtest"
 )
 
@@ -34,9 +36,50 @@ func TestRolloutOracleReachesFullISR(t *testing.T) {
 		if tr.End != agent.EndAnswer {
 			t.Errorf("%s: end %s", task.ID, tr.End)
 		}
+		checkOracleRules(t, w, task.ID, tr)
 		sc := eval.Score(task, tr.Answer, tr)
 		if !sc.Success || task.Variant == "basic" && sc.F < 0.999 {
 			t.Errorf("%s: oracle answer scores %+v", task.ID, sc)
+		}
+	}
+}
+
+// checkOracleRules: every visit reads one page, whose URL an earlier
+// search returned or an earlier visit showed as an entity's page (a link);
+// the oracle never guesses a URL.
+func checkOracleRules(t *testing.T, w *web.Web, id string, tr *agent.Trajectory) {
+	t.Helper()
+	allowed := map[string]bool{}
+	for i, st := range tr.Steps {
+		switch st.Tool {
+		case "search":
+			for _, u := range st.URLs {
+				allowed[web.CanonicalURL(u)] = true
+			}
+		case "visit":
+			var a struct {
+				URL []string `json:"url"`
+			}
+			if err := json.Unmarshal(st.Args, &a); err != nil || len(a.URL) != 1 {
+				t.Errorf("%s step %d: visit args %s, want one URL", id, i, st.Args)
+				continue
+			}
+			if !allowed[web.CanonicalURL(a.URL[0])] {
+				t.Errorf("%s step %d: visits %s, which no search returned and no visited page links", id, i, a.URL[0])
+			}
+			obs, err := w.Call(context.Background(), "visit", st.Args)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ents, err := w.Store().Graph().Entities(obs.Entities)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, e := range ents {
+				if e != nil && e.URL != "" {
+					allowed[web.CanonicalURL(e.URL)] = true
+				}
+			}
 		}
 	}
 }

@@ -61,7 +61,7 @@ func runDemo(ctx context.Context, o *DemoOptions) error {
 	f := o.f
 	f.Store = o.Store
 	section(o, "leaper build --force --store "+o.Store+" "+o.Data)
-	bo := &BuildOptions{IO: o.IO, Store: o.Store, Inputs: []string{o.Data}, Format: "auto", Force: true, Quiet: true, MaxShow: 5}
+	bo := &BuildOptions{IO: o.IO, Store: o.Store, Inputs: []string{o.Data}, Format: "auto", Links: "auto", Force: true, Quiet: true, MaxShow: 5}
 	if err := runBuild(ctx, bo); err != nil {
 		if _, ok := err.(*partialError); !ok {
 			return err

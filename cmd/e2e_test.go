@@ -258,3 +258,17 @@ func TestBuildKilledInFinalize(t *testing.T) {
 		}
 	}
 }
+
+// TestDemoEndToEnd: the demo runs every step over the sample corpus.
+func TestDemoEndToEnd(t *testing.T) {
+	store := filepath.Join(t.TempDir(), "demo")
+	out, e, code := run(t, "--store", store, "demo", "--data", filepath.Join("..", "testdata", "corpus"))
+	if code != 0 {
+		t.Fatalf("demo: exit %d\n%s\n%s", code, e, out)
+	}
+	for _, want := range []string{"=== leaper build", "=== leaper rollout", "oracle ISR"} {
+		if !strings.Contains(out+e, want) {
+			t.Errorf("demo output lacks %q", want)
+		}
+	}
+}

@@ -92,7 +92,7 @@ counted on stderr. Same store, flags and seed give byte-identical output.`,
 	fl.BoolVar(&opts.Aggregate, "aggregate", false, "ask for a computed answer: count, sum, avg, min/max, top-k, diff, member")
 	fl.IntVar(&opts.MinTargets, "min-targets", 0, "keep only tasks with at least this many targets")
 	fl.IntVar(&opts.MinTrees, "min-trees", 0, "union and reverse-union: keep only tasks over at least this many trees")
-	fl.StringVar(&opts.Op, "op", "", "union: only this operation (union, intersect, difference, count); default all, drawn by the seed")
+	fl.StringVar(&opts.Op, "op", "", "union: only this operation (union, intersect, difference, count, compare); default all, drawn by the seed")
 	fl.BoolVar(&opts.Hardness, "hardness", true, "report hardness on stderr: |R|, trees and pages per task, oracle tool calls and naive ISR over the offline web")
 	fl.BoolVar(&opts.LLM, "llm", false, "paraphrase questions through an OpenAI-compatible endpoint")
 	fl.StringVar(&opts.BaseURL, "base-url", "", "endpoint base URL (env OPENAI_BASE_URL)")

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -123,6 +124,11 @@ func Open(dir string, opts *Options) (*Store, error) {
 			}
 		}
 		bo = bo.WithReadOnly(o.ReadOnly)
+		if !o.ReadOnly {
+			if err := removeEmptyLogs(dir, o.Logger); err != nil {
+				return nil, err
+			}
+		}
 	}
 	db, err := badger.Open(bo)
 	if err != nil {
@@ -211,7 +217,12 @@ func getJSON(txn *badger.Txn, key []byte, v any) error {
 	if err != nil {
 		return err
 	}
-	return it.Value(func(b []byte) error { return json.Unmarshal(b, v) })
+	return it.Value(func(b []byte) error {
+		if t, ok := v.(*Tree); ok {
+			return decodeTree(b, t)
+		}
+		return json.Unmarshal(b, v)
+	})
 }
 
 func getID(txn *badger.Txn, key []byte) (uint32, error) {
@@ -370,7 +381,7 @@ func (s *Store) EachTree(ctx context.Context, fn func(*Tree) error) error {
 			return err
 		}
 		var t Tree
-		if err := json.Unmarshal(v, &t); err != nil {
+		if err := decodeTree(v, &t); err != nil {
 			return err
 		}
 		return fn(&t)
@@ -563,4 +574,34 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	sort.Strings(ks)
 	return ks
+}
+
+// removeEmptyLogs deletes the 0-byte memtable (.mem) and value-log (.vlog)
+// files that a process killed between Badger creating such a file and its
+// first write leaves behind: Badger's Open refuses them (badger #2207),
+// which would stop the next build from resuming. A file of no bytes holds
+// no entry, and nothing can point into it, so nothing is lost.
+func removeEmptyLogs(dir string, log *slog.Logger) error {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil
+		}
+		return fmt.Errorf("graph: open %s: %w", dir, err)
+	}
+	for _, e := range ents {
+		name := e.Name()
+		if e.IsDir() || (filepath.Ext(name) != ".mem" && filepath.Ext(name) != ".vlog") {
+			continue
+		}
+		fi, err := e.Info()
+		if err != nil || fi.Size() != 0 {
+			continue
+		}
+		if err := os.Remove(filepath.Join(dir, name)); err != nil {
+			return fmt.Errorf("graph: open %s: remove empty %s left by a crash: %w", dir, name, err)
+		}
+		log.Info("graph: removed an empty file left by an interrupted write", "file", name)
+	}
+	return nil
 }

@@ -218,3 +218,35 @@ func TestLookups(t *testing.T) {
 		t.Fatalf("missing page: %v", err)
 	}
 }
+
+// TestTreesDecodeAsEncodingJSON: every tree of the sample store reads the
+// same through the store's decoder as through encoding/json.
+func TestTreesDecodeAsEncodingJSON(t *testing.T) {
+	g := storetest.OpenGraph(t)
+	n := 0
+	err := g.EachTree(context.Background(), func(tr *graph.Tree) error {
+		n++
+		b, err := json.Marshal(tr)
+		if err != nil {
+			return err
+		}
+		var want graph.Tree
+		if err := json.Unmarshal(b, &want); err != nil {
+			return err
+		}
+		if !reflect.DeepEqual(*tr, want) {
+			t.Errorf("tree %d decodes differently", tr.ID)
+		}
+		one, err := g.Tree(tr.ID)
+		if err != nil {
+			return err
+		}
+		if !reflect.DeepEqual(*one, want) {
+			t.Errorf("Tree(%d) decodes differently", tr.ID)
+		}
+		return nil
+	})
+	if err != nil || n == 0 {
+		t.Fatalf("%d trees: %v", n, err)
+	}
+}

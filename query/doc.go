@@ -82,6 +82,8 @@
 //	bottom(k, X, Y)    the k smallest; top(k, Y) ranks Y alone
 //	diff(A, B)         A − B, each bound to exactly one value
 //	member(c, X)       "true" when the constant c names one of the X
+//	countdiff(X, a, b) how many X are keys of tree a, less how many are
+//	                   keys of tree b (a comparison across a union group)
 //
 // Result.Aggregate holds the value (top/bottom: the X names joined by
 // "; "), Result.Rows the rows it was computed from. Aggregates and

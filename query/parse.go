@@ -325,14 +325,32 @@ func (p *parser) variable() (string, error) {
 	return "", p.errf(t, "expected a variable, found %s", describe(t))
 }
 
-func (p *parser) parseAgg() (*Agg, error) {
+func (p *parser) parseAgg() (*AggFunc, error) {
 	name := p.next()
 	p.next() // '('
-	a := &Agg{Op: name.text}
+	a := &AggFunc{Op: name.text}
 	nvars := 0
 	switch name.text {
 	case AggCount, AggSum, AggAvg, AggMin, AggMax:
 		nvars = 1
+	case AggCountDiff:
+		v, err := p.variable()
+		if err != nil {
+			return nil, err
+		}
+		a.Vars = []string{v}
+		for range 2 {
+			if err := p.expect(","); err != nil {
+				return nil, err
+			}
+			t := p.next()
+			id, err := strconv.ParseUint(t.text, 10, 32)
+			if t.kind != tNumber || err != nil {
+				return nil, p.errf(t, "countdiff: expected a tree id, found %s", describe(t))
+			}
+			a.Trees = append(a.Trees, uint32(id))
+		}
+		return a, p.expect(")")
 	case AggDiff:
 		nvars = 2
 	case AggTop, AggBottom:
@@ -356,7 +374,7 @@ func (p *parser) parseAgg() (*Agg, error) {
 		}
 		nvars = 1
 	default:
-		return nil, p.errf(name, "unknown aggregate %q (count, sum, avg, min, max, top, bottom, diff, member)", name.text)
+		return nil, p.errf(name, "unknown aggregate %q (count, sum, avg, min, max, top, bottom, diff, member, countdiff)", name.text)
 	}
 	for {
 		v, err := p.variable()

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/binary"
 	"fmt"
+	"github.com/RoaringBitmap/roaring/v2"
 	"slices"
 
 	"github.com/leaper-dev/leaper/graph"
@@ -34,10 +35,11 @@ type plan struct {
 	idx     map[string]int
 	triples []ptriple
 	intrees []pintree
-	filters [][]*Atom // per variable
-	cols    []string  // the projection the rows are made of
-	proj    []int     // variable index per column
-	member  []uint32  // member's constant, resolved
+	filters [][]*Atom          // per variable
+	cols    []string           // the projection the rows are made of
+	proj    []int              // variable index per column
+	member  []uint32           // member's constant, resolved
+	cmp     [2]*roaring.Bitmap // countdiff's trees' keys
 }
 
 func prepare(ctx context.Context, g *graph.Store, q *Query) (*plan, error) {
@@ -112,12 +114,19 @@ func prepare(ctx context.Context, g *graph.Store, q *Query) (*plan, error) {
 	p.cols = q.Select
 	if q.Agg != nil {
 		switch q.Agg.Op {
-		case AggCount, AggMember:
+		case AggCount, AggMember, AggCountDiff:
 			p.cols = q.Agg.Vars
 		case AggTop, AggBottom, AggDiff:
 			p.cols = q.Agg.Vars
 		default:
 			p.cols = q.namedVars()
+		}
+		if q.Agg.Op == AggCountDiff {
+			for i, t := range q.Agg.Trees {
+				if p.cmp[i], err = g.KeysOfTree(t); err != nil {
+					return nil, fmt.Errorf("query: countdiff: %w", err)
+				}
+			}
 		}
 		if q.Agg.Op == AggMember {
 			if p.member, err = res.constant(q.Agg.Const); err != nil {

@@ -65,19 +65,25 @@ const (
 	AggBottom = "bottom"
 	AggDiff   = "diff"
 	AggMember = "member"
+	// AggCountDiff compares two trees across a set: how many of X's values
+	// are keys of the first tree, less how many are keys of the second.
+	AggCountDiff = "countdiff"
 )
 
-// Agg is the aggregate of a query's head.
-type Agg struct {
+// AggFunc is the aggregate function of a query's head (count, sum, top…); the
+// computed value of an aggregation task is an Aggregate.
+type AggFunc struct {
 	Op string
 	// K is the number of rows kept by top and bottom.
 	K int
 	// Vars are the operands: count/sum/avg/min/max(X): [X]; top/bottom(k,
 	// X, Y): [X, Y] ordered by Y, or [Y]; diff(A, B): [A, B];
-	// member(c, X): [X].
+	// member(c, X): [X]; countdiff(X, a, b): [X].
 	Vars []string
 	// Const is member's constant.
 	Const string
+	// Trees are countdiff's two tree ids, a then b.
+	Trees []uint32
 }
 
 // Query is a parsed formal query: a conjunction of atoms, the answer
@@ -88,7 +94,7 @@ type Query struct {
 	// set: the aggregate decides the columns.
 	Select []string
 	Atoms  []Atom
-	Agg    *Agg
+	Agg    *AggFunc
 }
 
 // anonymous reports a variable the parser made up for an inline
@@ -196,6 +202,9 @@ func (q *Query) validate() error {
 			if !bound[v] {
 				return fmt.Errorf("%w: %s(%s): variable appears in no condition", ErrInvalid, q.Agg.Op, v)
 			}
+		}
+		if q.Agg.Op == AggCountDiff && (len(q.Agg.Vars) != 1 || len(q.Agg.Trees) != 2) {
+			return fmt.Errorf("%w: countdiff needs one variable and two tree ids", ErrInvalid)
 		}
 		if (q.Agg.Op == AggTop || q.Agg.Op == AggBottom) && q.Agg.K < 0 {
 			return fmt.Errorf("%w: %s needs k >= 0", ErrInvalid, q.Agg.Op)
@@ -369,7 +378,7 @@ func (q *Query) String() string {
 }
 
 // String writes the aggregate as in a query's head.
-func (a *Agg) String() string {
+func (a *AggFunc) String() string {
 	vs := make([]string, len(a.Vars))
 	for i, v := range a.Vars {
 		vs[i] = fmtVar(v)
@@ -379,6 +388,10 @@ func (a *Agg) String() string {
 		return a.Op + "(" + strconv.Itoa(a.K) + ", " + strings.Join(vs, ", ") + ")"
 	case AggMember:
 		return a.Op + "(" + fmtConst(a.Const) + ", " + strings.Join(vs, ", ") + ")"
+	case AggCountDiff:
+		for _, t := range a.Trees {
+			vs = append(vs, strconv.FormatUint(uint64(t), 10))
+		}
 	}
 	return a.Op + "(" + strings.Join(vs, ", ") + ")"
 }

@@ -72,7 +72,7 @@ func (p *plan) finish(rows [][]uint32) (*Result, error) {
 	for _, r := range rows {
 		ids = append(ids, r...)
 	}
-	if a.Op != AggCount && a.Op != AggMember {
+	if a.Op != AggCount && a.Op != AggMember && a.Op != AggCountDiff {
 		if err := p.res.prefetch(ids); err != nil {
 			return nil, err
 		}
@@ -89,6 +89,18 @@ func (p *plan) finish(rows [][]uint32) (*Result, error) {
 				agg.Value = "true"
 			}
 		}
+	case AggCountDiff:
+		n := 0
+		for _, r := range rows {
+			if p.cmp[0].Contains(r[0]) {
+				n++
+			}
+			if p.cmp[1].Contains(r[0]) {
+				n--
+			}
+		}
+		agg.Column = strconv.FormatUint(uint64(a.Trees[0]), 10) + "-" + strconv.FormatUint(uint64(a.Trees[1]), 10)
+		agg.Value = strconv.Itoa(n)
 	case AggSum, AggAvg, AggMin, AggMax:
 		c := col(a.Vars[0])
 		if len(rows) == 0 {

@@ -153,6 +153,7 @@ const (
 	OpIntersect  = "intersect"  // keys of every one of 2-3 trees of different pages
 	OpDifference = "difference" // keys of one tree and of none of 1-2 others (different pages)
 	OpCount      = "count"      // a union, and how many keys it has
+	OpCompare    = "compare"    // a union, and how many more keys one of its trees has than another
 )
 
 // namesTable matches questions that point at a table or page instead of
@@ -174,7 +175,7 @@ type Target struct {
 
 // Aggregate is the computed answer of an aggregation task.
 type Aggregate struct {
-	Op     string `json:"op"` // count, sum, avg, min, max, topk, diff, member
+	Op     string `json:"op"` // count, sum, avg, min, max, topk, diff, member, countdiff
 	Column string `json:"column,omitempty"`
 	Value  string `json:"value"`
 }
@@ -193,7 +194,7 @@ type Task struct {
 	ID      string  `json:"id"`
 	Variant Variant `json:"variant"`
 	// Op is the set operation of a Union task (union, intersect,
-	// difference, count); empty for the other variants.
+	// difference, count, compare); empty for the other variants.
 	Op            string   `json:"op,omitempty"`
 	Question      string   `json:"question"`
 	Formalization []Triple `json:"formalization"`

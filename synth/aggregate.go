@@ -99,23 +99,23 @@ func (s *synth) aggregate(ctx context.Context, d *draft, rng *rand.Rand) (string
 			h = lowerFirst(words(d.cols[nc.j].header))
 			v = tb.vars[nc.j]
 		}
-		var agg *query.Agg
+		var agg *query.AggFunc
 		var sentence string
 		switch op {
 		case query.AggCount:
-			agg = &query.Agg{Op: op, Vars: []string{query.TargetVar}}
+			agg = &query.AggFunc{Op: op, Vars: []string{query.TargetVar}}
 			sentence = pick(rng, []string{"How many " + many + " is that in total?", "Also say how many " + many + " there are.", "How many such " + many + " are there?"})
 		case query.AggSum:
-			agg = &query.Agg{Op: op, Vars: []string{v}}
+			agg = &query.AggFunc{Op: op, Vars: []string{v}}
 			sentence = pick(rng, []string{"What is the total " + h + " across all of them?", "Also give the sum of their " + h + "."})
 		case query.AggAvg:
-			agg = &query.Agg{Op: op, Vars: []string{v}}
+			agg = &query.AggFunc{Op: op, Vars: []string{v}}
 			sentence = pick(rng, []string{"What is their average " + h + "?", "What is the mean " + h + " among them?"})
 		case query.AggMin:
-			agg = &query.Agg{Op: op, Vars: []string{v}}
+			agg = &query.AggFunc{Op: op, Vars: []string{v}}
 			sentence = pick(rng, []string{"What is the lowest " + h + " among them?", "What is the smallest " + h + " of any of them?"})
 		case query.AggMax:
-			agg = &query.Agg{Op: op, Vars: []string{v}}
+			agg = &query.AggFunc{Op: op, Vars: []string{v}}
 			sentence = pick(rng, []string{"What is the highest " + h + " among them?", "What is the largest " + h + " of any of them?"})
 		case query.AggTop, query.AggBottom:
 			k := 3
@@ -130,7 +130,7 @@ func (s *synth) aggregate(ctx context.Context, d *draft, rng *rand.Rand) (string
 			if sorted[k-1] == sorted[k] { // a tie at the cut: no single answer
 				continue
 			}
-			agg = &query.Agg{Op: op, K: k, Vars: []string{query.TargetVar, v}}
+			agg = &query.AggFunc{Op: op, K: k, Vars: []string{query.TargetVar, v}}
 			word := "highest"
 			if op == query.AggBottom {
 				word = "lowest"
@@ -158,7 +158,7 @@ func (s *synth) aggregate(ctx context.Context, d *draft, rng *rand.Rand) (string
 				query.Triple{S: query.C(na), R: rel, O: query.V(va)},
 				query.Triple{S: query.C(nb), R: rel, O: query.V(vb)})
 			ra, rb := d.addSlot(na, tb.keys[i], na), d.addSlot(nb, tb.keys[j], nb)
-			agg = &query.Agg{Op: op, Vars: []string{va, vb}}
+			agg = &query.AggFunc{Op: op, Vars: []string{va, vb}}
 			sentence = pick(rng, []string{"How much higher is the " + h + " of " + ra + " than that of " + rb + "?",
 				"By how much does the " + h + " of " + ra + " exceed that of " + rb + "?"})
 		case query.AggMember:
@@ -167,7 +167,7 @@ func (s *synth) aggregate(ctx context.Context, d *draft, rng *rand.Rand) (string
 				continue
 			}
 			ref := d.addSlot(c, 0, c)
-			agg = &query.Agg{Op: op, Vars: []string{query.TargetVar}, Const: c}
+			agg = &query.AggFunc{Op: op, Vars: []string{query.TargetVar}, Const: c}
 			sentence = pick(rng, []string{"Is " + ref + " one of them?", "Is " + ref + " among them?"})
 		}
 		if agg == nil {

@@ -284,6 +284,18 @@ func inTree(ids ...uint32) query.Triple {
 // filtered) and some of their attributes.
 func (s *synth) basic(ctx context.Context, t *graph.Tree, rng *rand.Rand) (*draft, string, error) {
 	keys := rowKeys(t)
+	// One hop beyond the table (WebShaper's layer-wise expansion through
+	// the graph): attributes the keys have only in other trees, read on
+	// the key entities' own pages or other tables, so that most of R is
+	// not on the table's page. Keys without them fall out of the answer;
+	// the question says so. Chosen first: most tables have none.
+	hops, restricted, err := s.basicHops(t, filter{col: -1}, rng)
+	if err != nil {
+		return nil, "", err
+	}
+	if len(hops) == 0 && s.requireHop && s.o.Expand == 0 && !s.o.Aggregate {
+		return nil, DropNoHop, nil
+	}
 	cols, err := s.usableColumns([]*graph.Tree{t}, t, keys)
 	if err != nil {
 		return nil, "", err
@@ -321,28 +333,35 @@ func (s *synth) basic(ctx context.Context, t *graph.Tree, rng *rand.Rand) (*draf
 		}
 	}
 	d.cols = chooseCols(d, t, cols, f.col, rng)
-	if len(beyond) > 0 {
+	if len(hops) > 0 && len(d.cols) > 0 {
+		d.cols = d.cols[:rng.IntN(2)] // few table columns: the hops carry the task
+	}
+	if len(hops) == 0 && len(beyond) > 0 {
 		c := beyond[rng.IntN(len(beyond))]
 		col := t.Columns[c]
 		if c != f.col {
 			d.cols = append(d.cols, column{rel: col.Name, header: col.Header, v: d.newVar(words(col.Header))})
 		}
 	}
+	for _, h := range hops {
+		h.v = d.newVar(words(h.header))
+		d.cols = append(d.cols, h)
+	}
 	if len(d.cols) == 0 {
 		return nil, DropNoColumns, nil
 	}
-	// One hop beyond the table: a relation the (filtered) keys have only in
-	// other trees, so that its values are read from other pages.
-	// (Chosen over all the tree's keys, so that a filter keeps its meaning.)
-	if rng.IntN(3) > 0 {
-		hop, ok, err := s.oneHop([]*graph.Tree{t}, keys, rng)
-		if err != nil {
-			return nil, "", err
+	if restricted {
+		var hw []string
+		for _, h := range hops {
+			hw = append(hw, lowerFirst(words(h.header)))
 		}
-		if ok {
-			hop.v = d.newVar(words(hop.header))
-			d.cols = append(d.cols, hop)
+		verb := " is on record"
+		if len(hw) > 1 {
+			verb = " are on record" // "whose residence and occupation are on record"
 		}
+		known := pick(rng, []string{" with a known " + list(hw), " whose " + list(hw) + verb})
+		f.phrase += known
+		d.given = append(d.given, known)
 	}
 	d.triples = append(d.triples, colTriples(d.cols)...)
 	r := concept(t, rng)
@@ -352,4 +371,126 @@ func (s *synth) basic(ctx context.Context, t *graph.Tree, rng *rand.Rand) (*draf
 	d.question = fill(pick(rng, basicTemplates), "many", d.keyNoun.many, "one", d.keyNoun.one,
 		"root", r, "filter", f.phrase, "cols", list(cw))
 	return d, "", nil
+}
+
+// basicHopMin is the least share of a tree's (filtered) keys that must
+// have a hop relation; keys without it leave the answer.
+const basicHopMin = 0.6
+
+// basicHops picks up to two relations that the tree's keys (those filter
+// keeps, all with col -1) have only in other trees, each key with at most maxWide
+// values, held by at least basicHopMin of the keys, preferring those
+// whose values the tree does not show (read on other pages), at least one
+// such value per two keys. restricted
+// reports whether some keys lack them.
+func (s *synth) basicHops(t *graph.Tree, f filter, rng *rand.Rand) ([]column, bool, error) {
+	var keys []uint32
+	for _, r := range t.Rows {
+		if f.col >= 0 && (len(r.Values[f.col]) != 1 || !slices.Contains(f.ids, r.Values[f.col][0])) {
+			continue
+		}
+		if !slices.Contains(keys, r.Key) {
+			keys = append(keys, r.Key)
+		}
+	}
+	if len(keys) < 3 || len(keys) > maxSpace {
+		return nil, false, nil
+	}
+	own := map[string]bool{}
+	for _, c := range t.Columns {
+		own[c.Name] = true
+	}
+	shown := map[uint32]bool{}
+	for _, r := range t.Rows {
+		shown[r.Key] = true
+		for _, vs := range r.Values {
+			for _, v := range vs {
+				shown[v] = true
+			}
+		}
+	}
+	header := map[string]string{}
+	has := map[string][]uint32{} // relation → keys that have it
+	for _, k := range keys {
+		m, err := s.keyRels(k)
+		if err != nil {
+			return nil, false, err
+		}
+		for r, tis := range m {
+			if own[r] {
+				continue
+			}
+			if _, ok := header[r]; !ok {
+				t := s.trees[tis[0]]
+				c := t.Columns[colIndex(t, r)]
+				header[r] = c.Header
+				if c.Datatype != graph.TypeEntity && c.Datatype != graph.TypeText {
+					header[r] = "" // numbers and years read badly off their table
+				}
+			}
+			has[r] = append(has[r], k)
+		}
+	}
+	type hc struct {
+		rel  string
+		keys []uint32
+		off  int // distinct values the tree does not show
+	}
+	var cands []hc
+	need := max(3, int(basicHopMin*float64(len(keys))+0.999))
+	for r, ks := range has {
+		if len(ks) < need || len(words(header[r])) < 2 {
+			continue
+		}
+		off := map[uint32]bool{}
+		ok := true
+		for _, k := range ks {
+			v, err := s.objects(r, k)
+			if err != nil {
+				return nil, false, err
+			}
+			if len(v) == 0 || len(v) > maxWide {
+				ok = false
+				break
+			}
+			for _, x := range v {
+				if !shown[x] {
+					off[x] = true
+				}
+			}
+		}
+		if ok && len(off) >= 2 && 2*len(off) >= len(ks) {
+			cands = append(cands, hc{r, ks, len(off)})
+		}
+	}
+	if len(cands) == 0 {
+		return nil, false, nil
+	}
+	slices.SortFunc(cands, func(a, b hc) int {
+		if a.off != b.off {
+			return b.off - a.off
+		}
+		return strings.Compare(a.rel, b.rel)
+	})
+	first := cands[rng.IntN(min(3, len(cands)))]
+	out := []column{{rel: first.rel, header: header[first.rel]}}
+	inter := first.keys
+	// A second hop when enough keys have both.
+	for _, c := range cands {
+		if c.rel == first.rel {
+			continue
+		}
+		var both []uint32
+		for _, k := range inter {
+			if slices.Contains(c.keys, k) {
+				both = append(both, k)
+			}
+		}
+		if len(both) >= need {
+			out = append(out, column{rel: c.rel, header: header[c.rel]})
+			inter = both
+		}
+		break
+	}
+	return out, len(inter) < len(keys), nil
 }

@@ -17,8 +17,13 @@
 // the keys and the values of the requested columns, each once, with the
 // tree and relation they come from.
 //
-//   - Basic: one tree, 2-4 requested columns, optionally a category, year
-//     range or lower-bound filter.
+//   - Basic: one tree, optionally a category, year range or lower-bound
+//     filter; one or two requested relations the keys have only in other
+//     trees (one hop beyond the table, held by 60% of the keys or more;
+//     keys without them leave the answer and the question says so) and at
+//     most one column of the table. Tables with no such relation are taken
+//     only after a first round over all trees (DropNoHop), or with Expand
+//     or Aggregate, with 2-4 of their own columns.
 //   - Union: over a maximal union group (mining.Bicliques over trees ×
 //     relations, split by key datatype and domain), one operation (Op):
 //     the union of 4-10 trees of different pages, optionally filtered on

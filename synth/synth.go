@@ -38,7 +38,7 @@ type Options struct {
 	// MinTrees drops Union and Reverse-Union tasks over fewer trees.
 	MinTrees int
 	// Op restricts Union tasks to one operation (OpUnion, OpIntersect,
-	// OpDifference, OpCount); empty draws one per task from the seed.
+	// OpDifference, OpCount, OpCompare); empty draws one per task from the seed.
 	Op string
 	// Paraphraser rewrites template questions; nil keeps the templates.
 	Paraphraser Paraphraser
@@ -77,6 +77,7 @@ const (
 	DropMinTrees   = "min_trees"    // fewer trees than MinTrees
 	DropNamesTable = "names_table"  // the question names a table or page rather than a concept
 	DropDuplicate  = "duplicate"    // same formalization as an emitted task
+	DropNoHop      = "no_hop"       // Basic: no attribute of most keys lies beyond the table
 	DropParaphrase = "paraphrase_*" // not a drop: see Stats.Paraphrase
 )
 
@@ -159,6 +160,10 @@ func Run(ctx context.Context, g *graph.Store, opts *Options, emit func(*query.Ta
 				return st, err
 			}
 			st.Candidates++
+			// Basic tasks ask for an attribute beyond the table; the
+			// later rounds take tables without one, for stores (such as
+			// CSV tables without links) where few keys have facts elsewhere.
+			s.requireHop = round == 0
 			rng := rand.New(rand.NewPCG(uint64(o.Seed), uint64(round)<<32|uint64(bi)+1))
 			t, reason, err := s.candidate(ctx, bases[bi], rng, st)
 			if err != nil {
@@ -216,6 +221,9 @@ type synth struct {
 	names  map[uint32]*graph.Entity
 	krels  map[uint32]map[string][]int // key → relation → trees where it is a key
 	groups int
+	// requireHop drops Basic candidates with no attribute beyond the
+	// table (the first round over the trees).
+	requireHop bool
 	// unionPages is the fewest pages a union usually spans: minUnionPages,
 	// or fewer on a store without such groups.
 	unionPages int

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -16,6 +17,7 @@ import (
 
 	"github.com/leaper-dev/leaper/graph"
 	"github.com/leaper-dev/leaper/query"
+	"github.com/leaper-dev/leaper/store"
 	"github.com/leaper-dev/leaper/synth"
 )
 
@@ -58,6 +60,7 @@ var configs = []struct {
 	{"union-op-intersect", synth.Options{Variant: "union", Op: synth.OpIntersect}},
 	{"union-op-difference", synth.Options{Variant: "union", Op: synth.OpDifference}},
 	{"union-op-count", synth.Options{Variant: "union", Op: synth.OpCount}},
+	{"union-op-compare", synth.Options{Variant: "union", Op: synth.OpCompare}},
 	{"union-min-trees", synth.Options{Variant: "union", MinTrees: 4}},
 	{"union-expand", synth.Options{Variant: "union", Expand: 1}},
 	{"union-aggregate", synth.Options{Variant: "union", Aggregate: true}},
@@ -107,7 +110,7 @@ func TestInvariant(t *testing.T) {
 				if strings.Contains(tk.Question, "{") || strings.Contains(tk.Question, "has_") {
 					t.Errorf("%s: unrendered question %q", tk.ID, tk.Question)
 				}
-				if (o.Aggregate || tk.Op == synth.OpCount) != (tk.Answer.Aggregate != nil) {
+				if (o.Aggregate || tk.Op == synth.OpCount || tk.Op == synth.OpCompare) != (tk.Answer.Aggregate != nil) {
 					t.Errorf("%s: aggregate %v", tk.ID, tk.Answer.Aggregate)
 				}
 				if tk.Expand != o.Expand {
@@ -221,6 +224,92 @@ func TestNamesTable(t *testing.T) {
 	} {
 		if got := synth.NamesTable(q); got != want {
 			t.Errorf("NamesTable(%q) = %v, want %v", q, got, want)
+		}
+	}
+}
+
+// TestBasicHopsOnStore: on a store whose keys have facts beyond their
+// tables (LEAPER_BENCH_STORE, e.g. the full shared corpus; the sample store
+// has none, so its Basic tasks come from the later rounds), every Basic
+// task asks for a relation its table does not have, and keeps the
+// invariant.
+func TestBasicHopsOnStore(t *testing.T) {
+	dir := os.Getenv("LEAPER_BENCH_STORE")
+	if dir == "" {
+		t.Skip("LEAPER_BENCH_STORE not set")
+	}
+	g, err := graph.Open(store.GraphPath(dir), &graph.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Close()
+	tasks, st := run(t, g, synth.Options{Variant: "basic", N: 30, Seed: 7})
+	if len(tasks) < 30 || st.Dropped[synth.DropNoHop] == 0 {
+		t.Fatalf("%d tasks, dropped %v", len(tasks), st.Dropped)
+	}
+	for _, tk := range tasks {
+		if err := synth.Check(context.Background(), g, tk); err != nil {
+			t.Errorf("%s: %v", tk.ID, err)
+		}
+		tr, err := g.Tree(tk.Trees[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		own := map[string]bool{}
+		for _, c := range tr.Columns {
+			own[c.Name] = true
+		}
+		hop := false
+		for _, x := range tk.Formalization {
+			if x.S.Target && x.O.Var != "" && !own[x.R] {
+				hop = true
+			}
+		}
+		if !hop {
+			t.Errorf("%s: no requested relation beyond tree %d: %q", tk.ID, tr.ID, tk.Question)
+		}
+	}
+}
+
+// TestCompare: comparison tasks ask for a positive difference of two
+// trees' key counts (countdiff), equal to the trees' own counts, and Check
+// rejects a changed value.
+func TestCompare(t *testing.T) {
+	g := storetest.OpenGraph(t)
+	tasks, _ := run(t, g, synth.Options{Variant: "union", Op: synth.OpCompare, N: 10, Seed: 7})
+	if len(tasks) == 0 {
+		t.Fatal("no compare tasks")
+	}
+	for _, tk := range tasks {
+		a := tk.Answer.Aggregate
+		if a == nil || a.Op != query.AggCountDiff {
+			t.Fatalf("%s: aggregate %+v, want countdiff", tk.ID, a)
+		}
+		l, r, _ := strings.Cut(a.Column, "-")
+		var want int
+		for i, s := range []string{l, r} {
+			id, err := strconv.ParseUint(s, 10, 32)
+			if err != nil {
+				t.Fatalf("%s: column %q", tk.ID, a.Column)
+			}
+			keys, err := g.KeysOfTree(uint32(id))
+			if err != nil {
+				t.Fatal(err)
+			}
+			want += (1 - 2*i) * int(keys.GetCardinality())
+		}
+		if want <= 0 || a.Value != strconv.Itoa(want) {
+			t.Errorf("%s: countdiff %s = %s, the trees' key counts give %d", tk.ID, a.Column, a.Value, want)
+		}
+		if synth.NamesTable(tk.Question) {
+			t.Errorf("%s: the question names a table: %q", tk.ID, tk.Question)
+		}
+		bad := *tk
+		agg := *a
+		agg.Value = strconv.Itoa(want + 1)
+		bad.Answer.Aggregate = &agg
+		if err := synth.Check(context.Background(), g, &bad); !errors.Is(err, synth.ErrInvariant) {
+			t.Errorf("%s: changed value: %v, want ErrInvariant", tk.ID, err)
 		}
 	}
 }

@@ -45,7 +45,8 @@ type draft struct {
 	given     []string // texts the question may contain: table titles, filter phrases
 	keep      []string // texts a paraphrase must keep besides the live slots
 	hidden    []uint32 // entities never to be named (the Reverse-Union anchor)
-	agg       *query.Agg
+	agg       *query.AggFunc
+	aggWant   string // the aggregate's value the question means, when known beforehand
 	op        string // union operation
 	expand    int
 	vars      map[string]bool
@@ -280,28 +281,37 @@ func (s *synth) tableRows(tb *table) ([][]string, error) {
 
 // aggOf rebuilds the engine aggregate of an answer: Column is the
 // aggregated variable (count: "?"; diff: "A-B"; member: the constant
-// asked about), and top/bottom keep as many rows as Value names.
-func aggOf(a *query.Aggregate) *query.Agg {
+// asked about; countdiff: the two tree ids, "12-34"), and top/bottom keep
+// as many rows as Value names.
+func aggOf(a *query.Aggregate) *query.AggFunc {
 	switch a.Op {
 	case query.AggCount:
-		return &query.Agg{Op: a.Op, Vars: []string{query.TargetVar}}
+		return &query.AggFunc{Op: a.Op, Vars: []string{query.TargetVar}}
 	case query.AggMember:
-		return &query.Agg{Op: a.Op, Vars: []string{query.TargetVar}, Const: a.Column}
+		return &query.AggFunc{Op: a.Op, Vars: []string{query.TargetVar}, Const: a.Column}
 	case query.AggDiff:
 		l, r, _ := strings.Cut(a.Column, "-")
-		return &query.Agg{Op: a.Op, Vars: []string{l, r}}
+		return &query.AggFunc{Op: a.Op, Vars: []string{l, r}}
+	case query.AggCountDiff:
+		l, r, _ := strings.Cut(a.Column, "-")
+		x, errx := strconv.ParseUint(l, 10, 32)
+		y, erry := strconv.ParseUint(r, 10, 32)
+		if errx != nil || erry != nil {
+			return &query.AggFunc{Op: a.Op, Vars: []string{query.TargetVar}}
+		}
+		return &query.AggFunc{Op: a.Op, Vars: []string{query.TargetVar}, Trees: []uint32{uint32(x), uint32(y)}}
 	case query.AggTop, query.AggBottom:
 		k := 0
 		if a.Value != "" {
 			k = len(strings.Split(a.Value, "; "))
 		}
-		return &query.Agg{Op: a.Op, K: k, Vars: []string{query.TargetVar, a.Column}}
+		return &query.AggFunc{Op: a.Op, K: k, Vars: []string{query.TargetVar, a.Column}}
 	}
-	return &query.Agg{Op: a.Op, Vars: []string{a.Column}}
+	return &query.AggFunc{Op: a.Op, Vars: []string{a.Column}}
 }
 
 // evalAgg evaluates the formalization with an aggregate head.
-func evalAgg(ctx context.Context, g *graph.Store, ts []query.Triple, a *query.Agg) (*query.Result, error) {
+func evalAgg(ctx context.Context, g *graph.Store, ts []query.Triple, a *query.AggFunc) (*query.Result, error) {
 	q, err := query.FromTriples(ts)
 	if err != nil {
 		return nil, err
@@ -402,7 +412,7 @@ func (s *synth) finish(ctx context.Context, d *draft, rng *rand.Rand, st *Stats)
 	}
 	if d.agg != nil {
 		res, err := evalAgg(ctx, s.g, ts, d.agg)
-		if err != nil || res.Aggregate == nil {
+		if err != nil || res.Aggregate == nil || d.aggWant != "" && res.Aggregate.Value != d.aggWant {
 			return nil, DropAggregate, nil
 		}
 		a := *res.Aggregate

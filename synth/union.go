@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math/rand/v2"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/RoaringBitmap/roaring/v2"
@@ -21,10 +22,11 @@ const (
 	OpIntersect  = query.OpIntersect
 	OpDifference = query.OpDifference
 	OpCount      = query.OpCount
+	OpCompare    = query.OpCompare
 )
 
 // Ops lists the union operations, in the order Options.Op accepts them.
-var Ops = []string{OpUnion, OpIntersect, OpDifference, OpCount}
+var Ops = []string{OpUnion, OpIntersect, OpDifference, OpCount, OpCompare}
 
 const (
 	// maxGroupTrees bounds the trees of a union group a task draws from.
@@ -289,7 +291,7 @@ func (s *synth) space(group []int, op string, rng *rand.Rand) (*opSpace, bool) {
 }
 
 // chooseOp is Options.Op, or one drawn by the seed: unions most often, as
-// they span the most pages; a group of fewer than minUnionPages pages
+// they span the most pages, counts and comparisons a twentieth each; a group of fewer than minUnionPages pages
 // gives an intersection or a difference a third of the time, else
 // nothing (""), so that unions are not crowded out.
 func (s *synth) chooseOp(group []int, rng *rand.Rand) string {
@@ -318,8 +320,10 @@ func (s *synth) chooseOp(group []int, rng *rand.Rand) string {
 		return OpIntersect
 	case r < 18:
 		return OpDifference
-	default:
+	case r < 19:
 		return OpCount
+	default:
+		return OpCompare
 	}
 }
 
@@ -522,7 +526,7 @@ func (s *synth) union(ctx context.Context, group []int, rng *rand.Rand) (*draft,
 		return nil, DropSmall, nil
 	}
 	setOp := op
-	if op == OpCount {
+	if op == OpCount || op == OpCompare {
 		setOp = OpUnion
 	}
 	sp, ok := s.space(group, setOp, rng)
@@ -554,7 +558,7 @@ func (s *synth) union(ctx context.Context, group []int, rng *rand.Rand) (*draft,
 	d := &draft{variant: query.Union, trees: ts, keyNoun: unionNoun(ts), keyHeader: ts[0].KeyHeader}
 	d.triples = sp.triples(s, query.Term{Target: true})
 	f := filter{col: -1}
-	if sp.op == OpUnion && len(cols) > 0 && (s.o.Expand > 0 || rng.IntN(3) == 0) {
+	if sp.op == OpUnion && op != OpCompare && len(cols) > 0 && (s.o.Expand > 0 || rng.IntN(3) == 0) {
 		var ok bool
 		nslots := len(d.slots)
 		f, ok, err = s.chooseFilter(d, mergedTree(ts), keys, cols, rng, s.o.Expand > 0)
@@ -612,12 +616,63 @@ func (s *synth) union(ctx context.Context, group []int, rng *rand.Rand) (*draft,
 	}
 	d.question = fill(pick(rng, tpl), kv...)
 	if op == OpCount {
-		d.agg = &query.Agg{Op: query.AggCount, Vars: []string{query.TargetVar}}
+		d.agg = &query.AggFunc{Op: query.AggCount, Vars: []string{query.TargetVar}}
 		d.question += " " + pick(rng, []string{"How many " + d.keyNoun.many + " is that in total?",
 			"Also say how many " + d.keyNoun.many + " there are.", "How many such " + d.keyNoun.many + " are there?"})
 	}
+	if op == OpCompare {
+		sentence, ok := s.compare(d, sp, descs, rng)
+		if !ok {
+			return nil, DropAggregate, nil
+		}
+		d.question += " " + sentence
+	}
 	d.op = op
 	return d, "", nil
+}
+
+// compareTemplates ask how many more keys set a has than set b; {either}
+// names both in an order drawn by the seed.
+var compareTemplates = []string{
+	"How many more {many} does {a} record than {b}?",
+	"Which records more {many}, {either}, and by how many?",
+	"By how many does the number of {many} in {a} exceed that in {b}?",
+}
+
+// compare chooses two trees of a union space with different numbers of
+// keys, the larger first, and sets the draft's aggregate to the
+// difference of their counts over the answer (countdiff), which must be
+// the difference of the trees' own key counts: every key of both falls in
+// the answer. It returns the question's sentence; ok is false when every
+// pair ties or the two concepts read the same.
+func (s *synth) compare(d *draft, sp *opSpace, descs []string, rng *rand.Rand) (string, bool) {
+	type pair struct{ a, b int }
+	var pairs []pair
+	for i := range sp.trees {
+		for j := i + 1; j < len(sp.trees); j++ {
+			pairs = append(pairs, pair{i, j})
+		}
+	}
+	rng.Shuffle(len(pairs), func(x, y int) { pairs[x], pairs[y] = pairs[y], pairs[x] })
+	for _, p := range pairs {
+		na, nb := s.keys[sp.trees[p.a]].GetCardinality(), s.keys[sp.trees[p.b]].GetCardinality()
+		if na == nb || descs[p.a] == descs[p.b] {
+			continue
+		}
+		if na < nb {
+			p.a, p.b, na, nb = p.b, p.a, nb, na
+		}
+		a, b := descs[p.a], descs[p.b]
+		either := []string{a, b}
+		if rng.IntN(2) == 0 {
+			either[0], either[1] = b, a
+		}
+		d.agg = &query.AggFunc{Op: query.AggCountDiff, Vars: []string{query.TargetVar},
+			Trees: []uint32{s.trees[sp.trees[p.a]].ID, s.trees[sp.trees[p.b]].ID}}
+		d.aggWant = strconv.FormatUint(na-nb, 10)
+		return fill(pick(rng, compareTemplates), "many", d.keyNoun.many, "a", a, "b", b, "either", orList(either)), true
+	}
+	return "", false
 }
 
 // reverse drafts a Version-III task (WebLeaper App. A.6.3): the union space
