@@ -296,6 +296,27 @@ func CanonicalURL(u string) string {
 	return table.URL(t)
 }
 
+// Page reads the page of a URL in any spelling CanonicalURL accepts. A
+// URL that is not an article URL, or a page the store does not hold, gives
+// an error wrapping ErrNoPage.
+func (w *Web) Page(u string) (*graph.Page, error) {
+	cu := CanonicalURL(u)
+	if cu == "" {
+		return nil, fmt.Errorf("%w: %q is not a page URL of this web", ErrNoPage, u)
+	}
+	p, err := w.st.Graph().Page(cu)
+	if errors.Is(err, graph.ErrNotFound) {
+		return nil, fmt.Errorf("%w: no page for %s", ErrNoPage, u)
+	}
+	return p, err
+}
+
+// ReaderText lays a page out as Jina Reader's text answer does; GET
+// /jina/<url> of leaper serve and the MCP fetch tool both answer with it.
+func ReaderText(title, url, markdown string) string {
+	return "Title: " + title + "\n\nURL Source: " + url + "\n\nMarkdown Content:\n" + markdown + "\n"
+}
+
 func (w *Web) visit(ctx context.Context, urls []string, single bool, goal string) (*Observation, error) {
 	obs := &Observation{}
 	seen := map[uint32]bool{}

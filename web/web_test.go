@@ -164,3 +164,19 @@ func TestWebOverStore(t *testing.T) {
 		t.Errorf("second Close: %v, want ErrClosed", err)
 	}
 }
+
+func TestPage(t *testing.T) {
+	w := webtest.OpenWeb(t)
+	p, err := w.Page("http://en.wikipedia.org/wiki/Abel Prize")
+	if err != nil || p.URL != "https://en.wikipedia.org/wiki/Abel_Prize" {
+		t.Fatalf("Page(Abel Prize) = %v, %v", p, err)
+	}
+	for _, u := range []string{"https://example.com/", "https://en.wikipedia.org/wiki/No_such_page_here"} {
+		if _, err := w.Page(u); !errors.Is(err, web.ErrNoPage) {
+			t.Errorf("Page(%q): %v, want ErrNoPage", u, err)
+		}
+	}
+	if got := web.ReaderText("T", "U", "M"); got != "Title: T\n\nURL Source: U\n\nMarkdown Content:\nM\n" {
+		t.Errorf("ReaderText = %q", got)
+	}
+}

@@ -4,10 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"log/slog"
 	"net/http"
 	"runtime"
+	"strings"
 	"time"
 
 	"github.com/leaper-dev/leaper/graph"
@@ -247,24 +247,14 @@ func (s *Server) fetch(ctx context.Context, args json.RawMessage) (*answer, erro
 	if err != nil || p == nil {
 		return &answer{text: "fetch: " + msg, isErr: true}, err
 	}
-	return &answer{text: ReaderText(p), entities: web.PageEntities(p), urls: []string{p.URL}}, nil
-}
-
-// ReaderText is a page as Jina Reader's text answer lays it out, as
-// GET /jina/<url> of `leaper serve` answers.
-func ReaderText(p *graph.Page) string {
-	return fmt.Sprintf("Title: %s\n\nURL Source: %s\n\nMarkdown Content:\n%s\n", p.Title, p.URL, graph.PageText(p))
+	return &answer{text: web.ReaderText(p.Title, p.URL, graph.PageText(p)), entities: web.PageEntities(p), urls: []string{p.URL}}, nil
 }
 
 // page reads a page by URL; a URL the store does not hold gives a message.
 func (s *Server) page(u string) (*graph.Page, string, error) {
-	cu := web.CanonicalURL(u)
-	if cu == "" {
-		return nil, fmt.Sprintf("%q is not a page URL of this web", u), nil
-	}
-	p, err := s.w.Store().Graph().Page(cu)
-	if errors.Is(err, graph.ErrNotFound) {
-		return nil, fmt.Sprintf("no page for %s", u), nil
+	p, err := s.w.Page(u)
+	if errors.Is(err, web.ErrNoPage) {
+		return nil, strings.TrimPrefix(err.Error(), web.ErrNoPage.Error()+": "), nil
 	}
 	if err != nil {
 		return nil, "", err

@@ -132,7 +132,7 @@ func checkTools(t *testing.T, w *web.Web, cs *mcp.ClientSession) {
 	if err := json.Unmarshal([]byte(got), &d); err != nil || d.Text != graph.PageText(p) || d.DocID != p.URL || res.IsError {
 		t.Errorf("get_document: %v %.200q", err, got)
 	}
-	if got, res := call(t, cs, ToolFetch, map[string]any{"url": url}); got != ReaderText(p) || !strings.HasPrefix(got, "Title: ") || res.IsError {
+	if got, res := call(t, cs, ToolFetch, map[string]any{"url": url}); got != web.ReaderText(p.Title, p.URL, graph.PageText(p)) || !strings.HasPrefix(got, "Title: ") || res.IsError {
 		t.Errorf("fetch: %.200q", got)
 	}
 	for _, tc := range []struct {

@@ -4,7 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
+	"io"
 	"net/http"
 	"net/url"
 	"slices"
@@ -185,12 +185,8 @@ func (s *Server) jina(r *http.Request, _ []byte) ([]byte, bool, error) {
 // page reads the page of a URL, or returns a 404 for one the store does
 // not hold.
 func (s *Server) page(u string) (*graph.Page, error) {
-	cu := web.CanonicalURL(u)
-	if cu == "" {
-		return nil, &badRequest{status: http.StatusNotFound, msg: "no page for " + u}
-	}
-	p, err := s.w.Store().Graph().Page(cu)
-	if errors.Is(err, graph.ErrNotFound) {
+	p, err := s.w.Page(u)
+	if errors.Is(err, web.ErrNoPage) {
 		return nil, &badRequest{status: http.StatusNotFound, msg: "no page for " + u}
 	}
 	return p, err
@@ -220,7 +216,7 @@ func renderJina(rw http.ResponseWriter, r *http.Request, out []byte) {
 	}
 	rw.Header().Set("Content-Type", "text/plain; charset=utf-8")
 	rw.WriteHeader(http.StatusOK)
-	fmt.Fprintf(rw, "Title: %s\n\nURL Source: %s\n\nMarkdown Content:\n%s\n", p.Title, p.URL, p.Content)
+	io.WriteString(rw, web.ReaderText(p.Title, p.URL, p.Content))
 }
 
 func sortedIDs(m map[uint32]bool) []uint32 {
