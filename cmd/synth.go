@@ -117,7 +117,9 @@ func runSynth(ctx context.Context, o *SynthOptions) error {
 	enc.SetEscapeHTML(false)
 	var tasks []*query.Task
 	st, err := synth.Run(ctx, g, so, func(t *query.Task) error {
-		tasks = append(tasks, t)
+		if o.Hardness { // kept only for the report: --hardness=false streams
+			tasks = append(tasks, t)
+		}
 		return enc.Encode(t)
 	})
 	if ferr := w.Flush(); err == nil {
