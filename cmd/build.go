@@ -157,7 +157,10 @@ func runBuild(ctx context.Context, o *BuildOptions) error {
 		Links:       table.LinkMode(o.Links),
 		SpillBudget: o.SpillBudget,
 		EntityCache: entityCache(o),
-		Progress:    progress,
+		// What of --max-memory the heap does not take is the mapped
+		// files' share.
+		MappedMemory: mappedMemory(o.MaxMemory),
+		Progress:     progress,
 		OnSkip: func(e *table.ParseError) {
 			skips++
 			if skips <= o.MaxShow {
@@ -197,6 +200,13 @@ func printBuildReport(o *BuildOptions, r *store.Report) {
 	if r.CPU.Read > 0 {
 		fmt.Fprintf(w, "  cpu:       read %.1fs, finalize %.1fs, index %.1fs\n", r.CPU.Read.Seconds(), r.CPU.Finalize.Seconds(), r.CPU.Index.Seconds())
 	}
+	if m := r.Mapped; m.Trims > 0 || m.Err != "" {
+		fmt.Fprintf(w, "  memory:    mapped files' resident pages peaked at %s; %d trims reclaimed %s\n",
+			humanBytes(m.PeakFile), m.Trims, humanBytes(m.Released))
+		if m.Err != "" {
+			fmt.Fprintf(w, "  memory:    trimming stopped: %s\n", m.Err)
+		}
+	}
 	fmt.Fprintf(w, "  this run:  %d tables read, %d trees, %d rejected, %d duplicates, %d passages, %d records skipped\n",
 		r.Tables, r.Trees, r.Rejected, r.Duplicates, r.Passages, r.Skipped)
 	c := r.Counts
@@ -230,6 +240,15 @@ func printBuildReport(o *BuildOptions, r *store.Report) {
 		fmt.Fprintf(w, "  speed:     %.0f tables/s, %.0f pages/s\n",
 			float64(r.Tables+r.Duplicates)/r.Total.Seconds(), float64(c.Pages)/r.Total.Seconds())
 	}
+}
+
+// mappedMemory is the share of maxMemory left to the resident pages of
+// the store's mapped files: what store.HeapLimit leaves, at least 256 MiB.
+func mappedMemory(maxMemory int64) int64 {
+	if maxMemory <= 0 {
+		return 0
+	}
+	return max(maxMemory-store.HeapLimit(maxMemory), 256<<20)
 }
 
 // entityCache is the --entity-cache a build runs with.

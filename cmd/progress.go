@@ -146,17 +146,18 @@ func (p *buildProgress) line(now time.Time) string {
 	case s.Stage == "read" && s.TotalBytes > 0 && s.Bytes > 0 && s.Bytes < s.TotalBytes:
 		eta = time.Duration(inStage * float64(s.TotalBytes-s.Bytes) / float64(s.Bytes) * float64(time.Second)).Round(time.Second).String()
 	}
-	cur, peak := rss()
-	return fmt.Sprintf("build %s: %s  %d tables  %d trees  %d pages%s  rss %s (peak %s)  eta %s",
-		elapsed, s.Stage, s.Tables, s.Trees, s.Pages, rate, humanBytes(cur), humanBytes(peak), eta)
+	cur, file, peak := rss()
+	return fmt.Sprintf("build %s: %s  %d tables  %d trees  %d pages%s  rss %s (files %s, peak %s)  eta %s",
+		elapsed, s.Stage, s.Tables, s.Trees, s.Pages, rate, humanBytes(cur), humanBytes(file), humanBytes(peak), eta)
 }
 
-// rss reads the process's resident and peak resident memory from
-// /proc/self/status; 0 where it cannot be read.
-func rss() (cur, peak int64) {
+// rss reads the process's resident memory, the part of it that is pages
+// of mapped files, and its peak resident memory from /proc/self/status;
+// 0 where it cannot be read.
+func rss() (cur, file, peak int64) {
 	f, err := os.Open("/proc/self/status")
 	if err != nil {
-		return 0, 0
+		return 0, 0, 0
 	}
 	defer f.Close()
 	sc := bufio.NewScanner(f)
@@ -168,6 +169,8 @@ func rss() (cur, peak int64) {
 			dst = &cur
 		case bytes.HasPrefix(l, []byte("VmHWM:")):
 			dst = &peak
+		case bytes.HasPrefix(l, []byte("RssFile:")):
+			dst = &file
 		default:
 			continue
 		}
@@ -178,7 +181,7 @@ func rss() (cur, peak int64) {
 			}
 		}
 	}
-	return cur, peak
+	return cur, file, peak
 }
 
 func humanBytes(n int64) string {

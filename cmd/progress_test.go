@@ -11,7 +11,7 @@ import (
 	"github.com/leaper-dev/leaper/store"
 )
 
-var progressLine = regexp.MustCompile(`^build \d+s: (read|bitmaps|pages|index|compact)  \d+ tables  \d+ trees  \d+ pages(  \d+ \w+/s)?  rss \S+ \w+ \(peak \S+ \w+\)  eta \S+$`)
+var progressLine = regexp.MustCompile(`^build \d+s: (read|bitmaps|pages|index|compact)  \d+ tables  \d+ trees  \d+ pages(  \d+ \w+/s)?  rss \S+ \w+ \(files \S+ \w+, peak \S+ \w+\)  eta \S+$`)
 
 // TestBuildProgressLog builds with stderr not a terminal: progress comes as
 // log lines of a fixed shape, the last one when the build ends.

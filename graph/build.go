@@ -79,6 +79,11 @@ func (s *Store) NewBuilder(clean *CleanOptions) (*Builder, error) {
 		b.ents.evict()
 		return nil
 	})
+	if err == nil && b.ents.evicted {
+		// The dictionary must know which keys the store has that it
+		// did not load.
+		err = s.scan(pEntKey, func(k, _ []byte) error { b.ents.known(string(k[1:])); return nil })
+	}
 	if err == nil {
 		err = s.scan(pRel, func(_, v []byte) error {
 			var r Relation
@@ -440,6 +445,7 @@ func (b *Builder) Finalize(ctx context.Context, progress func(stage string, done
 	bms := newBitmaps(sp.dir, s.opts.SpillBudget)
 	trees := 0
 	progress("bitmaps", 0, int(b.nextT))
+	ents.startPass()
 	err = s.EachTree(ctx, func(t *Tree) error {
 		if ents.evicted { // else every record is in memory
 			if err := ents.ensure(treeEntities(t)); err != nil {
@@ -459,6 +465,7 @@ func (b *Builder) Finalize(ctx context.Context, progress func(stage string, done
 		ents.evict()
 		return nil
 	})
+	ents.endPass()
 	if err != nil {
 		if !errors.Is(err, context.Canceled) {
 			err = fmt.Errorf("graph: finalize trees: %w", err)

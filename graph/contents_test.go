@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"flag"
 	"hash"
 	"os"
@@ -109,18 +110,40 @@ func digestStore(t *testing.T, dir, corpus string) contents {
 // their shown entities. The streaming finalize (pages spilled to sorted
 // runs) must give the same store as the in-memory one it replaced; the
 // golden was written by that one. So must a build whose entity dictionary
-// keeps only a few records in memory and reads the rest back.
+// keeps only a few records in memory and reads the rest back, even when
+// it is interrupted and resumed (the resumed build must know the keys of
+// the records it did not load).
 func TestStoreContentsGolden(t *testing.T) {
+	small := &store.BuildOptions{SpillBudget: spillSmall.SpillBudget, EntityCache: 16 << 10, FlushEvery: 7}
 	for _, tc := range []struct {
-		name string
-		opts *store.BuildOptions
+		name      string
+		opts      *store.BuildOptions
+		interrupt int // after this many progress reports of the read stage
 	}{
-		{"spill", spillSmall},
-		{"spill+entity-cache", &store.BuildOptions{SpillBudget: spillSmall.SpillBudget, EntityCache: 16 << 10, FlushEvery: 7}},
+		{"spill", spillSmall, 0},
+		{"spill+entity-cache", small, 0},
+		{"spill+entity-cache+resumed", small, 6},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
 			corpus := graphtest.Corpus()
+			if tc.interrupt > 0 {
+				ctx, cancel := context.WithCancel(context.Background())
+				o := *tc.opts
+				n := 0
+				o.Progress = func(p store.Progress) {
+					if p.Stage == "read" {
+						if n++; n == tc.interrupt {
+							cancel()
+						}
+					}
+				}
+				_, err := store.Build(ctx, dir, []string{corpus}, &o)
+				cancel()
+				if !errors.Is(err, context.Canceled) {
+					t.Fatalf("interrupted build: %v, want context.Canceled", err)
+				}
+			}
 			rep, err := store.Build(context.Background(), dir, []string{corpus}, tc.opts)
 			if err != nil {
 				t.Fatal(err)

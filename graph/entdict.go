@@ -2,9 +2,13 @@ package graph
 
 import (
 	"encoding/binary"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"hash/maphash"
 	"unsafe"
+
+	"github.com/dgraph-io/ristretto/v2/z"
 
 	"github.com/leaper-dev/leaper/graph/table"
 )
@@ -38,6 +42,11 @@ type entDict struct {
 	store   *Store            // where evicted records are read back from
 	evicted bool              // the cache is no longer the whole dictionary
 	reads   int               // records read back from the store
+	// keys holds the hash of every key in the store, so that a key the
+	// cache does not hold is looked up in the store only if it may be
+	// there: most keys a build looks up are new.
+	keys   keyFilter
+	cursor *entityCursor // reads records in id order; nil if not in a pass
 }
 
 // arenaChunk is the size of an arena chunk; a record longer than this gets
@@ -253,7 +262,7 @@ func (d *entDict) lookup(key string) (uint32, bool, error) {
 			return id, true, nil
 		}
 	}
-	if !d.evicted {
+	if !d.evicted || !d.keys.has(h) {
 		return 0, false, nil
 	}
 	e, err := d.store.EntityByKey(key)
@@ -270,9 +279,38 @@ func (d *entDict) lookup(key string) (uint32, bool, error) {
 
 // ensure caches the records of ids, reading those it does not hold from
 // the store, so that rec can read them until the next evict.
+//
+// In a pass over the trees in id order (see startPass), records are read
+// in id order as the trees name them: a tree names mostly the entities
+// its table added to the store, whose ids follow those of the tables
+// before it, so a sequential read takes the place of most lookups.
 func (d *entDict) ensure(ids []uint32) error {
 	if !d.evicted {
 		return nil
+	}
+	if d.cursor != nil && len(ids) > 0 {
+		hi := ids[0]
+		for _, id := range ids {
+			hi = max(hi, id)
+		}
+		err := d.cursor.upTo(hi, func(id uint32, v []byte) error {
+			if _, ok := d.byID.get(id); ok {
+				return nil
+			}
+			var e Entity
+			if err := json.Unmarshal(v, &e); err != nil {
+				return fmt.Errorf("graph: entity %d: %w", id, err)
+			}
+			d.reads++
+			d.put(&e)
+			// Read ahead, not used: a later eviction may drop it.
+			p, _ := d.byID.get(id)
+			d.chunks[p>>32][uint32(p)] &^= recUsed
+			return nil
+		})
+		if err != nil {
+			return err
+		}
 	}
 	var missing []uint32
 	for _, id := range ids {
@@ -354,8 +392,28 @@ func (d *entDict) put(e *Entity) {
 	d.byID.set(e.ID, pos)
 }
 
+// startPass starts a pass over the trees in id order: ensure reads
+// records ahead in id order until endPass.
+func (d *entDict) startPass() {
+	if d.evicted && d.cursor == nil {
+		d.cursor = d.store.newEntityCursor()
+	}
+}
+
+func (d *entDict) endPass() {
+	if d.cursor != nil {
+		d.cursor.close()
+		d.cursor = nil
+	}
+}
+
+// known records that key is in the store, for a dictionary that has not
+// cached it (see keys).
+func (d *entDict) known(key string) { d.keys.add(maphash.String(d.seed, key)) }
+
 func (d *entDict) index(key string, id uint32) {
 	h := maphash.String(d.seed, key)
+	d.keys.add(h)
 	if _, ok := d.byKey[h]; ok {
 		d.clash[key] = id
 		return
@@ -396,4 +454,39 @@ func (d *entDict) evict() {
 		nb, _ := d.byID.get(id)
 		d.chunks[nb>>32][uint32(nb)] &^= recUsed
 	}
+}
+
+// keyFilter is a Bloom filter of key hashes that grows with them: a
+// chain of filters, each twice the size of the one before, the last
+// taking the new hashes. Each answers wrongly for about 1 in 200 absent
+// keys; at thirty million keys, with six filters, under 3 in 100 lookups
+// of new keys go to the store, at under 1.3 bytes a key.
+type keyFilter struct {
+	fs  []*z.Bloom
+	cap int // of the last filter
+	n   int // hashes in the last filter
+}
+
+const keyFilterFirst = 1 << 20
+
+func (f *keyFilter) has(h uint64) bool {
+	for _, b := range f.fs {
+		if b.Has(h) {
+			return true
+		}
+	}
+	return false
+}
+
+func (f *keyFilter) add(h uint64) {
+	if f.has(h) {
+		return
+	}
+	if len(f.fs) == 0 || f.n >= f.cap {
+		f.cap = max(keyFilterFirst, 2*f.cap)
+		f.fs = append(f.fs, z.NewBloomFilter(float64(f.cap), 0.005))
+		f.n = 0
+	}
+	f.fs[len(f.fs)-1].Add(h)
+	f.n++
 }

@@ -613,3 +613,37 @@ func removeEmptyLogs(dir string, log *slog.Logger) error {
 	}
 	return nil
 }
+
+// entityCursor reads the entity records in id order, for a pass that
+// needs them in about that order (see entDict.ensure).
+type entityCursor struct {
+	txn *badger.Txn
+	it  *badger.Iterator
+}
+
+func (s *Store) newEntityCursor() *entityCursor {
+	txn := s.db.NewTransaction(false)
+	it := txn.NewIterator(badger.IteratorOptions{Prefix: []byte{pEntity}, PrefetchValues: true, PrefetchSize: 256})
+	it.Rewind()
+	return &entityCursor{txn: txn, it: it}
+}
+
+// upTo calls fn with each record not read yet whose id is at most hi.
+func (c *entityCursor) upTo(hi uint32, fn func(id uint32, v []byte) error) error {
+	for ; c.it.Valid(); c.it.Next() {
+		item := c.it.Item()
+		id := binary.BigEndian.Uint32(item.Key()[1:])
+		if id > hi {
+			return nil
+		}
+		if err := item.Value(func(v []byte) error { return fn(id, v) }); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (c *entityCursor) close() {
+	c.it.Close()
+	c.txn.Discard()
+}
