@@ -87,10 +87,10 @@ line every --progress-every (stage, tables, trees, pages, rate, RSS, ETA).`,
 	c.Flags().BoolVar(&opts.JSON, "json", false, "print the build report as JSON")
 	c.Flags().BoolVarP(&opts.Quiet, "quiet", "q", false, "print no progress (a bar on a terminal, else a line every --progress-every)")
 	c.Flags().DurationVar(&opts.ProgressEvery, "progress-every", 10*time.Second, "interval of progress lines when stderr is not a terminal")
-	c.Flags().IntVar(&opts.SpillBudget, "spill-budget", 0, "bytes of page fragments, and of bitmap pairs, held in memory before spilling to disk (0: 256 MiB each)")
-	c.Flags().IntVar(&opts.EntityCache, "entity-cache", 0, "bytes of entity records held in memory; the rest are read back from the store (0: a quarter of --max-memory)")
+	BytesVar(c.Flags(), &opts.SpillBudget, "spill-budget", 0, "bytes of page fragments, and of bitmap pairs, held in memory before spilling to disk (0: 256 MiB each)")
+	BytesVar(c.Flags(), &opts.EntityCache, "entity-cache", 0, "bytes of entity records held in memory; the rest are read back from the store (0: a quarter of --max-memory)")
 	c.Flags().MarkHidden("spill-budget")
-	c.Flags().Int64Var(&opts.MaxMemory, "max-memory", 4<<30, "bytes of memory the build aims to stay within: the Go heap is collected only as it nears 3/4 of it (at most 1 GiB less), the rest is left to the stores' mapped files (0: collect as usual)")
+	BytesVar(c.Flags(), &opts.MaxMemory, "max-memory", 4<<30, "bytes of memory the build aims to stay within: the Go heap is collected only as it nears 3/4 of it (at most 1 GiB less), the rest is left to the stores' mapped files (0: collect as usual)")
 	return c
 }
 

@@ -69,7 +69,7 @@ token rule as leaper serve (which mounts /mcp too, beside its other endpoints).`
 	c.Flags().StringVar(&opts.Addr, "addr", "127.0.0.1:8081", "listen address of the http transport")
 	c.Flags().StringVar(&opts.TokenFile, "token-file", "", "file holding the bearer token clients must send (required off loopback)")
 	c.Flags().IntVar(&opts.Workers, "workers", 0, "concurrent tool calls (0: 2 x CPUs)")
-	c.Flags().Int64Var(&opts.MaxMemory, "max-memory", 1<<30, "bytes of memory the server aims to stay within: the Go heap is collected only as it nears 3/4 of it (0: collect as usual; GOGC or GOMEMLIMIT in the environment win)")
+	BytesVar(c.Flags(), &opts.MaxMemory, "max-memory", 1<<30, "bytes of memory the server aims to stay within: the Go heap is collected only as it nears 3/4 of it (0: collect as usual; GOGC or GOMEMLIMIT in the environment win)")
 	return c
 }
 

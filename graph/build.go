@@ -444,6 +444,7 @@ func (b *Builder) Finalize(ctx context.Context, progress func(stage string, done
 	}
 	bms := newBitmaps(sp.dir, s.opts.SpillBudget)
 	trees := 0
+	facts := newFactCounts(b.nextE)
 	progress("bitmaps", 0, int(b.nextT))
 	ents.startPass()
 	err = s.EachTree(ctx, func(t *Tree) error {
@@ -459,13 +460,15 @@ func (b *Builder) Finalize(ctx context.Context, progress func(stage string, done
 		if trees%10000 == 0 {
 			progress("bitmaps", trees, int(b.nextT))
 		}
-		if err := pageFragments(sp, t, ents); err != nil {
+		if err := pageFragments(sp, t, ents, facts); err != nil {
 			return err
 		}
 		ents.evict()
 		return nil
 	})
 	ents.endPass()
+	// The pages have their names: the dictionary's memory is theirs now.
+	ents.drop()
 	if err != nil {
 		if !errors.Is(err, context.Canceled) {
 			err = fmt.Errorf("graph: finalize trees: %w", err)

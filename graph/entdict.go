@@ -392,6 +392,14 @@ func (d *entDict) put(e *Entity) {
 	d.byID.set(e.ID, pos)
 }
 
+// drop empties the cache, keeping only the filter of the keys, so that
+// its memory goes to the stages after the tree pass, which carry entity
+// names in their fragments; records are read back if needed again.
+func (d *entDict) drop() {
+	d.chunks, d.used, d.evicted = nil, 0, true
+	d.byKey, d.clash, d.byID = map[uint64]uint32{}, map[string]uint32{}, idIndex{}
+}
+
 // startPass starts a pass over the trees in id order: ensure reads
 // records ahead in id order until endPass.
 func (d *entDict) startPass() {

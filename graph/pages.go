@@ -104,17 +104,42 @@ const (
 	phaseValueFact
 )
 
+// factCounts counts, per entity, the fact lines emitted about it as a key
+// and as a value, up to maxFacts each: writePages keeps at most maxFacts
+// facts of a page, the first by phase and then in the order emitted, so
+// an entity's key facts past its first maxFacts, and its value facts past
+// its first maxFacts, are never shown, whichever entities share its page;
+// they are not emitted. ("United States" is a value in tens of thousands
+// of rows: their fact lines were most of what finalize sorted.)
+type factCounts []uint8
+
+func newFactCounts(entities uint32) factCounts { return make(factCounts, 2*int(entities)) }
+
+// take reports whether one more fact of the phase (phaseKeyFact or
+// phaseValueFact) about entity id is to be emitted, and counts it.
+func (c factCounts) take(phase byte, id uint32) bool {
+	i := 2*int(id) + int(phase-phaseKeyFact)
+	if i >= len(c) {
+		return true // an entity added since: not counted
+	}
+	if c[i] >= maxFacts {
+		return false
+	}
+	c[i]++
+	return true
+}
+
 // pageFragments emits the fragments of a tree's pages: its own rendering
 // on its source page, and the fact lines it states about the entities of
-// its rows, as keys and as values.
-func pageFragments(sp *spill, t *Tree, ents *entDict) error {
+// its rows, as keys and as values (those facts counts lets through).
+func pageFragments(sp *spill, t *Tree, ents *entDict, facts factCounts) error {
 	if err := sp.add(phaseTree, named(fragment{url: t.PageURL, title: t.PageTitle, kind: fragTree, segs: RenderTree(t, ents, 0)}, ents)); err != nil {
 		return err
 	}
 	title := t.Title()
 	for _, r := range t.Rows {
 		k := ents.rec(r.Key)
-		if k.typ != TypeEntity {
+		if k.typ != TypeEntity || !facts.take(phaseKeyFact, r.Key) {
 			continue
 		}
 		var fb strings.Builder
@@ -135,7 +160,7 @@ func pageFragments(sp *spill, t *Tree, ents *entDict) error {
 		for j, vs := range r.Values {
 			for _, v := range vs {
 				e := ents.rec(v)
-				if e.typ != TypeEntity {
+				if e.typ != TypeEntity || !facts.take(phaseValueFact, v) {
 					continue
 				}
 				seg := Segment{Text: ents.name(r.Key) + " (" + title + "): " + t.Columns[j].Header + ": " + e.name,

@@ -51,7 +51,7 @@
 //
 // Bulk loading: scorch is configured so that each Add batch (10,000 pages
 // by default) becomes one segment, written as is (no in-memory merging,
-// no merging by the background merger until ~100 segments, no fsync wait
+// no merging by the background merger until ~2,000 segments, no fsync wait
 // per batch). Sync and Close wait until everything is on disk; Compact
 // merges everything into one segment, and Close then removes the merged
 // segments' files.

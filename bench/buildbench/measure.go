@@ -42,9 +42,15 @@ type Result struct {
 	// CPU is the child's user+system time.
 	CPU time.Duration `json:"cpu_ns"`
 	// PeakRSS is the child's peak resident memory in bytes (rusage).
-	PeakRSS   int64 `json:"peak_rss_bytes"`
-	StoreSize int64 `json:"store_bytes"`
-	ExitCode  int   `json:"exit_code"`
+	PeakRSS int64 `json:"peak_rss_bytes"`
+	// PeakMapped is the largest part of the child's resident memory that
+	// was pages of mapped files, as the build saw it once a second, and
+	// Trims how often it asked the kernel to reclaim them (see leaper
+	// build --max-memory).
+	PeakMapped int64 `json:"peak_mapped_bytes"`
+	Trims      int   `json:"trims"`
+	StoreSize  int64 `json:"store_bytes"`
+	ExitCode   int   `json:"exit_code"`
 	// Counts are the store's counts (entities, pages, ...).
 	Counts StoreCounts `json:"counts"`
 	// Resume, when checked, is the interrupted and resumed build.
@@ -158,6 +164,10 @@ type buildReport struct {
 	Finalize   time.Duration `json:"finalize_ns"`
 	Index      time.Duration `json:"index_ns"`
 	Total      time.Duration `json:"total_ns"`
+	Mapped     struct {
+		PeakFile int64 `json:"peak_file_bytes"`
+		Trims    int   `json:"trims"`
+	} `json:"mapped"`
 }
 
 // StoreCounts are the counts of a finished store, as leaper build --json
@@ -217,6 +227,7 @@ func Measure(ctx context.Context, storeDir string, inputs []string, opts *Measur
 	res.Tables, res.Trees, res.Duplicates, res.Skipped = rep.Tables, rep.Trees, rep.Duplicates, rep.Skipped
 	res.Counts = rep.Store
 	res.Read, res.Finalize, res.Index = rep.Read, rep.Finalize, rep.Index
+	res.PeakMapped, res.Trims = rep.Mapped.PeakFile, rep.Mapped.Trims
 	if wall > 0 {
 		res.TablesPerSec = float64(rep.Tables+rep.Duplicates) / wall.Seconds()
 	}

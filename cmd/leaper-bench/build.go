@@ -11,6 +11,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/leaper-dev/leaper/bench/buildbench"
+	"github.com/leaper-dev/leaper/cmd"
 	"github.com/spf13/cobra"
 )
 
@@ -86,7 +87,7 @@ size unless --keep.`,
 	c.Flags().StringVar(&opts.Leaper, "leaper", "", "the leaper binary to measure (default: leaper next to this binary, else on $PATH)")
 	c.Flags().StringVar(&opts.Work, "work", "", "scratch directory for replayed corpora and stores (default: a new one under $TMPDIR)")
 	c.Flags().BoolVar(&opts.Keep, "keep", false, "keep the replayed corpora and stores in --work")
-	c.Flags().Int64Var(&opts.MaxMemory, "max-memory", 0, "pass --max-memory (bytes) to leaper build (0: its default)")
+	cmd.BytesVar(c.Flags(), &opts.MaxMemory, "max-memory", 0, "pass --max-memory to leaper build (0: its default)")
 	c.Flags().IntVar(&opts.Nice, "nice", 0, "run the build under nice -n N")
 	c.Flags().BoolVarP(&opts.Quiet, "quiet", "q", false, "hide the build's progress lines")
 	c.Flags().BoolVar(&opts.JSON, "json", false, "print results as JSON")
@@ -143,11 +144,11 @@ func runBenchBuild(ctx context.Context, o *BenchBuildOptions) error {
 		return writeJSON(o.IO.Out, res)
 	}
 	tw := tabwriter.NewWriter(o.IO.Out, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "corpus\ttables\ttrees\tpages\twall s\tread s\tfinalize s\tindex s\ttables/s\tCPU s\tpeak RSS MiB\tstore MiB\t")
+	fmt.Fprintln(tw, "corpus\ttables\ttrees\tpages\twall s\tread s\tfinalize s\tindex s\ttables/s\tCPU s\tpeak RSS MiB\tpeak mapped MiB\tstore MiB\t")
 	for _, r := range res {
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%.1f\t%.1f\t%.1f\t%.1f\t%.0f\t%.1f\t%.0f\t%.0f\t\n", r.Label, r.Tables+r.Duplicates, r.Trees, r.Counts.Pages,
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%.1f\t%.1f\t%.1f\t%.1f\t%.0f\t%.1f\t%.0f\t%.0f\t%.0f\t\n", r.Label, r.Tables+r.Duplicates, r.Trees, r.Counts.Pages,
 			r.Wall.Seconds(), r.Read.Seconds(), r.Finalize.Seconds(), r.Index.Seconds(), r.TablesPerSec,
-			r.CPU.Seconds(), float64(r.PeakRSS)/(1<<20), float64(r.StoreSize)/(1<<20))
+			r.CPU.Seconds(), float64(r.PeakRSS)/(1<<20), float64(r.PeakMapped)/(1<<20), float64(r.StoreSize)/(1<<20))
 	}
 	if err := tw.Flush(); err != nil {
 		return err

@@ -138,7 +138,7 @@ the medians over the rounds are reported.`,
 	c.Flags().StringVar(&opts.LuceneIdx, "lucene-index", "", "keep the Lucene index here and reuse it (default: temporary)")
 	c.Flags().IntVar(&opts.Cache, "cache", 0, "response cache entries of the in-process server (0: off)")
 	c.Flags().IntVar(&opts.Workers, "workers", 0, "worker slots of the in-process server (0: its default)")
-	c.Flags().Int64Var(&opts.MaxMemory, "max-memory", 1<<30, "the in-process server's --max-memory, as leaper serve's (0: collect as usual)")
+	cmd.BytesVar(c.Flags(), &opts.MaxMemory, "max-memory", 1<<30, "the in-process server's --max-memory, as leaper serve's (0: collect as usual)")
 	c.Flags().DurationVar(&opts.Soak, "soak", 0, "after the runs, a mixed load for this long, with RSS at start and end")
 	c.Flags().Uint64Var(&opts.Seed, "seed", 1, "seed of the query mix")
 	c.Flags().DurationVar(&opts.Timeout, "timeout", 10*time.Minute, "stop a run that takes longer than this")
