@@ -37,20 +37,7 @@ func TestParseMapping(t *testing.T) {
 func TestTrim(t *testing.T) {
 	dir := t.TempDir()
 	const size = 64 << 20
-	path := filepath.Join(dir, "data")
-	f, err := os.Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	if err := f.Truncate(size); err != nil {
-		t.Fatal(err)
-	}
-	data, err := unix.Mmap(int(f.Fd()), 0, size, unix.PROT_READ|unix.PROT_WRITE, unix.MAP_SHARED)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer unix.Munmap(data)
+	data := mapFile(t, dir, size)
 	for i := 0; i < size; i += 4096 {
 		data[i] = byte(i >> 12)
 	}
@@ -91,19 +78,7 @@ func TestTrim(t *testing.T) {
 func TestTrimmer(t *testing.T) {
 	dir := t.TempDir()
 	const size = 32 << 20
-	f, err := os.Create(filepath.Join(dir, "data"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	if err := f.Truncate(size); err != nil {
-		t.Fatal(err)
-	}
-	data, err := unix.Mmap(int(f.Fd()), 0, size, unix.PROT_READ|unix.PROT_WRITE, unix.MAP_SHARED)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer unix.Munmap(data)
+	data := mapFile(t, dir, size)
 	for i := 0; i < size; i += 4096 {
 		data[i] = 1
 	}
@@ -120,4 +95,24 @@ func TestTrimmer(t *testing.T) {
 		t.Errorf("PeakFile = %d MiB, want at least %d MiB", st.PeakFile>>20, size>>20)
 	}
 	tr.Stop() // twice is fine
+}
+
+// mapFile makes a file of size bytes in dir and maps it shared, read and
+// write, until the test ends.
+func mapFile(t *testing.T, dir string, size int) []byte {
+	t.Helper()
+	f, err := os.Create(filepath.Join(dir, "data"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if err := f.Truncate(int64(size)); err != nil {
+		t.Fatal(err)
+	}
+	data, err := unix.Mmap(int(f.Fd()), 0, size, unix.PROT_READ|unix.PROT_WRITE, unix.MAP_SHARED)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { unix.Munmap(data) })
+	return data
 }
