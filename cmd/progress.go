@@ -1,17 +1,15 @@
 package cmd
 
 import (
-	"bufio"
-	"bytes"
 	"fmt"
 	"io"
-	"os"
-	"strconv"
 	"sync"
 	"time"
 
-	"github.com/leaper-dev/leaper/store"
 	"github.com/schollz/progressbar/v3"
+
+	"github.com/leaper-dev/leaper/internal/procmem"
+	"github.com/leaper-dev/leaper/store"
 )
 
 // buildProgress shows a build's advance: progress bars on a terminal,
@@ -146,42 +144,9 @@ func (p *buildProgress) line(now time.Time) string {
 	case s.Stage == "read" && s.TotalBytes > 0 && s.Bytes > 0 && s.Bytes < s.TotalBytes:
 		eta = time.Duration(inStage * float64(s.TotalBytes-s.Bytes) / float64(s.Bytes) * float64(time.Second)).Round(time.Second).String()
 	}
-	cur, file, peak := rss()
+	m := procmem.Read()
 	return fmt.Sprintf("build %s: %s  %d tables  %d trees  %d pages%s  rss %s (files %s, peak %s)  eta %s",
-		elapsed, s.Stage, s.Tables, s.Trees, s.Pages, rate, humanBytes(cur), humanBytes(file), humanBytes(peak), eta)
-}
-
-// rss reads the process's resident memory, the part of it that is pages
-// of mapped files, and its peak resident memory from /proc/self/status;
-// 0 where it cannot be read.
-func rss() (cur, file, peak int64) {
-	f, err := os.Open("/proc/self/status")
-	if err != nil {
-		return 0, 0, 0
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		l := sc.Bytes()
-		var dst *int64
-		switch {
-		case bytes.HasPrefix(l, []byte("VmRSS:")):
-			dst = &cur
-		case bytes.HasPrefix(l, []byte("VmHWM:")):
-			dst = &peak
-		case bytes.HasPrefix(l, []byte("RssFile:")):
-			dst = &file
-		default:
-			continue
-		}
-		f := bytes.Fields(l)
-		if len(f) >= 2 {
-			if kb, err := strconv.ParseInt(string(f[1]), 10, 64); err == nil {
-				*dst = kb << 10
-			}
-		}
-	}
-	return cur, file, peak
+		elapsed, s.Stage, s.Tables, s.Trees, s.Pages, rate, humanBytes(m.RSS), humanBytes(m.File), humanBytes(m.Peak), eta)
 }
 
 func humanBytes(n int64) string {

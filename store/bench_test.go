@@ -5,13 +5,12 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
-	"strconv"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/leaper-dev/leaper/graph/graphtest"
 	"github.com/leaper-dev/leaper/graph/table"
+	"github.com/leaper-dev/leaper/internal/procmem"
 	"github.com/leaper-dev/leaper/store"
 )
 
@@ -91,19 +90,7 @@ func BenchmarkBuildSTS(b *testing.B) {
 }
 
 // peakRSS is the process's peak resident memory (VmHWM), 0 when unknown.
-func peakRSS() int64 {
-	b, err := os.ReadFile("/proc/self/status")
-	if err != nil {
-		return 0
-	}
-	for _, l := range strings.Split(string(b), "\n") {
-		if f := strings.Fields(l); len(f) >= 2 && f[0] == "VmHWM:" {
-			kb, _ := strconv.ParseInt(f[1], 10, 64)
-			return kb << 10
-		}
-	}
-	return 0
-}
+func peakRSS() int64 { return procmem.Read().Peak }
 
 func dirSize(dir string) int64 {
 	var n int64

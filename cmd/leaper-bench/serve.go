@@ -12,7 +12,6 @@ import (
 	"net"
 	"net/http"
 	"net/url"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -20,14 +19,16 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/spf13/cobra"
+
 	"github.com/leaper-dev/leaper/agent/mcpserve"
 	"github.com/leaper-dev/leaper/agent/serve"
 	"github.com/leaper-dev/leaper/bench/lucene"
 	"github.com/leaper-dev/leaper/cmd"
 	"github.com/leaper-dev/leaper/graph"
+	"github.com/leaper-dev/leaper/internal/procmem"
 	"github.com/leaper-dev/leaper/query"
 	"github.com/leaper-dev/leaper/web"
-	"github.com/spf13/cobra"
 )
 
 func newBenchCmd(f *Factory) *cobra.Command {
@@ -506,22 +507,8 @@ func soakRun(ctx context.Context, c int, d time.Duration, reqs []benchReq, newDo
 	return r, err
 }
 
-// rssKB is VmRSS from /proc/self/status, or 0 where there is none.
-func rssKB() int64 {
-	f, err := os.Open("/proc/self/status")
-	if err != nil {
-		return 0
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		if v, ok := strings.CutPrefix(sc.Text(), "VmRSS:"); ok {
-			n, _ := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 10, 64)
-			return n
-		}
-	}
-	return 0
-}
+// rssKB is VmRSS in KiB, or 0 where there is none.
+func rssKB() int64 { return procmem.Read().RSS >> 10 }
 
 func printRun(w io.Writer, r BenchRun) {
 	fmt.Fprintf(w, "  %-14s clients %3d: %7.0f req/s  p50 %6.2f ms  p99 %7.2f ms  errors %d\n", r.Target, r.Clients, r.RPS, r.P50ms, r.P99ms, r.Errors)

@@ -12,6 +12,8 @@ package memtrim
 import (
 	"sync"
 	"time"
+
+	"github.com/leaper-dev/leaper/internal/procmem"
 )
 
 // Stats say what a Trimmer did.
@@ -64,7 +66,7 @@ func (t *Trimmer) run(every time.Duration) {
 			return
 		case <-tick.C:
 		}
-		_, file := Resident()
+		file := procmem.Read().File
 		t.mu.Lock()
 		t.stats.PeakFile = max(t.stats.PeakFile, file)
 		t.mu.Unlock()
@@ -72,7 +74,7 @@ func (t *Trimmer) run(every time.Duration) {
 			continue
 		}
 		err := Trim(t.dirs...)
-		_, after := Resident()
+		after := procmem.Read().File
 		t.mu.Lock()
 		t.stats.Trims++
 		t.stats.Released += max(0, file-after)

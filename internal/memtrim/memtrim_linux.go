@@ -2,7 +2,6 @@ package memtrim
 
 import (
 	"bufio"
-	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -153,30 +152,4 @@ func absDirs(dirs []string) []string {
 		out = append(out, strings.TrimSuffix(filepath.Clean(d), "/"))
 	}
 	return out
-}
-
-// Resident returns the process's resident anonymous memory and resident
-// pages of mapped files, in bytes, from /proc/self/status.
-func Resident() (anon, file int64) {
-	b, err := os.ReadFile("/proc/self/status")
-	if err != nil {
-		return 0, 0
-	}
-	for _, l := range bytes.Split(b, []byte("\n")) {
-		var dst *int64
-		switch {
-		case bytes.HasPrefix(l, []byte("RssAnon:")):
-			dst = &anon
-		case bytes.HasPrefix(l, []byte("RssFile:")):
-			dst = &file
-		default:
-			continue
-		}
-		if f := bytes.Fields(l); len(f) >= 2 {
-			if kb, err := strconv.ParseInt(string(f[1]), 10, 64); err == nil {
-				*dst = kb << 10
-			}
-		}
-	}
-	return anon, file
 }

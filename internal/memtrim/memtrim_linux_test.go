@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/leaper-dev/leaper/internal/procmem"
 )
 
 func TestParseMapping(t *testing.T) {
@@ -41,7 +43,7 @@ func TestTrim(t *testing.T) {
 	for i := 0; i < size; i += 4096 {
 		data[i] = byte(i >> 12)
 	}
-	_, before := Resident()
+	before := procmem.Read().File
 	// Dirty pages are written back first, then reclaimed: the first
 	// Trim starts the write-back.
 	var after int64
@@ -49,7 +51,7 @@ func TestTrim(t *testing.T) {
 		if err := Trim(dir); err != nil {
 			t.Fatal(err)
 		}
-		if _, after = Resident(); before-after >= size/2 {
+		if after = procmem.Read().File; before-after >= size/2 {
 			break
 		}
 		time.Sleep(100 * time.Millisecond)
@@ -66,11 +68,11 @@ func TestTrim(t *testing.T) {
 	for i := 0; i < size; i += 4096 {
 		_ = data[i]
 	}
-	_, before = Resident()
+	before = procmem.Read().File
 	if err := Trim(t.TempDir()); err != nil {
 		t.Fatal(err)
 	}
-	if _, after = Resident(); before-after > size/4 {
+	if after = procmem.Read().File; before-after > size/4 {
 		t.Fatalf("Trim of another directory released %d MiB", (before-after)>>20)
 	}
 }
