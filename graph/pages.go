@@ -194,6 +194,10 @@ func (b *Builder) writePages(ctx context.Context, sp *spill, progress func(strin
 	wb := newAsyncWriter(s.db)
 	defer wb.Cancel()
 	n := 0
+	// Until the last page, the stage's total is estimated from the share
+	// of the spilled fragments merged so far: pages per fragment vary, so
+	// it is a rough figure for an ETA, not a count.
+	merged, fragments := 0, int(sp.seq)
 	var p *Page
 	var facts, blocks int
 	names := map[uint32]string{} // of the entities on p
@@ -218,7 +222,7 @@ func (b *Builder) writePages(ctx context.Context, sp *spill, progress func(strin
 			if err := ctx.Err(); err != nil {
 				return err
 			}
-			progress("pages", n, 0)
+			progress("pages", n, estimatePages(n, merged, fragments))
 		}
 		n++
 		var all strings.Builder
@@ -249,6 +253,7 @@ func (b *Builder) writePages(ctx context.Context, sp *spill, progress func(strin
 		return nil
 	}
 	err := sp.merge(func(f *fragment) error {
+		merged++
 		if p == nil || f.url != p.URL {
 			if err := emit(); err != nil {
 				return err
@@ -290,6 +295,16 @@ func (b *Builder) writePages(ctx context.Context, sp *spill, progress func(strin
 		return 0, err
 	}
 	return n, nil
+}
+
+// estimatePages estimates how many pages the merge of all fragments
+// makes, from the pages the first merged of them made: 0 (unknown) before
+// any, and always more than made so far.
+func estimatePages(made, merged, fragments int) int {
+	if made == 0 || merged == 0 {
+		return 0
+	}
+	return max(int(int64(made)*int64(fragments)/int64(merged)), made+1)
 }
 
 // shownOf lists the entities a page shows, by id.

@@ -84,7 +84,8 @@ func (opts *BuildOptions) withDefaults() (BuildOptions, error) {
 
 // Progress is a snapshot of a build's advance. Stage is "read",
 // "bitmaps", "pages", "index" or "compact"; Done of Total is the stage's
-// own unit (tables, trees, pages; Total 0 when unknown). Tables, Trees
+// own unit (tables, trees, pages; Total 0 when unknown; during "pages"
+// an estimate until the stage's last report). Tables, Trees
 // and Pages are the running totals known so far; during "read", Bytes of
 // TotalBytes is how far the reader is through the input files (by whole
 // files: an archive counts when it is finished).
