@@ -102,5 +102,25 @@ func TestMeasureReplay(t *testing.T) {
 			t.Errorf("%s: resume: %+v, want the counts %+v", r.Label, r.Resume, r.Counts)
 		}
 	}
+	// Against an earlier run, only the resume check runs; against counts
+	// that are not the build's, it reports them different.
+	wrong := three
+	wrong.Counts.Pages++
+	for _, c := range []struct {
+		ref  Result
+		same bool
+	}{{three, true}, {wrong, false}} {
+		res, err := Run(context.Background(), &Options{Inputs: []string{sample}, Sizes: []int{n},
+			Work: t.TempDir(), Measure: MeasureOptions{Leaper: bin}, Log: &log, ResumeAt: 0.3, Against: map[int]Result{n: c.ref}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res) != 1 || !res[0].Earlier || res[0].Wall != three.Wall || res[0].Resume == nil {
+			t.Fatalf("against an earlier run: %+v", res)
+		}
+		if rr := res[0].Resume; rr.Same != c.same || rr.Counts != three.Counts {
+			t.Errorf("against counts %+v: resumed with %+v, same %v, want %v", c.ref.Counts, rr.Counts, rr.Same, c.same)
+		}
+	}
 	t.Logf("%s", log.String())
 }

@@ -55,6 +55,9 @@ type Result struct {
 	Counts StoreCounts `json:"counts"`
 	// Resume, when checked, is the interrupted and resumed build.
 	Resume *ResumeResult `json:"resume,omitempty"`
+	// Earlier is true when the figures above are an earlier run's
+	// (Options.Against), not measured by this one; only Resume is new.
+	Earlier bool `json:"earlier,omitempty"`
 }
 
 // ResumeResult is a build killed (SIGKILL) part way, then run again with

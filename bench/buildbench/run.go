@@ -29,6 +29,11 @@ type Options struct {
 	// build is killed (SIGKILL) at this fraction of the measured build's
 	// wall time and run again, and its counts are compared.
 	ResumeAt float64
+	// Against, with ResumeAt, holds earlier results of some sizes (as
+	// leaper-bench build --json printed them), by size: those sizes are
+	// not measured again; the resume check is made against their wall
+	// times and counts, and the result is theirs, marked Earlier.
+	Against map[int]Result
 }
 
 // Run measures one build of the corpus, or one per size of its replay,
@@ -65,11 +70,18 @@ func Run(ctx context.Context, opts *Options) ([]Result, error) {
 		if err != nil {
 			return nil, err
 		}
-		logf("replayed %d tables (%d replicas, %.0f MiB) in %.1fs; building into %s",
-			rep.Tables, rep.Replicas, float64(rep.Bytes)/(1<<20), rep.Took.Seconds(), dir)
-		r, err := Measure(ctx, dir, []string{corpus}, &opts.Measure)
-		if err != nil {
-			return nil, err
+		logf("replayed %d tables (%d replicas, %.0f MiB) in %.1fs",
+			rep.Tables, rep.Replicas, float64(rep.Bytes)/(1<<20), rep.Took.Seconds())
+		var r *Result
+		if ref, ok := opts.Against[n]; ok && opts.ResumeAt > 0 {
+			logf("not built again: the uninterrupted build is the earlier run's (%.0fs)", ref.Wall.Seconds())
+			r = &ref
+			r.Earlier = true
+		} else {
+			logf("building into %s", dir)
+			if r, err = Measure(ctx, dir, []string{corpus}, &opts.Measure); err != nil {
+				return nil, err
+			}
 		}
 		r.Label = fmt.Sprintf("replay-%d", n)
 		if opts.ResumeAt > 0 {
