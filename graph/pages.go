@@ -195,9 +195,9 @@ func (b *Builder) writePages(ctx context.Context, sp *spill, progress func(strin
 	defer wb.Cancel()
 	n := 0
 	// Until the last page, the stage's total is estimated from the share
-	// of the spilled fragments merged so far: pages per fragment vary, so
-	// it is a rough figure for an ETA, not a count.
-	merged, fragments := 0, int(sp.seq)
+	// of the fragments' work merged so far (fragWork): a figure for an
+	// ETA, not a count (a source page holds more work than an entity's).
+	var merged int64
 	var p *Page
 	var facts, blocks int
 	names := map[uint32]string{} // of the entities on p
@@ -222,7 +222,7 @@ func (b *Builder) writePages(ctx context.Context, sp *spill, progress func(strin
 			if err := ctx.Err(); err != nil {
 				return err
 			}
-			progress("pages", n, estimatePages(n, merged, fragments))
+			progress("pages", n, estimatePages(n, merged, sp.work))
 		}
 		n++
 		var all strings.Builder
@@ -253,7 +253,7 @@ func (b *Builder) writePages(ctx context.Context, sp *spill, progress func(strin
 		return nil
 	}
 	err := sp.merge(func(f *fragment) error {
-		merged++
+		merged += fragWork(f)
 		if p == nil || f.url != p.URL {
 			if err := emit(); err != nil {
 				return err
@@ -297,14 +297,14 @@ func (b *Builder) writePages(ctx context.Context, sp *spill, progress func(strin
 	return n, nil
 }
 
-// estimatePages estimates how many pages the merge of all fragments
-// makes, from the pages the first merged of them made: 0 (unknown) before
-// any, and always more than made so far.
-func estimatePages(made, merged, fragments int) int {
+// estimatePages scales the pages made so far by the share of the work
+// merged for them, of all the work: 0 (unknown) before any, and always
+// more than made.
+func estimatePages(made int, merged, all int64) int {
 	if made == 0 || merged == 0 {
 		return 0
 	}
-	return max(int(int64(made)*int64(fragments)/int64(merged)), made+1)
+	return max(int(float64(made)*float64(all)/float64(merged)), made+1)
 }
 
 // shownOf lists the entities a page shows, by id.
