@@ -35,6 +35,7 @@ type bitmaps struct {
 	treeRels, relTrees, entTrees, relObjSubj, relSubjObj, treeKeys, relSubj, relObj *pairBuf
 	all                                                                             []*pairBuf // the kinds in key order
 	triples                                                                         int
+	size                                                                            int // bytes of pairs held
 }
 
 // pairBuf is one kind's pairs not yet written, and its runs. Kinds keyed
@@ -46,6 +47,10 @@ type pairBuf struct {
 	narrow []uint64
 	pairs  []widePair
 	runs   []string
+	// room is how many bytes of pairs may still arrive before the
+	// bitmaps flush: a kind grows by at most that much, so that the
+	// capacity of all kinds stays near the budget.
+	room int
 }
 
 type widePair struct {
@@ -62,9 +67,19 @@ func cmpWide(a, b widePair) int {
 
 func (p *pairBuf) bytes() int { return 8*len(p.narrow) + 16*len(p.pairs) }
 
-func (p *pairBuf) add32(k, v uint32) { p.narrow = append(p.narrow, uint64(k)<<32|uint64(v)) }
+func (p *pairBuf) add32(k, v uint32) {
+	if len(p.narrow) == cap(p.narrow) {
+		p.narrow = growFor(p.narrow, 1, len(p.narrow)+p.room/8)
+	}
+	p.narrow = append(p.narrow, uint64(k)<<32|uint64(v))
+}
 
-func (p *pairBuf) add64(k uint64, v uint32) { p.pairs = append(p.pairs, widePair{k, v}) }
+func (p *pairBuf) add64(k uint64, v uint32) {
+	if len(p.pairs) == cap(p.pairs) {
+		p.pairs = growFor(p.pairs, 1, len(p.pairs)+p.room/16)
+	}
+	p.pairs = append(p.pairs, widePair{k, v})
+}
 
 // sort sorts the pairs in memory and drops duplicates.
 func (p *pairBuf) sort() {
@@ -93,6 +108,9 @@ func newBitmaps(dir string, budget int) *bitmaps {
 // add adds a tree's edges; the pairs are written as runs when they pass
 // the budget.
 func (b *bitmaps) add(t *Tree) error {
+	for _, p := range b.all {
+		p.room = max(b.budget-b.size, 0)
+	}
 	for _, q := range t.Question {
 		b.entTrees.add32(q, t.ID)
 	}
@@ -124,11 +142,12 @@ func (b *bitmaps) add(t *Tree) error {
 			}
 		}
 	}
-	size := 0
+	b.size = 0
 	for _, p := range b.all {
-		size += p.bytes()
+		b.size += p.bytes()
 	}
-	if size >= b.budget {
+	if b.size >= b.budget {
+		b.size = 0
 		return b.flush()
 	}
 	return nil

@@ -168,10 +168,14 @@ func Shape(t *table.Table, opts CleanOptions) (*Shaped, *Reject) {
 		ci.typ = inferType(col)
 		ci.dom = Domain(h, ci.typ)
 		filled, linked := 0, 0
-		uniq := map[string]bool{}
+		uniq := make(map[string]bool, len(col))
 		ci.unique = true
-		for _, c := range col {
-			vs := cellValues(c, ci.typ)
+		ci.multi = make([][]Value, 0, len(col))
+		ci.vals = make([]Value, 0, len(col))
+		// The cells of one value, most of them, share one array.
+		one := make([]Value, len(col))
+		for i, c := range col {
+			vs := cellValues(c, ci.typ, one[i:i:i+1])
 			ci.multi = append(ci.multi, vs)
 			if len(vs) == 0 {
 				ci.vals = append(ci.vals, Value{})
@@ -455,7 +459,7 @@ func Domain(header string, typ Datatype) string {
 	for _, d := range domainWords {
 		for _, w := range words {
 			for _, k := range d.words {
-				if w == k || w == k+"s" || w == k+"es" {
+				if w == k || strings.HasPrefix(w, k) && (w[len(k):] == "s" || w[len(k):] == "es") {
 					return d.domain
 				}
 			}
@@ -574,8 +578,8 @@ func inferType(col []table.Cell) Datatype {
 }
 
 // cellValues turns a cell into values of the column's datatype: one per
-// link in an entity column, else one literal.
-func cellValues(c table.Cell, typ Datatype) []Value {
+// link in an entity column, else one literal, appended to buf.
+func cellValues(c table.Cell, typ Datatype, buf []Value) []Value {
 	if blank(c.Text) && len(c.Links) == 0 {
 		return nil
 	}
@@ -597,7 +601,7 @@ func cellValues(c table.Cell, typ Datatype) []Value {
 	if v.Key == "" {
 		return nil
 	}
-	return []Value{v}
+	return append(buf, v)
 }
 
 func cellValue(c table.Cell, typ Datatype) Value {

@@ -129,7 +129,7 @@ func TestValues(t *testing.T) {
 			t.Errorf("cellValue(%q, %s) = %q, want %q", tc.text, tc.typ, v.Key, tc.key)
 		}
 	}
-	if v := cellValues(table.Cell{Text: "A, B", Links: []string{"A", "B", "A"}}, TypeEntity); len(v) != 2 {
+	if v := cellValues(table.Cell{Text: "A, B", Links: []string{"A", "B", "A"}}, TypeEntity, nil); len(v) != 2 {
 		t.Errorf("multi-link cell gave %d values", len(v))
 	}
 }

@@ -97,9 +97,26 @@ func (s *spill) add(phase byte, f fragment) error {
 			return err
 		}
 	}
+	s.offs = growFor(s.offs, 1, s.budget/4)
 	s.offs = append(s.offs, uint32(len(s.data)))
+	s.data = growFor(s.data, len(s.scratch), s.budget)
 	s.data = append(s.data, s.scratch...)
 	return nil
+}
+
+// growFor makes room for n more elements in s, doubling its capacity (up
+// to limit elements, or as far as n needs) when it is full. append grows a
+// large slice by a quarter at a time: a spill or bitmap buffer of hundreds
+// of MiB was then copied, and its new memory zeroed, about four times over,
+// which in a build of sts-csv cost 3-5 s of CPU. Doubling copies it once.
+func growFor[T any](s []T, n, limit int) []T {
+	if len(s)+n <= cap(s) {
+		return s
+	}
+	c := max(min(2*cap(s), limit), len(s)+n, 1024)
+	t := make([]T, len(s), c)
+	copy(t, s)
+	return t
 }
 
 func cmpFragment(a, b *fragment) int {

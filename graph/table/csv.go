@@ -46,13 +46,18 @@ func ParseCSV(name string, r io.Reader, meta *PageMeta) (*Table, error) {
 // id. It returns a *ParseError with Reason "empty" when there is nothing
 // but white space.
 func ParseCSVWith(name string, r io.Reader, meta *PageMeta, opts *CSVOptions) (*Table, error) {
-	links := LinksAuto
-	if opts != nil && opts.Links != "" {
-		links = opts.Links
-	}
 	data, err := io.ReadAll(r)
 	if err != nil {
 		return nil, &ParseError{File: name, Reason: "read error", Msg: err.Error()}
+	}
+	return parseCSV(name, data, meta, opts)
+}
+
+// parseCSV is ParseCSVWith on a file already read.
+func parseCSV(name string, data []byte, meta *PageMeta, opts *CSVOptions) (*Table, error) {
+	links := LinksAuto
+	if opts != nil && opts.Links != "" {
+		links = opts.Links
 	}
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
 	if len(bytes.TrimSpace(data)) == 0 {

@@ -50,6 +50,11 @@ func ParseHTML(name string, r io.Reader, meta *PageMeta) ([]*Table, error) {
 	if err != nil {
 		return nil, &ParseError{File: name, Reason: "read error", Msg: err.Error()}
 	}
+	return parseHTML(name, data, meta)
+}
+
+// parseHTML is ParseHTML on a file already read.
+func parseHTML(name string, data []byte, meta *PageMeta) ([]*Table, error) {
 	var m PageMeta
 	if meta != nil {
 		m = *meta
