@@ -140,7 +140,7 @@ func TestNames(t *testing.T) {
 			t.Errorf("RelationName(%q) = %q, want %q", in, got, want)
 		}
 	}
-	for h, want := range map[string]string{"Authors": "person", "Writer": "person", "Nation": "place", "Film": "work", "Club": "organization", "Gold": "measure", "Xyz": "thing"} {
+	for h, want := range map[string]string{"Authors": "person", "Coaches": "person", "Namesake": "thing", "Writer": "person", "Nation": "place", "Film": "work", "Club": "organization", "Gold": "measure", "Xyz": "thing"} {
 		if got := Domain(h, TypeText); got != want {
 			t.Errorf("Domain(%q) = %q, want %q", h, got, want)
 		}
