@@ -90,9 +90,13 @@ line every --progress-every (stage, tables, trees, pages, rate, RSS, ETA).`,
 	BytesVar(c.Flags(), &opts.SpillBudget, "spill-budget", 0, "bytes of page fragments, and of bitmap pairs, held in memory before spilling to disk (0: 256 MiB each)")
 	BytesVar(c.Flags(), &opts.EntityCache, "entity-cache", 0, "bytes of entity records held in memory; the rest are read back from the store (0: a quarter of --max-memory)")
 	c.Flags().MarkHidden("spill-budget")
-	BytesVar(c.Flags(), &opts.MaxMemory, "max-memory", 4<<30, "bytes of memory the build aims to stay within: the Go heap is collected only as it nears 3/4 of it (at most 1 GiB less), the rest is left to the stores' mapped files (0: collect as usual)")
+	BytesVar(c.Flags(), &opts.MaxMemory, "max-memory", 4<<30, "bytes of memory the build aims to stay within: the Go heap is capped at 3/4 of it (at most 1 GiB less), the rest is left to the stores' mapped files (0: no cap)")
 	return c
 }
+
+// buildGCPercent is the collector's percent below a build's heap cap: Go's
+// default (see collectNear).
+const buildGCPercent = 100
 
 func runBuild(ctx context.Context, o *BuildOptions) error {
 	switch table.Format(o.Format) {
@@ -139,10 +143,10 @@ func runBuild(ctx context.Context, o *BuildOptions) error {
 			}
 		}
 	}
-	// Collecting only as the heap nears its share of --max-memory takes a
-	// third off the build's wall time on the full corpus; the rest of
+	// The heap is capped at its share of --max-memory and collected by
+	// GOGC's default below the cap (see collectNear); the rest of
 	// --max-memory is left to the stores' mapped files.
-	defer collectNear(o.MaxMemory)()
+	defer collectNear(o.MaxMemory, buildGCPercent)()
 	skips := 0
 	var prog *buildProgress
 	progress := func(store.Progress) {}

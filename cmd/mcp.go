@@ -87,7 +87,7 @@ func runMCP(ctx context.Context, o *MCPOptions) error {
 	if err != nil {
 		return err
 	}
-	defer collectNear(o.MaxMemory)()
+	defer collectNear(o.MaxMemory, -1)()
 	m := mcpserve.NewServer(w, &mcpserve.Options{Workers: o.Workers})
 	if o.Transport == "stdio" {
 		return m.RunStdio(ctx)

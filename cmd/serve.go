@@ -116,7 +116,7 @@ func runServe(ctx context.Context, o *ServeOptions) error {
 	if err != nil {
 		return err
 	}
-	defer collectNear(o.MaxMemory)()
+	defer collectNear(o.MaxMemory, -1)()
 	srv := serve.NewServer(w, so)
 	srv.Mount("/mcp", mcpserve.NewServer(w, &mcpserve.Options{Workers: so.Workers}).Handler())
 	ln, err := net.Listen("tcp", o.Addr)

@@ -24,7 +24,7 @@ func BenchmarkBuildCorpus(b *testing.B) {
 	}
 	// As leaper build does by default (--max-memory 4GiB).
 	defer debug.SetMemoryLimit(debug.SetMemoryLimit(store.HeapLimit(4 << 30)))
-	defer debug.SetGCPercent(debug.SetGCPercent(-1))
+	defer debug.SetGCPercent(debug.SetGCPercent(100))
 	for i := 0; i < b.N; i++ {
 		dir := b.TempDir()
 		start := time.Now()
@@ -69,7 +69,7 @@ func BenchmarkBuildSTS(b *testing.B) {
 		b.Skip("../shared/corpus/sts-csv not found")
 	}
 	defer debug.SetMemoryLimit(debug.SetMemoryLimit(store.HeapLimit(4 << 30)))
-	defer debug.SetGCPercent(debug.SetGCPercent(-1))
+	defer debug.SetGCPercent(debug.SetGCPercent(100))
 	for i := 0; i < b.N; i++ {
 		dir := b.TempDir()
 		start := time.Now()
