@@ -35,7 +35,6 @@ type bitmaps struct {
 	treeRels, relTrees, entTrees, relObjSubj, relSubjObj, treeKeys, relSubj, relObj *pairBuf
 	all                                                                             []*pairBuf // the kinds in key order
 	triples                                                                         int
-	size                                                                            int // bytes of pairs held
 }
 
 // pairBuf is one kind's pairs not yet written, and its runs. Kinds keyed
@@ -95,8 +94,8 @@ func (p *pairBuf) sort() {
 // newBitmaps keeps up to budget bytes of pairs in memory and writes its
 // runs in dir, which the caller removes.
 func newBitmaps(dir string, budget int) *bitmaps {
-	n := func(kind byte) *pairBuf { return &pairBuf{kind: kind} }
-	w := func(kind byte) *pairBuf { return &pairBuf{kind: kind, wide: true} }
+	n := func(kind byte) *pairBuf { return &pairBuf{kind: kind, room: budget} }
+	w := func(kind byte) *pairBuf { return &pairBuf{kind: kind, wide: true, room: budget} }
 	b := &bitmaps{dir: dir, budget: budget,
 		treeRels: n(bTreeRels), relTrees: n(bRelTrees), entTrees: n(bEntTrees),
 		relObjSubj: w(bRelObjSubj), relSubjObj: w(bRelSubjObj),
@@ -108,9 +107,6 @@ func newBitmaps(dir string, budget int) *bitmaps {
 // add adds a tree's edges; the pairs are written as runs when they pass
 // the budget.
 func (b *bitmaps) add(t *Tree) error {
-	for _, p := range b.all {
-		p.room = max(b.budget-b.size, 0)
-	}
 	for _, q := range t.Question {
 		b.entTrees.add32(q, t.ID)
 	}
@@ -142,15 +138,19 @@ func (b *bitmaps) add(t *Tree) error {
 			}
 		}
 	}
-	b.size = 0
+	size := 0
 	for _, p := range b.all {
-		b.size += p.bytes()
+		size += p.bytes()
 	}
-	if b.size >= b.budget {
-		b.size = 0
-		return b.flush()
+	var err error
+	if size >= b.budget {
+		size = 0
+		err = b.flush()
 	}
-	return nil
+	for _, p := range b.all {
+		p.room = b.budget - size
+	}
+	return err
 }
 
 // flush writes every kind's pairs, sorted, as one run each.

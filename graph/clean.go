@@ -459,7 +459,7 @@ func Domain(header string, typ Datatype) string {
 	for _, d := range domainWords {
 		for _, w := range words {
 			for _, k := range d.words {
-				if w == k || strings.HasPrefix(w, k) && (w[len(k):] == "s" || w[len(k):] == "es") {
+				if rest, ok := strings.CutPrefix(w, k); ok && (rest == "" || rest == "s" || rest == "es") {
 					return d.domain
 				}
 			}
