@@ -120,6 +120,14 @@ func Open(dir string, opts *Options) (*Store, error) {
 		WithSyncWrites(false).
 		WithValueThreshold(512).
 		WithNumCompactors(2).
+		// A build writes the whole store at once, and each move of its
+		// keys down the levels rewrites them: letting level 0 gather 16
+		// memtables before it is compacted (Badger's default: 5) halves
+		// the compaction of an sts-csv build, and the build takes 5-15%
+		// less CPU (measured side by side, README). Reads check level 0's
+		// tables through their Bloom filters; a finished store holds few.
+		WithNumLevelZeroTables(16).
+		WithNumLevelZeroTablesStall(26).
 		WithBlockCacheSize(64 << 20).
 		WithIndexCacheSize(32 << 20).
 		WithMetricsEnabled(false)
