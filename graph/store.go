@@ -121,10 +121,10 @@ func Open(dir string, opts *Options) (*Store, error) {
 		WithValueThreshold(512).
 		WithNumCompactors(2).
 		// A build writes the whole store at once, and each move of its
-		// keys down the levels rewrites them: letting level 0 gather 16
-		// memtables before it is compacted (Badger's default: 5) halves
-		// the compaction of an sts-csv build, and the build takes 5-15%
-		// less CPU (measured side by side, README). Reads check level 0's
+		// keys down the levels rewrites them. Letting level 0 gather 16
+		// memtables before it is compacted (Badger's default: 5) took 7%
+		// and 24% off the CPU of two sts-csv builds, alternated with the
+		// default (README, "Badger's level 0"). Reads check level 0's
 		// tables through their Bloom filters; a finished store holds few.
 		WithNumLevelZeroTables(16).
 		WithNumLevelZeroTablesStall(26).
