@@ -21,14 +21,16 @@ import (
 
 // bitmaps derives the adjacency bitmaps from the trees as an external sort
 // of (key, value) pairs: add appends plain integers to one flat slice per
-// bitmap kind, and when they pass the budget every kind is sorted and
-// written to a run file; write merges the runs of a kind in key order and
-// builds one bitmap at a time. Nothing here holds a pointer per key, so a
-// build's garbage collector has nothing to scan, and the memory is the
-// budget plus a read buffer per run, whatever the corpus size.
+// bitmap kind, and when they pass half the budget every kind is sorted and
+// written to a run file, in the background while the other half takes the
+// next pairs; write merges the runs of a kind in key order and builds one
+// bitmap at a time. Nothing here holds a pointer per key, so a build's garbage
+// collector has nothing to scan, and the memory is the budget plus a read
+// buffer per run, whatever the corpus size.
 type bitmaps struct {
 	dir    string // where runs go (the finalize spill directory)
-	budget int    // bytes of pairs held before they are written as runs
+	budget int    // bytes of pairs held, half arriving, half being written
+	bg     background
 	// One per kind, in key order: tree->relations, relation->trees,
 	// entity->trees, (relation, object)->subjects, (relation,
 	// subject)->objects, tree->keys, relation->subjects, relation->objects.
@@ -46,6 +48,9 @@ type pairBuf struct {
 	narrow []uint64
 	pairs  []widePair
 	runs   []string
+	// The buffers of the run written last, for the next pairs.
+	spareNarrow []uint64
+	sparePairs  []widePair
 	// room is how many bytes of pairs may still arrive before the
 	// bitmaps flush: a kind grows by at most that much, so that the
 	// capacity of all kinds stays near the budget.
@@ -143,31 +148,63 @@ func (b *bitmaps) add(t *Tree) error {
 		size += p.bytes()
 	}
 	var err error
-	if size >= b.budget {
+	half := b.budget / 2
+	if size >= half {
 		size = 0
 		err = b.flush()
 	}
 	for _, p := range b.all {
-		p.room = b.budget - size
+		p.room = half - size
 	}
 	return err
 }
 
-// flush writes every kind's pairs, sorted, as one run each.
+// flush hands every kind's pairs to the background, to be sorted and
+// written as one run each, once the runs before them are written; the next
+// pairs fill those runs' buffers. It returns the error of the runs before.
 func (b *bitmaps) flush() error {
+	if err := b.bg.wait(); err != nil {
+		return err
+	}
+	type run struct {
+		p    *pairBuf
+		q    pairBuf // the pairs, out of p
+		name string
+	}
+	var runs []run
 	for _, p := range b.all {
 		if p.bytes() == 0 {
 			continue
 		}
-		p.sort()
 		name := filepath.Join(b.dir, fmt.Sprintf("bitmap-%c-%06d", p.kind, len(p.runs)))
-		if err := p.writeRun(name); err != nil {
-			return err
-		}
 		p.runs = append(p.runs, name)
-		p.narrow, p.pairs = p.narrow[:0], p.pairs[:0]
+		runs = append(runs, run{p: p, q: pairBuf{kind: p.kind, wide: p.wide, narrow: p.narrow, pairs: p.pairs}, name: name})
+		p.narrow, p.pairs = p.spareNarrow[:0], p.sparePairs[:0]
+		p.spareNarrow, p.sparePairs = nil, nil
 	}
+	if len(runs) == 0 {
+		return nil
+	}
+	b.bg.start(func() error {
+		for _, r := range runs {
+			r.q.sort()
+			if err := r.q.writeRun(r.name); err != nil {
+				return err
+			}
+			r.p.spareNarrow, r.p.sparePairs = r.q.narrow[:0], r.q.pairs[:0]
+		}
+		return nil
+	})
 	return nil
+}
+
+// wait waits for the runs being written, and drops the spare buffers.
+func (b *bitmaps) wait() error {
+	err := b.bg.wait()
+	for _, p := range b.all {
+		p.spareNarrow, p.sparePairs = nil, nil
+	}
+	return err
 }
 
 // A run file is the magic, the number of pairs (uint64, little-endian) and
@@ -425,6 +462,9 @@ func (b *bitmaps) write(ctx context.Context, db *badger.DB) error {
 		bm.AddMany(vs)
 		bm.RunOptimize()
 		return bm
+	}
+	if err := b.wait(); err != nil {
+		return err
 	}
 	b.triples = 0
 	for _, p := range b.all {

@@ -443,6 +443,7 @@ func (b *Builder) Finalize(ctx context.Context, progress func(stage string, done
 		return err
 	}
 	bms := newBitmaps(sp.dir, s.opts.SpillBudget)
+	defer bms.wait() // before sp.close removes the runs
 	trees := 0
 	facts := newFactCounts(b.nextE)
 	progress("bitmaps", 0, int(b.nextT))

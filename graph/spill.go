@@ -2,6 +2,7 @@ package graph
 
 import (
 	"bufio"
+	"bytes"
 	"cmp"
 	"container/heap"
 	"encoding/binary"
@@ -12,7 +13,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"unsafe"
 )
 
 // fragment is a piece of a page (a passage, a tree's segments, a fact
@@ -57,10 +57,11 @@ const (
 )
 
 // spill is an external sort of fragments: fragments are encoded into an
-// in-memory buffer up to a budget, then sorted and written to a run file;
-// merge reads the runs back in order. Memory is bounded by the budget plus
-// a read buffer per run, and the buffer holds no pointers, so that the
-// garbage collector has nothing in it to scan.
+// in-memory buffer up to half the budget, then sorted and written to a run
+// file in the background while the next half fills; merge reads the runs
+// back in order. Memory is bounded by the budget plus a read buffer per
+// run, and the buffers hold no pointers, so that the garbage collector has
+// nothing in them to scan.
 type spill struct {
 	dir     string
 	budget  int
@@ -70,6 +71,12 @@ type spill struct {
 	seq     uint64
 	scratch []byte
 	work    int64 // of the fragments added (fragWork)
+	// The run being written in the background, and the buffers of the
+	// run written before it, for the next fragments.
+	bg        background
+	spareData []byte
+	spareOffs []uint32
+	keys      []sortKey // the background's, reused
 }
 
 // newSpill makes a spill in a new directory under parent.
@@ -92,14 +99,15 @@ func (s *spill) add(phase byte, f fragment) error {
 	s.seq++
 	s.work += fragWork(&f)
 	s.scratch = encodeFragment(s.scratch[:0], &f)
-	if len(s.data) > 0 && len(s.data)+len(s.scratch) > s.budget {
+	half := s.budget / 2
+	if len(s.data) > 0 && len(s.data)+len(s.scratch) > half {
 		if err := s.flush(); err != nil {
 			return err
 		}
 	}
-	s.offs = growFor(s.offs, 1, s.budget/4)
+	s.offs = growFor(s.offs, 1, half/4)
 	s.offs = append(s.offs, uint32(len(s.data)))
-	s.data = growFor(s.data, len(s.scratch), s.budget)
+	s.data = growFor(s.data, len(s.scratch), half)
 	s.data = append(s.data, s.scratch...)
 	return nil
 }
@@ -132,39 +140,71 @@ func cmpFragment(a, b *fragment) int {
 	return 0
 }
 
-// sortKey reads the url and seq of the fragment encoded at off, without
-// copying the url.
-func (s *spill) sortKey(off uint32) (string, uint64) {
-	b := s.data[off+4:]
-	n, k := binary.Uvarint(b)
-	b = b[k:]
-	url := unsafe.String(unsafe.SliceData(b), int(n))
-	seq, _ := binary.Uvarint(b[n:])
-	return url, seq
+// sortKey is where a fragment of a run's buffer sorts: its url (where it
+// is in the buffer) and seq, read once per fragment rather than at every
+// comparison. It holds no pointer, so that the garbage collector has
+// nothing in the keys to scan.
+type sortKey struct {
+	seq         uint64
+	off         uint32 // of the fragment
+	url, urlEnd uint32
 }
 
-// flush writes the queued fragments, sorted, as one run.
+// keyAt reads the url and seq of the fragment encoded at off in data.
+func keyAt(data []byte, off uint32) sortKey {
+	b := data[off+4:]
+	n, k := binary.Uvarint(b)
+	url := off + 4 + uint32(k)
+	seq, _ := binary.Uvarint(b[k+int(n):])
+	return sortKey{seq: seq, off: off, url: url, urlEnd: url + uint32(n)}
+}
+
+// flush hands the queued fragments to the background, to be sorted and
+// written as one run, once the run before them is written; the next
+// fragments fill that run's buffers. It returns the error of the run
+// before.
 func (s *spill) flush() error {
+	if err := s.bg.wait(); err != nil {
+		return err
+	}
 	if len(s.offs) == 0 {
 		return nil
 	}
-	slices.SortFunc(s.offs, func(a, b uint32) int {
-		ua, sa := s.sortKey(a)
-		ub, sb := s.sortKey(b)
-		if c := strings.Compare(ua, ub); c != 0 {
+	name := filepath.Join(s.dir, fmt.Sprintf("run-%06d", len(s.runs)))
+	s.runs = append(s.runs, name)
+	data, offs := s.data, s.offs
+	s.data, s.offs = s.spareData[:0], s.spareOffs[:0]
+	s.spareData, s.spareOffs = nil, nil
+	s.bg.start(func() error {
+		err := s.writeRun(name, data, offs)
+		s.spareData, s.spareOffs = data, offs
+		return err
+	})
+	return nil
+}
+
+// writeRun sorts the fragments encoded in data at offs and writes them as
+// the run name.
+func (s *spill) writeRun(name string, data []byte, offs []uint32) error {
+	keys := s.keys[:0]
+	for _, off := range offs {
+		keys = append(keys, keyAt(data, off))
+	}
+	slices.SortFunc(keys, func(a, b sortKey) int {
+		if c := bytes.Compare(data[a.url:a.urlEnd], data[b.url:b.urlEnd]); c != 0 {
 			return c
 		}
-		return cmp.Compare(sa, sb)
+		return cmp.Compare(a.seq, b.seq)
 	})
-	name := filepath.Join(s.dir, fmt.Sprintf("run-%06d", len(s.runs)))
+	s.keys = keys[:0]
 	f, err := os.Create(name)
 	if err != nil {
 		return fmt.Errorf("graph: spill: %w", err)
 	}
 	w := bufio.NewWriterSize(f, 1<<20)
-	for _, off := range s.offs {
-		n := binary.BigEndian.Uint32(s.data[off:])
-		if _, err := w.Write(s.data[off : off+4+n]); err != nil {
+	for _, k := range keys {
+		n := binary.BigEndian.Uint32(data[k.off:])
+		if _, err := w.Write(data[k.off : k.off+4+n]); err != nil {
 			f.Close()
 			return fmt.Errorf("graph: spill: %w", err)
 		}
@@ -176,13 +216,34 @@ func (s *spill) flush() error {
 	if err := f.Close(); err != nil {
 		return fmt.Errorf("graph: spill: %w", err)
 	}
-	s.runs = append(s.runs, name)
-	s.data, s.offs = s.data[:0], s.offs[:0]
 	return nil
 }
 
-// close removes the run files.
-func (s *spill) close() { os.RemoveAll(s.dir) }
+// close waits for the run being written and removes the run files.
+func (s *spill) close() {
+	s.bg.wait()
+	os.RemoveAll(s.dir)
+}
+
+// background runs one job at a time off the caller's goroutine.
+type background struct{ done chan error }
+
+// start runs job in the background. The caller waits for the job before
+// it first.
+func (g *background) start(job func() error) {
+	g.done = make(chan error, 1)
+	go func() { g.done <- job() }()
+}
+
+// wait waits for the job in the background, if any, and returns its error.
+func (g *background) wait() error {
+	if g.done == nil {
+		return nil
+	}
+	err := <-g.done
+	g.done = nil
+	return err
+}
 
 func appendString(b []byte, s string) []byte {
 	b = binary.AppendUvarint(b, uint64(len(s)))
@@ -340,6 +401,10 @@ func (s *spill) merge(fn func(*fragment) error) error {
 	if err := s.flush(); err != nil {
 		return err
 	}
+	if err := s.bg.wait(); err != nil {
+		return err
+	}
+	s.data, s.offs, s.spareData, s.spareOffs, s.keys = nil, nil, nil, nil, nil
 	h := make(runHeap, 0, len(s.runs))
 	defer func() {
 		for _, r := range h {
