@@ -120,6 +120,10 @@ func Open(dir string, opts *Options) (*Store, error) {
 		WithSyncWrites(false).
 		WithValueThreshold(512).
 		WithNumCompactors(2).
+		// Every write is blind (no transaction reads what it writes, and
+		// one goroutine writes), so there is nothing to detect; detecting
+		// costs a hash and a map entry a key.
+		WithDetectConflicts(false).
 		// A build writes the whole store at once, and each move of its
 		// keys down the levels rewrites them. Letting level 0 gather 16
 		// memtables before it is compacted (Badger's default: 5) took 7%
