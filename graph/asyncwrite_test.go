@@ -89,5 +89,4 @@ func TestAsyncWriterOrder(t *testing.T) {
 		}
 		return nil
 	})
-
 }
