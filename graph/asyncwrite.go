@@ -31,8 +31,13 @@ type asyncWriter struct {
 	reqs chan writeReq
 	done chan struct{}
 
+	// Owned by the writer goroutine: the transaction being filled, and
+	// the commits not yet applied.
+	cur      *badger.Txn
+	inflight sync.WaitGroup
+
 	mu     sync.Mutex
-	err    error
+	err    error // the first that Set, a commit or a flush met
 	closed bool
 }
 
@@ -59,104 +64,80 @@ func newAsyncWriter(db *badger.DB) *asyncWriter {
 
 func (w *asyncWriter) run() {
 	defer close(w.done)
-	p := &txnPipe{db: w.db}
 	for req := range w.reqs {
 		err := w.failed()
 		for _, q := range req.pairs {
 			if err != nil {
 				break
 			}
-			err = p.set(q.k, q.v)
+			err = w.set(q.k, q.v)
 		}
 		if req.flush != nil {
 			if err == nil {
-				err = p.flush()
+				err = w.flushTxns()
 			}
 			w.fail(err)
 			req.flush <- w.failed()
 			continue
 		}
 		if err == nil {
-			err = p.rotate()
+			err = w.rotate()
 		}
 		w.fail(err)
 	}
-	p.discard()
+	w.discard()
 }
 
-// txnPipe writes pairs in transactions committed in order, each started
-// before the one before it is committed (see asyncWriter).
-type txnPipe struct {
-	db       *badger.DB
-	cur      *badger.Txn
-	inflight sync.WaitGroup
-
-	mu  sync.Mutex
-	err error // the first commit that failed
-}
-
-func (p *txnPipe) set(k, v []byte) error {
-	if p.cur == nil {
-		p.cur = p.db.NewTransaction(true)
+func (w *asyncWriter) set(k, v []byte) error {
+	if w.cur == nil {
+		w.cur = w.db.NewTransaction(true)
 	}
-	err := p.cur.Set(k, v)
+	err := w.cur.Set(k, v)
 	if !errors.Is(err, badger.ErrTxnTooBig) {
 		return err
 	}
-	if err := p.rotate(); err != nil {
+	if err := w.rotate(); err != nil {
 		return err
 	}
-	return p.cur.Set(k, v)
+	return w.cur.Set(k, v)
 }
 
 // rotate commits the current transaction, after starting the next.
-func (p *txnPipe) rotate() error {
-	if p.cur == nil {
-		return p.failed()
+func (w *asyncWriter) rotate() error {
+	if w.cur == nil {
+		return w.failed()
 	}
-	next := p.db.NewTransaction(true)
-	p.commit(p.cur)
-	p.cur = next
-	return p.failed()
+	next := w.db.NewTransaction(true)
+	w.commit(w.cur)
+	w.cur = next
+	return w.failed()
 }
 
-func (p *txnPipe) commit(t *badger.Txn) {
-	p.inflight.Add(1)
+func (w *asyncWriter) commit(t *badger.Txn) {
+	w.inflight.Add(1)
 	t.CommitWith(func(err error) {
-		if err != nil {
-			p.mu.Lock()
-			if p.err == nil {
-				p.err = err
-			}
-			p.mu.Unlock()
-		}
-		p.inflight.Done()
+		w.fail(err)
+		w.inflight.Done()
 	})
 }
 
-func (p *txnPipe) failed() error {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.err
-}
-
-// flush commits what is set and waits until every commit is applied.
-func (p *txnPipe) flush() error {
-	if p.cur != nil {
-		p.commit(p.cur)
-		p.cur = nil
+// flushTxns commits what is set and waits until every commit is applied.
+func (w *asyncWriter) flushTxns() error {
+	if w.cur != nil {
+		w.commit(w.cur)
+		w.cur = nil
 	}
-	p.inflight.Wait()
-	return p.failed()
+	w.inflight.Wait()
+	return w.failed()
 }
 
 // discard drops what is set but not committed and waits for the commits.
-func (p *txnPipe) discard() {
-	if p.cur != nil {
-		p.cur.Discard()
-		p.cur = nil
+func (w *asyncWriter) discard() {
+	if w.cur != nil {
+		w.cur.Discard()
+		w.cur = nil
 	}
-	p.inflight.Wait()
+	w.inflight.Wait()
 }
 
 func (w *asyncWriter) fail(err error) {
