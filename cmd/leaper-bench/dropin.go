@@ -61,22 +61,38 @@ func escapeRequestPath(u string) string {
 
 // mcpDoer returns MCP clients for base/mcp. An http:// server gets the
 // same keep-alive HTTP/1.1 client as the native endpoints, speaking MCP's
-// streamable HTTP on it (initialize, notifications/initialized, then
-// tools/call with the session id, JSON answers), so that the ratio to
+// streamable HTTP on it (initialize and notifications/initialized when
+// the client opens, then tools/call with the session id, JSON answers,
+// and DELETE of the session when it is released), so that the ratio to
 // /search and /visit is the server's and not the load generator's; other
 // URLs get the official SDK's client. Every answer must be a result that
 // is not a tool error.
-func mcpDoer(base, token string) func() (doer, func()) {
+func mcpDoer(base, token string) newClient {
 	u, err := url.Parse(base)
 	if err != nil || u.Scheme != "http" {
 		return mcpSDKDoer(base, token)
 	}
 	prefix := strings.TrimSuffix(u.Path, "/")
-	return func() (doer, func()) {
+	return func() loadClient {
 		c := &rawClient{addr: u.Host, prefix: prefix, token: token}
 		var session string
 		var id int64
 		accept := "Accept: application/json, text/event-stream"
+		send := func(ctx context.Context, method string, r benchReq) ([]byte, *http.Response, error) {
+			hdr := []string{accept}
+			if session != "" {
+				hdr = append(hdr, "Mcp-Session-Id: "+session, "Mcp-Protocol-Version: "+mcpProtocol)
+			}
+			var out []byte
+			resp, err := c.exchange(ctx, r, hdr, &out)
+			if err != nil {
+				return nil, nil, err
+			}
+			if resp.StatusCode != http.StatusOK && resp.StatusCode != http.StatusAccepted {
+				return nil, nil, fmt.Errorf("mcp %s: HTTP %d: %.200s", method, resp.StatusCode, out)
+			}
+			return out, resp, nil
+		}
 		rpc := func(ctx context.Context, method string, params any, notify bool) ([]byte, error) {
 			m := map[string]any{"jsonrpc": "2.0", "method": method, "params": params}
 			if !notify {
@@ -84,35 +100,32 @@ func mcpDoer(base, token string) func() (doer, func()) {
 				m["id"] = id
 			}
 			body, _ := json.Marshal(m)
-			hdr := []string{accept}
-			if session != "" {
-				hdr = append(hdr, "Mcp-Session-Id: "+session, "Mcp-Protocol-Version: "+mcpProtocol)
-			}
-			var out []byte
-			resp, err := c.exchange(ctx, benchReq{Endpoint: "mcp", Body: body}, hdr, &out)
+			out, resp, err := send(ctx, method, benchReq{Endpoint: "mcp", Body: body})
 			if err != nil {
 				return nil, err
-			}
-			if resp.StatusCode != http.StatusOK && resp.StatusCode != http.StatusAccepted {
-				return nil, fmt.Errorf("mcp %s: HTTP %d: %.200s", method, resp.StatusCode, out)
 			}
 			if sid := resp.Header.Get("Mcp-Session-Id"); sid != "" {
 				session = sid
 			}
 			return out, nil
 		}
-		do := func(ctx context.Context, r benchReq) error {
+		open := func(ctx context.Context) error {
+			if session != "" {
+				return nil
+			}
+			if _, err := rpc(ctx, "initialize", map[string]any{"protocolVersion": mcpProtocol, "capabilities": map[string]any{},
+				"clientInfo": map[string]any{"name": "leaper-bench", "version": "1"}}, false); err != nil {
+				return err
+			}
 			if session == "" {
-				if _, err := rpc(ctx, "initialize", map[string]any{"protocolVersion": mcpProtocol, "capabilities": map[string]any{},
-					"clientInfo": map[string]any{"name": "leaper-bench", "version": "1"}}, false); err != nil {
-					return err
-				}
-				if session == "" {
-					return errors.New("mcp: no Mcp-Session-Id from initialize")
-				}
-				if _, err := rpc(ctx, "notifications/initialized", map[string]any{}, true); err != nil {
-					return err
-				}
+				return errors.New("mcp: no Mcp-Session-Id from initialize")
+			}
+			_, err := rpc(ctx, "notifications/initialized", map[string]any{}, true)
+			return err
+		}
+		do := func(ctx context.Context, r benchReq) error {
+			if err := open(ctx); err != nil {
+				return err
 			}
 			out, err := rpc(ctx, "tools/call", map[string]any{"name": r.Tool, "arguments": json.RawMessage(r.Body)}, false)
 			if err != nil {
@@ -127,7 +140,17 @@ func mcpDoer(base, token string) func() (doer, func()) {
 			}
 			return nil
 		}
-		return do, c.close
+		release := func() {
+			// End the session as the SDK's client does when it closes,
+			// so that runs do not leave idle sessions on the server.
+			if session != "" {
+				ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+				send(ctx, "DELETE", benchReq{Endpoint: "mcp", Method: http.MethodDelete})
+				cancel()
+			}
+			c.close()
+		}
+		return loadClient{open: open, do: do, release: release}
 	}
 }
 
@@ -135,19 +158,26 @@ func mcpDoer(base, token string) func() (doer, func()) {
 const mcpProtocol = "2025-06-18"
 
 // mcpSDKDoer returns clients of the official SDK: each connects one
-// session on its first call and closes it when released.
-func mcpSDKDoer(base, token string) func() (doer, func()) {
-	return func() (doer, func()) {
+// session when it opens and closes it when released.
+func mcpSDKDoer(base, token string) newClient {
+	return func() loadClient {
 		var cs *mcp.ClientSession
 		hc := &http.Client{Transport: &bearerTransport{token: token, rt: &http.Transport{MaxIdleConnsPerHost: 4, DisableCompression: true}}}
+		open := func(ctx context.Context) error {
+			if cs != nil {
+				return nil
+			}
+			c := mcp.NewClient(&mcp.Implementation{Name: "leaper-bench", Version: "1"}, nil)
+			var err error
+			cs, err = c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: base + "/mcp", HTTPClient: hc, MaxRetries: -1, DisableStandaloneSSE: true}, nil)
+			if err != nil {
+				return fmt.Errorf("mcp: connect: %w", err)
+			}
+			return nil
+		}
 		do := func(ctx context.Context, r benchReq) error {
-			if cs == nil {
-				c := mcp.NewClient(&mcp.Implementation{Name: "leaper-bench", Version: "1"}, nil)
-				var err error
-				cs, err = c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: base + "/mcp", HTTPClient: hc, MaxRetries: -1, DisableStandaloneSSE: true}, nil)
-				if err != nil {
-					return fmt.Errorf("mcp: connect: %w", err)
-				}
+			if err := open(ctx); err != nil {
+				return err
 			}
 			res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: r.Tool, Arguments: json.RawMessage(r.Body)})
 			if err != nil {
@@ -158,12 +188,12 @@ func mcpSDKDoer(base, token string) func() (doer, func()) {
 			}
 			return nil
 		}
-		return do, func() {
+		return loadClient{open: open, do: do, release: func() {
 			if cs != nil {
 				cs.Close()
 			}
 			hc.CloseIdleConnections()
-		}
+		}}
 	}
 }
 
@@ -187,11 +217,11 @@ func (b *bearerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 // visit), n requests each, and its p99 ratio to the native p99 of that
 // round is taken; a target's figures are the medians over the rounds, its
 // ratio the median of its per-round ratios.
-func dropinRuns(ctx context.Context, c, n, rounds int, w dropinLoad, post, mcpc func() (doer, func()), timeout time.Duration) ([]BenchRun, error) {
+func dropinRuns(ctx context.Context, c, n, rounds int, w dropinLoad, post, mcpc newClient, timeout time.Duration) ([]BenchRun, error) {
 	type target struct {
 		name   string
 		reqs   []benchReq
-		d      func() (doer, func())
+		d      newClient
 		versus string
 	}
 	targets := []target{
@@ -229,18 +259,20 @@ func dropinRuns(ctx context.Context, c, n, rounds int, w dropinLoad, post, mcpc 
 }
 
 // medianRun sums requests and errors of a target's rounds and takes the
-// median of its rates and latencies.
+// median of its rates, latencies and open times.
 func medianRun(rs []BenchRun) BenchRun {
 	out := rs[0]
 	out.Requests, out.Errors, out.Seconds = 0, 0, 0
-	var rps, p50, p99 []float64
+	var rps, p50, p99, o50, omax []float64
 	for _, r := range rs {
 		out.Requests += r.Requests
 		out.Errors += r.Errors
 		out.Seconds += r.Seconds
 		rps, p50, p99 = append(rps, r.RPS), append(p50, r.P50ms), append(p99, r.P99ms)
+		o50, omax = append(o50, r.OpenP50ms), append(omax, r.OpenMaxms)
 	}
 	out.RPS, out.P50ms, out.P99ms = median(rps), median(p50), median(p99)
+	out.OpenP50ms, out.OpenMaxms = median(o50), median(omax)
 	out.Rounds = len(rs)
 	return out
 }

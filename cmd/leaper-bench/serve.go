@@ -176,8 +176,12 @@ type BenchRun struct {
 	Versus   string  `json:"versus,omitempty"`
 	P99Ratio float64 `json:"p99_ratio,omitempty"`
 	Rounds   int     `json:"rounds,omitempty"`
-	RSSStart int64   `json:"rss_start_kb,omitempty"`
-	RSSEnd   int64   `json:"rss_end_kb,omitempty"`
+	// OpenP50ms and OpenMaxms: how long the clients took to open (dial;
+	// for MCP also initialize), all at once before the clock started.
+	OpenP50ms float64 `json:"open_p50_ms,omitempty"`
+	OpenMaxms float64 `json:"open_max_ms,omitempty"`
+	RSSStart  int64   `json:"rss_start_kb,omitempty"`
+	RSSEnd    int64   `json:"rss_end_kb,omitempty"`
 }
 
 func runBenchServe(ctx context.Context, o *BenchServeOptions) error {
@@ -222,7 +226,7 @@ func runBenchServe(ctx context.Context, o *BenchServeOptions) error {
 		workers = st.Workers
 		fmt.Fprintf(errOut, "server: %s in-process, workers %d, cache %d\n", base, st.Workers, st.CacheCapacity)
 	}
-	var lucenePost func() (doer, func())
+	var lucenePost newClient
 	var luceneReqs []benchReq
 	if o.Lucene {
 		lo := &lucene.Options{IndexDir: o.LuceneIdx, Log: errOut}
@@ -272,11 +276,11 @@ func runBenchServe(ctx context.Context, o *BenchServeOptions) error {
 	if err != nil {
 		return err
 	}
-	ftsDo := func() (doer, func()) {
-		return func(ctx context.Context, r benchReq) error {
+	ftsDo := func() loadClient {
+		return loadClient{do: func(ctx context.Context, r benchReq) error {
 			_, err := ft.search(ctx, r.Query)
 			return err
-		}, func() {}
+		}, release: func() {}}
 	}
 
 	var dl dropinLoad
@@ -385,28 +389,99 @@ func cmpOr[T comparable](a, b T) T {
 	return b
 }
 
-// loadRun sends n requests from c concurrent clients, cycling through
-// reqs, and measures each. It stops by itself after n requests or timeout.
-// doer sends one request; newDoer gives each client its own (one
-// connection each for HTTP) and a function to release it.
+// doer sends one request.
 type doer func(context.Context, benchReq) error
 
-func loadRun(ctx context.Context, target string, c, n int, reqs []benchReq, newDoer func() (doer, func()), timeout time.Duration) (BenchRun, error) {
+// loadClient is one client of a run.
+type loadClient struct {
+	// open readies the client before the run's clock starts: it dials
+	// its connection and, for MCP, opens its session. nil: nothing to
+	// open.
+	open    func(context.Context) error
+	do      doer
+	release func()
+}
+
+// newClient gives each client of a run its own loadClient (one
+// connection each for HTTP, one session each for MCP).
+type newClient func() loadClient
+
+// openAll opens the clients at once and waits for all of them, so that
+// no run times a connection or session being set up: a plain endpoint's
+// first request would pay a TCP dial, an MCP tool's first call an
+// initialize and an initialized notification. It returns how long each
+// open took, how many failed and the first failure; a client that failed
+// to open is released and nil'd.
+func openAll(ctx context.Context, cls []*loadClient) ([]time.Duration, int, error) {
+	took := make([]time.Duration, len(cls))
+	errs := make([]error, len(cls))
+	var wg sync.WaitGroup
+	for i, cl := range cls {
+		if cl.open == nil {
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			s := time.Now()
+			errs[i] = cl.open(ctx)
+			took[i] = time.Since(s)
+		}()
+	}
+	wg.Wait()
+	failed := 0
+	var first error
+	for i, err := range errs {
+		if err != nil {
+			cls[i].release()
+			cls[i] = nil
+			failed++
+			first = cmpOr(first, err)
+		}
+	}
+	if failed > 0 {
+		return took, failed, fmt.Errorf("%d of %d clients failed to open; first: %w", failed, len(cls), first)
+	}
+	return took, 0, nil
+}
+
+// loadRun sends n requests from c concurrent clients, cycling through
+// reqs, and measures each. The clients are opened first, off the clock
+// (their open times are reported apart). It stops by itself after n
+// requests or timeout.
+func loadRun(ctx context.Context, target string, c, n int, reqs []benchReq, newC newClient, timeout time.Duration) (BenchRun, error) {
 	r := BenchRun{Target: target, Clients: c, Requests: n}
 	if len(reqs) == 0 {
 		return r, nil
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
+	cls := make([]*loadClient, c)
+	for i := range cls {
+		cl := newC()
+		cls[i] = &cl
+	}
+	took, failed, openErr := openAll(ctx, cls)
+	if slices.Max(took) > 0 {
+		slices.Sort(took)
+		r.OpenP50ms, r.OpenMaxms = ms(took[(len(took)-1)/2]), ms(took[len(took)-1])
+	}
 	lat := make([]time.Duration, n)
 	var next atomic.Int64
 	var errs atomic.Int64
 	var first atomic.Value
+	if openErr != nil {
+		errs.Add(int64(failed))
+		first.Store(openErr)
+	}
 	var wg sync.WaitGroup
 	t0 := time.Now()
-	for range c {
+	for _, cl := range cls {
+		if cl == nil {
+			continue
+		}
 		wg.Add(1)
-		do, release := newDoer()
+		do, release := cl.do, cl.release
 		go func() {
 			defer wg.Done()
 			defer release()
@@ -451,7 +526,7 @@ func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
 // soakRun runs the mix from c clients for d and reports the resident
 // memory of this process (and so of the in-process server) at start and end.
-func soakRun(ctx context.Context, c int, d time.Duration, reqs []benchReq, newDoer func() (doer, func()), errOut io.Writer) (BenchRun, error) {
+func soakRun(ctx context.Context, c int, d time.Duration, reqs []benchReq, newC newClient, errOut io.Writer) (BenchRun, error) {
 	r := BenchRun{Target: "soak", Clients: c, RSSStart: rssKB()}
 	fmt.Fprintf(errOut, "soak: %v with %d clients, RSS %d kB\n", d, c, r.RSSStart)
 	ctx, cancel := context.WithTimeout(ctx, d)
@@ -460,10 +535,22 @@ func soakRun(ctx context.Context, c int, d time.Duration, reqs []benchReq, newDo
 	var next, errs atomic.Int64
 	var first atomic.Value
 	var wg sync.WaitGroup
+	cls := make([]*loadClient, c)
+	for i := range cls {
+		cl := newC()
+		cls[i] = &cl
+	}
+	if _, failed, err := openAll(ctx, cls); err != nil {
+		errs.Add(int64(failed))
+		first.Store(err)
+	}
 	t0 := time.Now()
-	for range c {
+	for _, cl := range cls {
+		if cl == nil {
+			continue
+		}
 		wg.Add(1)
-		do, release := newDoer()
+		do, release := cl.do, cl.release
 		go func() {
 			defer wg.Done()
 			defer release()
@@ -511,7 +598,8 @@ func soakRun(ctx context.Context, c int, d time.Duration, reqs []benchReq, newDo
 func rssKB() int64 { return procmem.Read().RSS >> 10 }
 
 func printRun(w io.Writer, r BenchRun) {
-	fmt.Fprintf(w, "  %-14s clients %3d: %7.0f req/s  p50 %6.2f ms  p99 %7.2f ms  errors %d\n", r.Target, r.Clients, r.RPS, r.P50ms, r.P99ms, r.Errors)
+	fmt.Fprintf(w, "  %-14s clients %3d: %7.0f req/s  p50 %6.2f ms  p99 %7.2f ms  errors %d  (opened in %.2f ms, slowest %.2f ms)\n",
+		r.Target, r.Clients, r.RPS, r.P50ms, r.P99ms, r.Errors, r.OpenP50ms, r.OpenMaxms)
 }
 
 func printRuns(w io.Writer, runs []BenchRun, cache int) {
@@ -621,7 +709,7 @@ func benchWorkload(ctx context.Context, g *graph.Store, tasksPath string, n int,
 // does: net/http's client adds two goroutines per connection, and in one
 // process with the server on two cores those goroutines compete with the
 // server's and blur its latency. Other URLs go through net/http.
-func httpDoer(base, token string, clients int) (func() (doer, func()), error) {
+func httpDoer(base, token string, clients int) (newClient, error) {
 	u, err := url.Parse(base)
 	if err != nil {
 		return nil, fmt.Errorf("bench: --url %q: %w", base, err)
@@ -651,12 +739,12 @@ func httpDoer(base, token string, clients int) (func() (doer, func()), error) {
 			}
 			return err
 		}
-		return func() (doer, func()) { return do, func() {} }, nil
+		return func() loadClient { return loadClient{do: do, release: func() {}} }, nil
 	}
 	prefix := strings.TrimSuffix(u.Path, "/")
-	return func() (doer, func()) {
+	return func() loadClient {
 		c := &rawClient{addr: u.Host, prefix: prefix, token: token}
-		return c.do, c.close
+		return loadClient{open: c.dial, do: c.do, release: c.close}
 	}, nil
 }
 
@@ -683,13 +771,8 @@ func (c *rawClient) do(ctx context.Context, r benchReq) error {
 // reads the answer; the body goes to keep when it is not nil, else it is
 // discarded.
 func (c *rawClient) exchange(ctx context.Context, r benchReq, hdr []string, keep *[]byte) (*http.Response, error) {
-	if c.conn == nil {
-		var d net.Dialer
-		conn, err := d.DialContext(ctx, "tcp", c.addr)
-		if err != nil {
-			return nil, err
-		}
-		c.conn, c.br = conn, bufio.NewReaderSize(conn, 64<<10)
+	if err := c.dial(ctx); err != nil {
+		return nil, err
 	}
 	// A request in flight when a run ends finishes; a stuck one fails.
 	c.conn.SetDeadline(time.Now().Add(time.Minute))
@@ -736,6 +819,20 @@ func (c *rawClient) exchange(ctx context.Context, r benchReq, hdr []string, keep
 		c.close() // a connection in an unknown state is not reused
 	}
 	return resp, err
+}
+
+// dial connects the client unless it is connected.
+func (c *rawClient) dial(ctx context.Context) error {
+	if c.conn != nil {
+		return nil
+	}
+	var d net.Dialer
+	conn, err := d.DialContext(ctx, "tcp", c.addr)
+	if err != nil {
+		return err
+	}
+	c.conn, c.br = conn, bufio.NewReaderSize(conn, 64<<10)
+	return nil
 }
 
 func (c *rawClient) close() {

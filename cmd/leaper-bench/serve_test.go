@@ -183,37 +183,40 @@ func TestRawClient(t *testing.T) {
 	srv.Start()
 	defer srv.Close()
 
-	newDoer, err := httpDoer(srv.URL+"/api/", "s3cret", 1)
+	newC, err := httpDoer(srv.URL+"/api/", "s3cret", 1)
 	if err != nil {
 		t.Fatal(err)
 	}
-	do, release := newDoer()
-	defer release()
+	cl := newC()
+	defer cl.release()
 	ctx := context.Background()
+	if err := cl.open(ctx); err != nil {
+		t.Fatal(err)
+	}
 	for i := range 5 {
-		if err := do(ctx, benchReq{Endpoint: "search", Body: []byte(`{"query":"x"}`)}); err != nil {
+		if err := cl.do(ctx, benchReq{Endpoint: "search", Body: []byte(`{"query":"x"}`)}); err != nil {
 			t.Fatalf("search %d: %v", i, err)
 		}
 	}
 	if n := conns.Load(); n != 1 {
 		t.Errorf("%d connections for 5 keep-alive requests, want 1", n)
 	}
-	if err := do(ctx, benchReq{Endpoint: "visit", Body: []byte(`{}`)}); err != nil {
+	if err := cl.do(ctx, benchReq{Endpoint: "visit", Body: []byte(`{}`)}); err != nil {
 		t.Fatalf("visit: %v", err)
 	}
-	if err := do(ctx, benchReq{Endpoint: "search", Body: []byte(`{}`)}); err != nil {
+	if err := cl.do(ctx, benchReq{Endpoint: "search", Body: []byte(`{}`)}); err != nil {
 		t.Fatalf("search after the server closed: %v", err)
 	}
 	if n := conns.Load(); n != 2 {
 		t.Errorf("%d connections, want 2 after the server closed one", n)
 	}
-	if err := do(ctx, benchReq{Endpoint: "nope", Body: []byte(`{}`)}); err == nil || !strings.Contains(err.Error(), "HTTP 500") {
+	if err := cl.do(ctx, benchReq{Endpoint: "nope", Body: []byte(`{}`)}); err == nil || !strings.Contains(err.Error(), "HTTP 500") {
 		t.Errorf("a 500 answer gave %v", err)
 	}
 	bad, _ := httpDoer(srv.URL, "wrong", 1)
-	do2, release2 := bad()
-	defer release2()
-	if err := do2(ctx, benchReq{Endpoint: "api/search", Body: []byte(`{}`)}); err == nil || !strings.Contains(err.Error(), "HTTP 401") {
+	cl2 := bad()
+	defer cl2.release()
+	if err := cl2.do(ctx, benchReq{Endpoint: "api/search", Body: []byte(`{}`)}); err == nil || !strings.Contains(err.Error(), "HTTP 401") {
 		t.Errorf("a wrong token gave %v", err)
 	}
 }
