@@ -598,8 +598,12 @@ func soakRun(ctx context.Context, c int, d time.Duration, reqs []benchReq, newC 
 func rssKB() int64 { return procmem.Read().RSS >> 10 }
 
 func printRun(w io.Writer, r BenchRun) {
-	fmt.Fprintf(w, "  %-14s clients %3d: %7.0f req/s  p50 %6.2f ms  p99 %7.2f ms  errors %d  (opened in %.2f ms, slowest %.2f ms)\n",
-		r.Target, r.Clients, r.RPS, r.P50ms, r.P99ms, r.Errors, r.OpenP50ms, r.OpenMaxms)
+	opened := ""
+	if r.OpenMaxms > 0 {
+		opened = fmt.Sprintf("  (opened in %.2f ms, slowest %.2f ms)", r.OpenP50ms, r.OpenMaxms)
+	}
+	fmt.Fprintf(w, "  %-14s clients %3d: %7.0f req/s  p50 %6.2f ms  p99 %7.2f ms  errors %d%s\n",
+		r.Target, r.Clients, r.RPS, r.P50ms, r.P99ms, r.Errors, opened)
 }
 
 func printRuns(w io.Writer, runs []BenchRun, cache int) {
