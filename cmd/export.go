@@ -57,11 +57,11 @@ func newExportCmd(f *Factory, runF func(context.Context, *ExportOptions) error) 
 	c := &cobra.Command{
 		Use:   "export --format FORMAT [--tasks FILE --out PATH] [TRAJECTORIES]",
 		Short: "Write trajectories or tasks in another stack's format (SFT, verl, SkyRL, ASearcher, WideSearch, BrowseComp-Plus...)",
-		Long: `Export writes trajectories as a stream on stdout (` + strings.Join(streams, ", ") + `), or
+		Long: reflow(`Export writes trajectories as a stream on stdout (`+strings.Join(streams, ", ")+`), or
 tasks as training or evaluation data in a file or directory given by --out
-(` + strings.Join(sets, ", ") + `; package agent/export, one file per format).
+(`+strings.Join(sets, ", ")+`; package agent/export, one file per format).
 
-` + strings.Join(docs, "\n\n"),
+`+strings.Join(docs, "\n\n"), 80),
 		Example: `  leaper export --format sft kept.jsonl > sft.jsonl
   leaper export --format verl --tasks tasks.jsonl --out train.parquet
   leaper export --format skyrl --tasks tasks.jsonl --out train.parquet --base-url http://10.0.0.5:8080
@@ -168,4 +168,30 @@ func runExport(ctx context.Context, o *ExportOptions) error {
 	}
 	fmt.Fprintf(o.IO.ErrOut, "export: %d tasks, %d trajectories as %s in %s\n", len(tasks), len(trajs), o.Format, o.Out)
 	return nil
+}
+
+// reflow fills each paragraph of s (paragraphs are separated by a blank
+// line) to lines of at most width bytes; a word longer than width stands on
+// a line of its own.
+func reflow(s string, width int) string {
+	paras := strings.Split(s, "\n\n")
+	for i, p := range paras {
+		var b strings.Builder
+		n := 0
+		for _, w := range strings.Fields(p) {
+			switch {
+			case n == 0:
+			case n+1+len(w) > width:
+				b.WriteByte('\n')
+				n = 0
+			default:
+				b.WriteByte(' ')
+				n++
+			}
+			b.WriteString(w)
+			n += len(w)
+		}
+		paras[i] = b.String()
+	}
+	return strings.Join(paras, "\n\n")
 }

@@ -42,9 +42,10 @@ leaper search and leaper visit), /retrieve in Search-R1's, verl's, SkyRL's,
 ASearcher's and rLLM's shapes, ASearcher's /access, Serper's /serper/search,
 Jina Reader's /jina/<url>, /reward and OpenRLHF's /get_reward (with --tasks
 for task ids), the MCP tools at /mcp (streamable HTTP; see leaper mcp),
-/healthz and /stats, over one read-only store. It binds loopback by default; any other address needs --token-file,
-whose token clients send as "Authorization: Bearer TOKEN". SIGINT or
-SIGTERM stop it after in-flight requests finish.`,
+/healthz and /stats, over one read-only store. It binds loopback by
+default; any other address needs --token-file, whose token clients send
+as "Authorization: Bearer TOKEN". SIGINT or SIGTERM stop it after
+in-flight requests finish.`,
 		Example: `  leaper serve --store ./leaper-data
   curl -s localhost:8080/search -d '{"query": ["Booker Prize winners"], "filter_year": 1983}'
   curl -s localhost:8080/serper/search -d '{"q": "Booker Prize winners", "num": 5}'
