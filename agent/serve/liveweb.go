@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"io"
 	"net/http"
 	"net/url"
 	"slices"
@@ -209,14 +208,10 @@ func renderJina(rw http.ResponseWriter, r *http.Request, out []byte) {
 	rw.Header().Set("X-Leaper-Entities", strings.Join(ids, ","))
 	if strings.Contains(r.Header.Get("Accept"), "application/json") {
 		b, _ := encode(map[string]any{"code": 200, "status": 20000, "data": p})
-		rw.Header().Set("Content-Type", "application/json; charset=utf-8")
-		rw.WriteHeader(http.StatusOK)
-		rw.Write(b)
+		writeBody(rw, http.StatusOK, "application/json; charset=utf-8", b)
 		return
 	}
-	rw.Header().Set("Content-Type", "text/plain; charset=utf-8")
-	rw.WriteHeader(http.StatusOK)
-	io.WriteString(rw, web.ReaderText(p.Title, p.URL, p.Content))
+	writeBody(rw, http.StatusOK, "text/plain; charset=utf-8", []byte(web.ReaderText(p.Title, p.URL, p.Content)))
 }
 
 func sortedIDs(m map[uint32]bool) []uint32 {

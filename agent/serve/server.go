@@ -12,7 +12,9 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -183,9 +185,7 @@ func (s *Server) wrap(name, method string, h handlerFunc, render renderFunc) htt
 			render(sw, r, out)
 			return
 		}
-		sw.Header().Set("Content-Type", "application/json; charset=utf-8")
-		sw.WriteHeader(http.StatusOK)
-		sw.Write(out)
+		writeBody(sw, http.StatusOK, "application/json; charset=utf-8", out)
 	}
 }
 
@@ -357,8 +357,17 @@ type errorBody struct {
 
 func writeError(rw http.ResponseWriter, status int, msg string, obs *web.Observation) {
 	b, _ := encode(errorBody{Error: msg, Observation: obs})
-	rw.Header().Set("Content-Type", "application/json; charset=utf-8")
 	rw.Header().Set("X-Content-Type-Options", "nosniff")
+	writeBody(rw, status, "application/json; charset=utf-8", b)
+}
+
+// writeBody writes a whole answer with its length, so that the client reads
+// it in one piece rather than as chunks (net/http chunks any answer it has
+// not seen the end of within its first 2 KB).
+func writeBody(rw http.ResponseWriter, status int, contentType string, b []byte) {
+	h := rw.Header()
+	h.Set("Content-Type", contentType)
+	h.Set("Content-Length", strconv.Itoa(len(b)))
 	rw.WriteHeader(status)
 	rw.Write(b)
 }
@@ -410,6 +419,91 @@ func (s *Server) Mount(path string, h http.Handler) {
 			return
 		}
 		r.Body = http.MaxBytesReader(sw, r.Body, s.opts.MaxBody)
-		h.ServeHTTP(sw, r)
+		bw := &wholeWriter{w: sw}
+		h.ServeHTTP(bw, r)
+		bw.finish()
 	})
+}
+
+// wholeWriter holds a mounted handler's application/json answer until the
+// handler returns, then sends it whole with its length, as writeBody does
+// for the native endpoints; any other answer (MCP's server-sent events)
+// passes straight through. The MCP SDK writes its answers from a goroutine
+// of its own while the handler waits, hence the lock.
+type wholeWriter struct {
+	w  *statusWriter
+	mu sync.Mutex
+	// decided is set at the first WriteHeader or Write; whole then says
+	// whether the answer is held, with its status in code.
+	decided, whole bool
+	code           int
+	body           []byte
+	finished       bool
+}
+
+func (w *wholeWriter) Header() http.Header { return w.w.Header() }
+
+func (w *wholeWriter) WriteHeader(code int) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.writeHeaderLocked(code)
+}
+
+func (w *wholeWriter) writeHeaderLocked(code int) {
+	if w.decided {
+		if !w.whole {
+			w.w.WriteHeader(code) // net/http logs the superfluous call
+		}
+		return
+	}
+	w.decided = true
+	ct := w.w.Header().Get("Content-Type")
+	w.whole = !w.finished && code == http.StatusOK && strings.HasPrefix(ct, "application/json")
+	if w.whole {
+		w.code = code
+		return
+	}
+	w.w.WriteHeader(code)
+}
+
+func (w *wholeWriter) Write(b []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if !w.decided {
+		w.writeHeaderLocked(http.StatusOK)
+	}
+	if !w.whole {
+		return w.w.Write(b)
+	}
+	if w.finished {
+		return 0, errAnswerSent
+	}
+	w.body = append(w.body, b...)
+	return len(b), nil
+}
+
+// Flush lets streamed answers through; a held answer waits for the end.
+func (w *wholeWriter) Flush() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if !w.decided {
+		w.writeHeaderLocked(http.StatusOK)
+	}
+	if !w.whole {
+		w.w.Flush()
+	}
+}
+
+var errAnswerSent = errors.New("serve: write after the answer was sent")
+
+// finish sends a held answer. Writes after it fail.
+func (w *wholeWriter) finish() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.finished = true
+	if w.whole {
+		w.w.Header().Set("Content-Length", strconv.Itoa(len(w.body)))
+		w.w.WriteHeader(w.code)
+		w.w.Write(w.body)
+	}
 }

@@ -526,3 +526,72 @@ func TestServeLRU(t *testing.T) {
 		t.Error("nil cache stores")
 	}
 }
+
+// TestServeAnswersWhole checks that answers go out with their length, not
+// chunked, for the native endpoints and for a mounted handler's JSON, while a
+// mounted handler's event stream still streams.
+func TestServeAnswersWhole(t *testing.T) {
+	f := newFixture(t, nil)
+	big := strings.Repeat("x", 3000)
+	f.srv.Mount("/json", http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+		rw.Header().Set("Content-Type", "application/json")
+		done := make(chan struct{})
+		go func() { // the MCP SDK writes from a goroutine of its own
+			defer close(done)
+			io.WriteString(rw, `{"a":"`+big)
+			io.WriteString(rw, `"}`)
+		}()
+		<-done
+	}))
+	first := make(chan struct{})
+	f.srv.Mount("/events", http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+		rw.Header().Set("Content-Type", "text/event-stream")
+		io.WriteString(rw, "data: one\n\n")
+		http.NewResponseController(rw).Flush()
+		select { // the second event only once the client read the first
+		case <-first:
+		case <-time.After(10 * time.Second):
+		}
+		io.WriteString(rw, "data: two\n\n")
+	}))
+	whole := func(method, path, body string) []byte {
+		t.Helper()
+		req, _ := http.NewRequest(method, f.ts.URL+path, strings.NewReader(body))
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		data, _ := io.ReadAll(resp.Body)
+		if resp.ContentLength != int64(len(data)) || len(resp.TransferEncoding) != 0 {
+			t.Errorf("%s %s: %d bytes sent with length %d, transfer encoding %v", method, path, len(data), resp.ContentLength, resp.TransferEncoding)
+		}
+		return data
+	}
+	urls := []string{}
+	for range 4 {
+		urls = append(urls, f.url)
+	}
+	if b := whole(http.MethodPost, "/visit", mustJSON(map[string]any{"url": urls, "goal": f.goal})); len(b) <= 2048 {
+		t.Fatalf("/visit answered %d bytes; the test needs more than 2 KB", len(b))
+	}
+	whole(http.MethodPost, "/visit", "{")
+	if b := whole(http.MethodGet, "/json", ""); string(b) != `{"a":"`+big+`"}` {
+		t.Errorf("/json: %.40q...", b)
+	}
+
+	resp, err := http.Get(f.ts.URL + "/events")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	buf := make([]byte, len("data: one\n\n"))
+	if _, err := io.ReadFull(resp.Body, buf); err != nil || string(buf) != "data: one\n\n" {
+		t.Fatalf("first event: %q, %v", buf, err)
+	}
+	close(first)
+	rest, _ := io.ReadAll(resp.Body)
+	if string(rest) != "data: two\n\n" {
+		t.Errorf("second event: %q", rest)
+	}
+}
