@@ -103,7 +103,7 @@ tasks as training or evaluation data in a file or directory given by --out
 	c.Flags().StringVar(&opts.Format, "format", "sft", strings.Join(all, ", "))
 	c.Flags().StringVar(&opts.Tasks, "tasks", "", "tasks JSONL (datasets)")
 	c.Flags().StringVar(&opts.Out, "out", "", "output file, or directory for browsecomp-plus and widesearch (datasets)")
-	c.Flags().StringVar(&opts.DataSource, "data-source", "leaper", "data_source of each row (parquet datasets)")
+	c.Flags().StringVar(&opts.DataSource, "data-source", "", "data_source of each row (parquet datasets; default nq for search-r1, whose trainer scores only its own QA sets by name, and leaper otherwise)")
 	c.Flags().StringVar(&opts.Split, "split", "train", "extra_info.split (parquet datasets)")
 	c.Flags().StringVar(&opts.BaseURL, "base-url", "http://127.0.0.1:8080", "where leaper serve runs, for the tool settings (parquet datasets)")
 	c.Flags().IntVar(&opts.TopK, "topk", 3, "retrieval depth in the tool settings (parquet datasets)")

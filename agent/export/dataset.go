@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 
@@ -50,7 +51,10 @@ type Source struct {
 	// corpus and qrels); a *graph.Store supplies both.
 	Page  func(url string) (*graph.Page, error)
 	Trees TreeReader
-	// DataSource names the data in data_source; default "leaper".
+	// DataSource names the data in data_source; default "nq" for
+	// search-r1 (Search-R1's trainer picks its scorer by data_source and
+	// knows only its seven QA sets, all scored by exact match) and
+	// "leaper" for the others.
 	DataSource string
 	// Split goes into extra_info.split; default "train".
 	Split string
@@ -66,11 +70,12 @@ type TreeReader interface {
 	Tree(id uint32) (*graph.Tree, error)
 }
 
-func (s *Source) dataSource() string {
+// dataSource is the rows' data_source: the Source's, or else def.
+func (s *Source) dataSource(def string) string {
 	if s.DataSource != "" {
 		return s.DataSource
 	}
-	return "leaper"
+	return def
 }
 
 func (s *Source) split() string {
@@ -149,6 +154,63 @@ func MarkdownTable(a query.Answer) string {
 		}
 	}
 	return b.String()
+}
+
+// ExactTargets are what an exact-match scorer should accept as the whole
+// answer of a task: an aggregate's value, or else the answer table in its
+// canonical form (CanonicalTable). Search-R1's and skyrl-gym's scorers take
+// ground_truth["target"] as a list of alternatives, each a complete
+// answer, and give full reward when the normalised answer equals any one
+// of them; a list of the target names would reward naming any one entity.
+func ExactTargets(t *query.Task) []string {
+	if a := t.Answer.Aggregate; a != nil && a.Value != "" {
+		return []string{a.Value}
+	}
+	return []string{CanonicalTable(t.Answer)}
+}
+
+// CanonicalTable renders an answer table in the one order an agent can be
+// told to reproduce: rows in alphabetical order of the first column (then of
+// the others), and the several values of a cell ("; "-separated)
+// alphabetically. AnswerForm describes it.
+func CanonicalTable(a query.Answer) string {
+	c := query.Answer{Columns: a.Columns, Rows: make([][]string, len(a.Rows))}
+	for i, r := range a.Rows {
+		row := make([]string, len(r))
+		for j, v := range r {
+			vs := strings.Split(v, "; ")
+			slices.SortFunc(vs, compareFold)
+			row[j] = strings.Join(vs, "; ")
+		}
+		c.Rows[i] = row
+	}
+	slices.SortStableFunc(c.Rows, func(x, y []string) int {
+		for j := 0; j < len(x) && j < len(y); j++ {
+			if d := compareFold(x[j], y[j]); d != 0 {
+				return d
+			}
+		}
+		return len(x) - len(y)
+	})
+	return MarkdownTable(c)
+}
+
+// compareFold orders case-insensitively, then by bytes.
+func compareFold(a, b string) int {
+	if d := strings.Compare(strings.ToLower(a), strings.ToLower(b)); d != 0 {
+		return d
+	}
+	return strings.Compare(a, b)
+}
+
+// AnswerForm is the sentence of a prompt that tells the agent the form of
+// its answer, so that the exact targets can be met.
+func AnswerForm(t *query.Task) string {
+	if a := t.Answer.Aggregate; a != nil && a.Value != "" {
+		return "The answer is only the value the last sentence of the question asks for."
+	}
+	return "The answer is a markdown table with the columns " + strings.Join(t.Answer.Columns, ", ") +
+		", one row per entity, the rows in alphabetical order of the first column, and several values in one cell separated by \"; \" in alphabetical order."
 }
 
 // targetNames returns the names of a task's targets in order, once each.

@@ -2,7 +2,6 @@ package export
 
 import (
 	"context"
-	"fmt"
 )
 
 // The skyrl format: parquet for SkyRL's search environment.
@@ -44,12 +43,12 @@ func (skyrl) WriteDataset(ctx context.Context, src *Source, out string) error {
 			return err
 		}
 		rows = append(rows, SkyRLRow{
-			DataSource: src.dataSource(),
+			DataSource: src.dataSource("leaper"),
 			// skyrl-gym's search env parses <search> and <answer> as
 			// Search-R1 does.
-			Prompt:     []Message{{Role: "user", Content: fmt.Sprintf(SearchR1Template, t.Question)}},
+			Prompt:     []Message{{Role: "user", Content: SearchR1Prompt(t)}},
 			EnvClass:   "search",
-			RewardSpec: RewardSpec{Method: "rule", GroundTruth: GroundTruth{Target: targetNames(t), TaskID: t.ID, Answer: MarkdownTable(t.Answer)}},
+			RewardSpec: RewardSpec{Method: "rule", GroundTruth: groundTruth(t)},
 			ExtraInfo:  extraInfo(src, i, t),
 		})
 	}

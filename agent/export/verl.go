@@ -25,8 +25,9 @@ type Message struct {
 }
 
 // GroundTruth is reward_model.ground_truth: Search-R1's {"target": [...]}
-// (the names the answer must hold), the task id leaper's reward endpoint
-// scores against, and the answer as a markdown table.
+// (ExactTargets: the whole answers its exact match accepts), the task id
+// leaper's reward endpoint scores against, and the answer as a markdown
+// table.
 type GroundTruth struct {
 	Target []string `parquet:"target,list" json:"target"`
 	TaskID string   `parquet:"task_id" json:"task_id"`
@@ -89,13 +90,21 @@ type VerlRow struct {
 }
 
 // SearchR1Template is Search-R1's instruction (search_r1's
-// scripts/data_process/nq_search.py make_prefix), with leaper's answer form.
-const SearchR1Template = `Answer the given question. You must conduct reasoning inside <think> and </think> first every time you get new information. After reasoning, if you find you lack some knowledge, you can call a search engine by <search> query </search> and it will return the top searched results between <information> and </information>. You can search as many times as your want. If you find no further external knowledge needed, you can directly provide the answer inside <answer> and </answer>, without detailed illustrations. The answer is a markdown table with the columns the question asks for, one row per entity. Question: %s
+// scripts/data_process/nq_search.py make_prefix), with the task's answer
+// form (AnswerForm) and then the question.
+const SearchR1Template = `Answer the given question. You must conduct reasoning inside <think> and </think> first every time you get new information. After reasoning, if you find you lack some knowledge, you can call a search engine by <search> query </search> and it will return the top searched results between <information> and </information>. You can search as many times as your want. If you find no further external knowledge needed, you can directly provide the answer inside <answer> and </answer>, without detailed illustrations. %s Question: %s
 `
 
+// SearchR1Prompt is the user message of a task in the search-r1 and skyrl
+// formats.
+func SearchR1Prompt(t *query.Task) string {
+	return fmt.Sprintf(SearchR1Template, AnswerForm(t), t.Question)
+}
+
 // VerlSystem is the system prompt of the verl format, for verl's
-// multi-turn tool agent loop with leaper's search and visit tools.
-const VerlSystem = "You are a research assistant. Use the search and visit tools to find every entity the question asks for, then give the final answer inside <answer> and </answer> as a markdown table with the columns the question asks for, one row per entity."
+// multi-turn tool agent loop with leaper's search and visit tools; the user
+// message is the question and its answer form (AnswerForm).
+const VerlSystem = "You are a research assistant. Use the search and visit tools to find every entity the question asks for, then give the final answer inside <answer> and </answer>."
 
 type verl struct{ name string }
 
@@ -130,18 +139,23 @@ func (f verl) WriteDataset(ctx context.Context, src *Source, out string) error {
 
 func (f verl) row(src *Source, i int, t *query.Task) VerlRow {
 	r := VerlRow{
-		DataSource:  src.dataSource(),
+		DataSource:  src.dataSource("leaper"),
 		Ability:     "entity-dense-search",
-		RewardModel: RewardModel{Style: "rule", GroundTruth: GroundTruth{Target: targetNames(t), TaskID: t.ID, Answer: MarkdownTable(t.Answer)}},
+		RewardModel: RewardModel{Style: "rule", GroundTruth: groundTruth(t)},
 		ExtraInfo:   extraInfo(src, i, t),
 	}
 	if f.name == "search-r1" {
+		r.DataSource = src.dataSource("nq")
 		r.Ability = "fact-reasoning"
-		r.Prompt = []Message{{Role: "user", Content: fmt.Sprintf(SearchR1Template, t.Question)}}
+		r.Prompt = []Message{{Role: "user", Content: SearchR1Prompt(t)}}
 		return r
 	}
-	r.Prompt = []Message{{Role: "system", Content: VerlSystem}, {Role: "user", Content: t.Question}}
+	r.Prompt = []Message{{Role: "system", Content: VerlSystem}, {Role: "user", Content: t.Question + "\n\n" + AnswerForm(t)}}
 	return r
+}
+
+func groundTruth(t *query.Task) GroundTruth {
+	return GroundTruth{Target: ExactTargets(t), TaskID: t.ID, Answer: MarkdownTable(t.Answer)}
 }
 
 func extraInfo(src *Source, i int, t *query.Task) ExtraInfo {

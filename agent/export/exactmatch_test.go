@@ -1,0 +1,121 @@
+package export
+
+import (
+	"context"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/leaper-dev/leaper/query"
+)
+
+// The exact-match reward of Search-R1 (verl/utils/reward_score/qa_em.py)
+// and of skyrl-gym's search env (skyrl_gym/envs/search/utils.py), which
+// score the search-r1 and skyrl rows: the last <answer> of the prompt and
+// response together (the prompt's own instruction holds the first), lower
+// case, without punctuation or articles, equal to one of
+// ground_truth["target"].
+var (
+	answerRe   = regexp.MustCompile(`(?s)<answer>(.*?)</answer>`)
+	articlesRe = regexp.MustCompile(`\b(a|an|the)\b`)
+)
+
+func normalizeAnswer(s string) string {
+	s = strings.ToLower(s)
+	s = strings.Map(func(r rune) rune {
+		if r < 128 && strings.ContainsRune("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~", r) {
+			return -1
+		}
+		return r
+	}, s)
+	s = articlesRe.ReplaceAllString(s, " ")
+	return strings.Join(strings.Fields(s), " ")
+}
+
+func exactMatchScore(solution string, targets []string) int {
+	m := answerRe.FindAllStringSubmatch(solution, -1)
+	if len(m) <= 1 {
+		return 0
+	}
+	got := normalizeAnswer(strings.TrimSpace(m[len(m)-1][1]))
+	for _, t := range targets {
+		if normalizeAnswer(t) == got {
+			return 1
+		}
+	}
+	return 0
+}
+
+// TestExactTargets checks that the exported rows give the exact-match
+// scorers full reward for the complete answer in the form the prompt asks
+// for, and none for one entity, a partial table or the rows out of order.
+func TestExactTargets(t *testing.T) {
+	src := sampleSource(t)
+	out := filepath.Join(t.TempDir(), "sr1.parquet")
+	if err := mustDataset(t, "search-r1").WriteDataset(context.Background(), src, out); err != nil {
+		t.Fatal(err)
+	}
+	rows, _ := readArrow(t, out)
+	checked := 0
+	for i, task := range src.Tasks {
+		msgs := rows[i]["prompt"].([]any)
+		user := msgs[0].(map[string]any)["content"].(string)
+		var targets []string
+		for _, v := range nested(rows[i], "reward_model", "ground_truth")["target"].([]any) {
+			targets = append(targets, v.(string))
+		}
+		if rows[i]["data_source"] != "nq" {
+			t.Errorf("data_source %v: Search-R1's trainer scores only its own QA sets", rows[i]["data_source"])
+		}
+		score := func(answer string) int { return exactMatchScore(user+"<answer>"+answer+"</answer>", targets) }
+		if task.Answer.Aggregate != nil {
+			if score(task.Answer.Aggregate.Value) != 1 {
+				t.Errorf("%s: the aggregate's value %q scores 0", task.ID, task.Answer.Aggregate.Value)
+			}
+			continue
+		}
+		// The complete answer, laid out a little differently (the scorer
+		// drops punctuation without a space, so "|A|B|" would read "ab":
+		// cells must stay spaced, as markdown tables usually are).
+		canon := CanonicalTable(task.Answer)
+		relaid := "\n" + strings.NewReplacer(" | ", "  |  ", "---", " :--- ", "\n", " \n").Replace(canon) + "\n"
+		if score(relaid) != 1 {
+			t.Errorf("%s: the complete table scores 0:\n%s\ntargets %q", task.ID, relaid, targets)
+		}
+		if !strings.Contains(user, strings.Join(task.Answer.Columns, ", ")) || !strings.Contains(user, "alphabetical order") {
+			t.Errorf("%s: the prompt does not give the answer's form: %q", task.ID, user)
+		}
+		for _, name := range targetNames(task) {
+			if score(name) != 0 {
+				t.Errorf("%s: the single entity %q scores 1", task.ID, name)
+			}
+		}
+		if len(task.Answer.Rows) > 1 {
+			part := query.Answer{Columns: task.Answer.Columns, Rows: task.Answer.Rows[1:]}
+			if score(CanonicalTable(part)) != 0 {
+				t.Errorf("%s: a table missing a row scores 1", task.ID)
+			}
+			rev := query.Answer{Columns: task.Answer.Columns}
+			for j := len(task.Answer.Rows) - 1; j >= 0; j-- {
+				rev.Rows = append(rev.Rows, task.Answer.Rows[j])
+			}
+			if CanonicalTable(rev) != canon {
+				t.Errorf("%s: the canonical table depends on the rows' order", task.ID)
+			}
+		}
+		checked++
+	}
+	if checked == 0 {
+		t.Fatal("no table task in the sample")
+	}
+}
+
+func TestCanonicalTable(t *testing.T) {
+	a := query.Answer{Columns: []string{"Player", "Score"}, Rows: [][]string{
+		{"darren Gough", "34; 20"}, {"Anthony McGrath", "144; 72*; 105"}, {"Azeem Rafiq", "0"}}}
+	want := "| Player | Score |\n|---|---|\n| Anthony McGrath | 105; 144; 72* |\n| Azeem Rafiq | 0 |\n| darren Gough | 20; 34 |"
+	if got := CanonicalTable(a); got != want {
+		t.Errorf("CanonicalTable:\n%s\nwant\n%s", got, want)
+	}
+}
