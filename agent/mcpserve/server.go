@@ -62,14 +62,16 @@ const (
 )
 
 var (
-	strOrList = map[string]any{"anyOf": []any{
-		map[string]any{"type": "string"},
-		map[string]any{"type": "array", "items": map[string]any{"type": "string"}, "minItems": 1},
-	}}
+	// The properties say "array" for search's query and visit's url, as
+	// leaper's own tool definitions (Tongyi DeepResearch's) do, and a single
+	// string is accepted too. Each property has one type string: verl's
+	// MCP tools validate the listed schemas with a model whose property
+	// type is a single string, and reject a tool whose property has none
+	// (an anyOf) or a list of types.
 	searchSchema = map[string]any{
 		"type": "object",
 		"properties": map[string]any{
-			"query":       withDesc(strOrList, "The search query, or several queries to run at once."),
+			"query":       stringList("The search queries, one or more (a single string is accepted too)."),
 			"filter_year": map[string]any{"type": "integer", "description": "Keep only pages that mention this year."},
 		},
 		"required": []any{"query"},
@@ -77,7 +79,7 @@ var (
 	visitSchema = map[string]any{
 		"type": "object",
 		"properties": map[string]any{
-			"url":  withDesc(strOrList, "The URL of the page to visit, or several URLs."),
+			"url":  stringList("The URLs of the pages to visit, one or more (a single string is accepted too)."),
 			"goal": map[string]any{"type": "string", "description": "What the visit is for; chooses the evidence."},
 		},
 		"required": []any{"url", "goal"},
@@ -94,12 +96,8 @@ var (
 	}
 )
 
-func withDesc(s map[string]any, d string) map[string]any {
-	c := map[string]any{"description": d}
-	for k, v := range s {
-		c[k] = v
-	}
-	return c
+func stringList(desc string) map[string]any {
+	return map[string]any{"type": "array", "items": map[string]any{"type": "string"}, "minItems": 1, "description": desc}
 }
 
 // NewServer returns the MCP server of w.

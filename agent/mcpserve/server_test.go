@@ -98,6 +98,9 @@ func checkTools(t *testing.T, w *web.Web, cs *mcp.ClientSession) {
 	if fmt.Sprint(names) != "[fetch get_document search visit]" {
 		t.Errorf("tools %v", names)
 	}
+	for _, tl := range lt.Tools {
+		checkVerlSchema(t, tl)
+	}
 
 	want, _ := w.Search(ctx, []string{q}, 0)
 	got, res := call(t, cs, ToolSearch, map[string]any{"query": q})
@@ -174,5 +177,39 @@ func TestToolsStreamableHTTP(t *testing.T) {
 	checkTools(t, w, cs)
 	if _, err := connectHTTP(t, w, "other"); err == nil {
 		t.Errorf("a client with the wrong token connected")
+	}
+}
+
+// checkVerlSchema checks a listed tool against what verl's MCP tools accept
+// (verl/tools/schemas.py, OpenAIFunctionToolSchema, built by
+// mcp_clients/utils.py mcp2openai from the listed tool): a description,
+// parameters of type object, and each property with one type string.
+func checkVerlSchema(t *testing.T, tl *mcp.Tool) {
+	t.Helper()
+	b, err := json.Marshal(tl.InputSchema)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sc struct {
+		Type       string                     `json:"type"`
+		Properties map[string]json.RawMessage `json:"properties"`
+		Required   []string                   `json:"required"`
+	}
+	if err := json.Unmarshal(b, &sc); err != nil || sc.Type != "object" || len(sc.Properties) == 0 || tl.Description == "" {
+		t.Errorf("%s: schema %s, description %q: %v", tl.Name, b, tl.Description, err)
+		return
+	}
+	for name, raw := range sc.Properties {
+		var p struct {
+			Type        any `json:"type"`
+			Description any `json:"description"`
+		}
+		json.Unmarshal(raw, &p)
+		if _, ok := p.Type.(string); !ok {
+			t.Errorf("%s.%s: type %v is not one string (verl rejects the tool): %s", tl.Name, name, p.Type, raw)
+		}
+		if d, ok := p.Description.(string); !ok || d == "" {
+			t.Errorf("%s.%s: no description: %s", tl.Name, name, raw)
+		}
 	}
 }
