@@ -111,6 +111,11 @@ func TestClientShapes(t *testing.T) {
 					t.Errorf("%s: %v", k, err)
 				}
 			}
+			// Every passage or page shown carries its entities, for ISR and
+			// ISE whatever shape the stack calls.
+			if n := missingEntities(v); n > 0 {
+				t.Errorf("%d passages or pages (objects with contents) without entities", n)
+			}
 			var pretty bytes.Buffer
 			json.Indent(&pretty, data, "", "  ")
 			golden := filepath.Join("testdata/clients", name+".golden")
@@ -216,4 +221,26 @@ func checkRead(v any, path, typ string) error {
 		}
 	}
 	return nil
+}
+
+// missingEntities counts the objects in v that hold "contents" but no
+// "entities" list.
+func missingEntities(v any) int {
+	n := 0
+	switch x := v.(type) {
+	case map[string]any:
+		if _, ok := x["contents"]; ok {
+			if _, ok := x["entities"].([]any); !ok {
+				n++
+			}
+		}
+		for _, e := range x {
+			n += missingEntities(e)
+		}
+	case []any:
+		for _, e := range x {
+			n += missingEntities(e)
+		}
+	}
+	return n
 }

@@ -40,12 +40,14 @@ type RetrieveRequest struct {
 }
 
 // Document is a retrieved passage. Contents is Search-R1's
-// "\"Title\"\ntext"; ID is the page URL, as URL is (ASearcher reads url).
+// "\"Title\"\ntext"; ID is the page URL, as URL is (ASearcher reads url);
+// Entities are the entities the passage shows, for ISR and ISE.
 type Document struct {
-	ID       string `json:"id"`
-	URL      string `json:"url"`
-	Title    string `json:"title"`
-	Contents string `json:"contents"`
+	ID       string   `json:"id"`
+	URL      string   `json:"url"`
+	Title    string   `json:"title"`
+	Contents string   `json:"contents"`
+	Entities []uint32 `json:"entities"`
 }
 
 // ScoredDocument is a retrieved passage with its BM25 score.
@@ -72,11 +74,12 @@ type AccessRequest struct {
 	URLs []string `json:"urls"`
 }
 
-// AccessResult is one page of an /access answer; null when the store does
-// not hold the page.
+// AccessResult is one page of an /access answer, with the entities it
+// shows; null when the store does not hold the page.
 type AccessResult struct {
-	URL      string `json:"url"`
-	Contents string `json:"contents"`
+	URL      string   `json:"url"`
+	Contents string   `json:"contents"`
+	Entities []uint32 `json:"entities"`
 }
 
 // defaultTopK is Search-R1's retriever default.
@@ -183,7 +186,7 @@ func (s *Server) retrieve(r *http.Request, body []byte) ([]byte, bool, error) {
 		}
 	}
 	if k < 0 || k > s.opts.MaxTopK {
-		return nil, false, badf(false, `"topk" must be within 1..%d`, s.opts.MaxTopK)
+		return nil, false, badf(false, `"topk" must be within 1..%d (0 or none: %d)`, s.opts.MaxTopK, defaultTopK)
 	}
 	// Search-R1's server defaults return_scores to false; rLLM's single
 	// answer always carries scores.
@@ -205,13 +208,10 @@ func (s *Server) retrieve(r *http.Request, body []byte) ([]byte, bool, error) {
 			sd := make([]ScoredDocument, len(hits))
 			pd := make([]Document, len(hits))
 			for i, h := range hits {
-				pd[i] = Document{ID: h.URL, URL: h.URL, Title: h.Title, Contents: `"` + h.Title + "\"\n" + h.Snippet}
+				ents := nonNil(h.Entities)
+				pd[i] = Document{ID: h.URL, URL: h.URL, Title: h.Title, Contents: `"` + h.Title + "\"\n" + h.Snippet, Entities: ents}
 				sd[i] = ScoredDocument{Document: pd[i], Score: h.Score}
 				if single {
-					ents := h.Entities
-					if ents == nil {
-						ents = []uint32{}
-					}
 					flat = append(flat, RetrieveResult{Document: pd[i], Score: h.Score, ID: h.URL, URL: h.URL, Title: h.Title, Content: h.Snippet, Entities: ents})
 				}
 			}
@@ -277,7 +277,7 @@ func (s *Server) access(r *http.Request, body []byte) ([]byte, bool, error) {
 			if err != nil {
 				return nil, err
 			}
-			out[i] = &AccessResult{URL: u, Contents: graph.PageText(p)}
+			out[i] = &AccessResult{URL: u, Contents: graph.PageText(p), Entities: nonNil(web.PageEntities(p))}
 		}
 		return map[string]any{"result": out}, nil
 	})
