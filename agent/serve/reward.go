@@ -39,8 +39,11 @@ func (s *Server) reward(r *http.Request, body []byte) ([]byte, bool, error) {
 			return nil, false, &badRequest{status: http.StatusNotFound, msg: "unknown task " + a.TaskID}
 		}
 	}
+	if a.Answer == nil && a.Trajectory != nil && a.Trajectory.Answer != "" {
+		a.Answer = &a.Trajectory.Answer // the trajectory's own answer
+	}
 	if a.Answer == nil {
-		return nil, false, badf(false, `missing "answer"`)
+		return nil, false, badf(false, `missing "answer" (or a "trajectory" with one)`)
 	}
 	tr := a.Trajectory
 	if tr != nil {

@@ -79,10 +79,18 @@ func TestServeReward(t *testing.T) {
 		t.Errorf("reward with trajectory: %+v", got)
 	}
 
+	// Without "answer", the trajectory's own answer is scored.
+	tr.Answer = answer
+	got2, err := f.c.Reward(ctx, &RewardRequest{TaskID: "t1", Trajectory: tr})
+	if err != nil || got2.Recall != got.Recall || got2.ISR != got.ISR {
+		t.Errorf("reward of the trajectory's answer: %+v %v, want %+v", got2, err, got)
+	}
+
 	for _, tc := range []struct {
 		body string
 		code int
 	}{
+		{`{"task_id": "t1", "trajectory": {"steps": []}}`, 400},
 		{`{"task_id": "nope", "answer": "x"}`, 404},
 		{`{"answer": "x"}`, 400},
 		{`{"task_id": "t1"}`, 400},
