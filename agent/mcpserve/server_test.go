@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"strings"
 	"testing"
 
@@ -211,5 +212,62 @@ func checkVerlSchema(t *testing.T, tl *mcp.Tool) {
 		if d, ok := p.Description.(string); !ok || d == "" {
 			t.Errorf("%s.%s: no description: %s", tl.Name, name, raw)
 		}
+	}
+}
+
+// TestVerlExampleConfig checks the verl tool config of examples/ against
+// the server: an MCP tool config naming tools the server lists, and an
+// mcpServers file whose URL is the /mcp endpoint, reached by the SDK's
+// client with the listed tools.
+func TestVerlExampleConfig(t *testing.T) {
+	yml, err := os.ReadFile("../../examples/verl_mcp_tools.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cfg struct {
+		MCPServers map[string]struct {
+			URL string `json:"url"`
+		} `json:"mcpServers"`
+	}
+	b, err := os.ReadFile("../../examples/leaper_mcp.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, &cfg); err != nil || len(cfg.MCPServers) != 1 {
+		t.Fatalf("leaper_mcp.json: %v %+v", err, cfg)
+	}
+	for _, s := range cfg.MCPServers {
+		if !strings.HasSuffix(s.URL, "/mcp") {
+			t.Errorf("leaper_mcp.json url %q: want leaper serve's /mcp", s.URL)
+		}
+	}
+	text := string(yml)
+	for _, want := range []string{"class_name: verl.tools.mcp_base_tool.MCPBaseTool", "type: mcp", "mcp_servers_config_path: examples/leaper_mcp.json"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("verl_mcp_tools.yaml lacks %q", want)
+		}
+	}
+	w := webtest.OpenWeb(t)
+	cs := connectInMemory(t, w)
+	lt, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	listed := map[string]bool{}
+	for _, tl := range lt.Tools {
+		listed[tl.Name] = true
+	}
+	_, sel, _ := strings.Cut(text, "tool_selected_list:")
+	n := 0
+	for _, line := range strings.Split(sel, "\n") {
+		if name, ok := strings.CutPrefix(strings.TrimSpace(line), "- "); ok {
+			n++
+			if !listed[name] {
+				t.Errorf("verl_mcp_tools.yaml selects %q, which the server does not list", name)
+			}
+		}
+	}
+	if n != 2 {
+		t.Errorf("verl_mcp_tools.yaml selects %d tools, want search and visit", n)
 	}
 }
