@@ -144,7 +144,7 @@ func ReadTrajectories(path string) ([]*Trajectory, error) {
 }
 
 // DecodeTrajectories reads trajectories, one per line; name is used in
-// errors.
+// errors. A tasks file is refused by name.
 func DecodeTrajectories(r io.Reader, name string) ([]*Trajectory, error) {
-	return query.DecodeLines[Trajectory](r, name)
+	return query.DecodeLinesOf[Trajectory](r, name, query.KindTrajectory)
 }

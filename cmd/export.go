@@ -1,9 +1,12 @@
 package cmd
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
+	"slices"
 	"strings"
 
 	"github.com/leaper-dev/leaper/agent"
@@ -35,10 +38,29 @@ func (o *ExportOptions) dataset() bool {
 	if err != nil {
 		return false
 	}
-	// browsecomp-plus is also a stream of run records: without --out it
-	// stays one.
+	// browsecomp-plus is also a stream of run records: without --out or
+	// --tasks it stays one.
 	_, notStream := export.Lookup(o.Format)
-	return notStream != nil || o.Out != ""
+	return notStream != nil || o.Out != "" || o.Tasks != ""
+}
+
+// formatNames are the stream and dataset formats' names, each once (a
+// format such as browsecomp-plus is both), sorted.
+func formatNames() []string {
+	all := append(export.Names(), export.DatasetNames()...)
+	slices.Sort(all)
+	return slices.Compact(all)
+}
+
+// streamOnly are the formats that are streams and not datasets.
+func streamOnly() []string {
+	var out []string
+	for _, n := range export.Names() {
+		if _, err := export.LookupDataset(n); err != nil {
+			out = append(out, n)
+		}
+	}
+	return out
 }
 
 func newExportCmd(f *Factory, runF func(context.Context, *ExportOptions) error) *cobra.Command {
@@ -53,7 +75,7 @@ func newExportCmd(f *Factory, runF func(context.Context, *ExportOptions) error) 
 		d, _ := export.LookupDataset(n)
 		docs = append(docs, d.Doc())
 	}
-	all := append(append([]string{}, streams...), sets...)
+	all := formatNames()
 	c := &cobra.Command{
 		Use:   "export --format FORMAT [--tasks FILE --out PATH] [TRAJECTORIES]",
 		Short: "Write trajectories or tasks in another stack's format (SFT, verl, SkyRL, ASearcher, WideSearch, BrowseComp-Plus...)",
@@ -79,17 +101,17 @@ tasks as training or evaluation data in a file or directory given by --out
 			switch {
 			case serr != nil && derr != nil:
 				return usageErrorf("--format must be one of %s, not %q", strings.Join(all, ", "), opts.Format)
-			case serr == nil && opts.Out == "":
-				if opts.Trajectories == "" {
-					return usageErrorf("--format %s writes trajectories: give the TRAJECTORIES file (- for stdin)", opts.Format)
-				}
-			default:
+			case opts.dataset():
 				if opts.Tasks == "" || opts.Out == "" {
 					return usageErrorf("--format %s writes a dataset: give --tasks FILE and --out PATH", opts.Format)
 				}
 				if opts.Trajectories != "" && !export.ReadsStore(d) {
 					return usageErrorf("--format %s reads tasks, not trajectories", opts.Format)
 				}
+			case opts.Tasks != "":
+				return usageErrorf("--tasks applies only to dataset formats (%s); --format %s converts trajectories: give the TRAJECTORIES file", strings.Join(sets, ", "), opts.Format)
+			case opts.Trajectories == "":
+				return usageErrorf("--format %s converts trajectories: give the TRAJECTORIES file (- for stdin)", opts.Format)
 			}
 			if opts.TopK < 0 {
 				return usageErrorf("--topk must not be negative")
@@ -101,8 +123,8 @@ tasks as training or evaluation data in a file or directory given by --out
 		},
 	}
 	c.Flags().StringVar(&opts.Format, "format", "sft", strings.Join(all, ", "))
-	c.Flags().StringVar(&opts.Tasks, "tasks", "", "tasks JSONL (datasets)")
-	c.Flags().StringVar(&opts.Out, "out", "", "output file, or directory for browsecomp-plus and widesearch (datasets)")
+	c.Flags().StringVar(&opts.Tasks, "tasks", "", "tasks JSONL, as leaper synth writes it (datasets only)")
+	c.Flags().StringVar(&opts.Out, "out", "", "output file, or directory for browsecomp-plus and widesearch (datasets); for "+strings.Join(streamOnly(), " and ")+", the file to write the stream to instead of stdout")
 	c.Flags().StringVar(&opts.DataSource, "data-source", "", "data_source of each row (parquet datasets; default nq for search-r1, whose trainer scores only its own QA sets by name, and leaper otherwise)")
 	c.Flags().StringVar(&opts.Split, "split", "train", "extra_info.split (parquet datasets)")
 	c.Flags().StringVar(&opts.BaseURL, "base-url", "http://127.0.0.1:8080", "where leaper serve runs, for the tool settings (parquet datasets)")
@@ -113,35 +135,42 @@ tasks as training or evaluation data in a file or directory given by --out
 
 func runExport(ctx context.Context, o *ExportOptions) error {
 	var trajs []*agent.Trajectory
+	read := false // whether a line was read
 	readTrajs := func(each func(*agent.Trajectory) error) error {
 		return eachLine(o.Trajectories, o.IO.In, func(line int, b []byte) error {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
+			first := !read
+			read = true
 			var t agent.Trajectory
-			if err := json.Unmarshal(b, &t); err != nil {
-				return fmt.Errorf("%s:%d: %w", o.Trajectories, line, err)
+			if err := json.Unmarshal(b, &t); err != nil || first {
+				// A tasks file is the likeliest wrong input; say so
+				// rather than what the decoder made of its answer.
+				if werr := query.WrongKind(b, query.KindTrajectory); werr != nil {
+					return fmt.Errorf("%s:%d: %w", o.Trajectories, line, werr)
+				}
+				if err != nil {
+					return fmt.Errorf("%s:%d: %w", o.Trajectories, line, err)
+				}
 			}
 			return each(&t)
 		})
 	}
 	if !o.dataset() {
-		ft, err := export.Lookup(o.Format)
-		if err != nil {
-			return err
-		}
-		ew := ft.NewWriter(o.IO.Out)
-		n := 0
-		err = readTrajs(func(t *agent.Trajectory) error { n++; return ew.Write(t) })
-		if cerr := ew.Close(); err == nil {
-			err = cerr
-		}
-		fmt.Fprintf(o.IO.ErrOut, "export: %d trajectories as %s\n", n, o.Format)
-		return err
+		return exportStream(o, readTrajs)
 	}
 	d, err := export.LookupDataset(o.Format)
 	if err != nil {
 		return err
+	}
+	var g *graph.Store
+	if export.ReadsStore(d) {
+		// Before reading anything: without a store the export cannot be
+		// written at all.
+		if g, err = o.Graph(); err != nil {
+			return fmt.Errorf("--format %s reads pages from the store: pass --store DIR (or set LEAPER_STORE): %w", o.Format, err)
+		}
 	}
 	tasks, err := query.ReadTasks(o.Tasks)
 	if err != nil {
@@ -153,11 +182,7 @@ func runExport(ctx context.Context, o *ExportOptions) error {
 		}
 	}
 	src := &export.Source{Tasks: tasks, Trajectories: trajs, DataSource: o.DataSource, Split: o.Split, BaseURL: o.BaseURL, TopK: o.TopK}
-	if export.ReadsStore(d) {
-		g, err := o.Graph()
-		if err != nil {
-			return err
-		}
+	if g != nil {
 		src.Page, src.Trees = g.Page, g
 	}
 	if err := d.WriteDataset(ctx, src, o.Out); err != nil {
@@ -167,6 +192,55 @@ func runExport(ctx context.Context, o *ExportOptions) error {
 		return writeJSON(o.IO.Out, map[string]any{"format": o.Format, "out": o.Out, "tasks": len(tasks), "trajectories": len(trajs)})
 	}
 	fmt.Fprintf(o.IO.ErrOut, "export: %d tasks, %d trajectories as %s in %s\n", len(tasks), len(trajs), o.Format, o.Out)
+	return nil
+}
+
+// exportStream writes the trajectories that read gives in a stream format,
+// to stdout or to --out: a file is written whole or not at all (a
+// temporary file beside it is renamed), as the datasets are.
+func exportStream(o *ExportOptions, read func(func(*agent.Trajectory) error) error) error {
+	ft, err := export.Lookup(o.Format)
+	if err != nil {
+		return err
+	}
+	out, tmp := o.IO.Out, ""
+	var fh *os.File
+	if o.Out != "" && o.Out != "-" {
+		tmp = o.Out + ".tmp"
+		if fh, err = os.Create(tmp); err != nil {
+			return fmt.Errorf("export: %w", err)
+		}
+		out = fh
+	}
+	bw := bufio.NewWriter(out)
+	ew := ft.NewWriter(bw)
+	n := 0
+	err = read(func(t *agent.Trajectory) error { n++; return ew.Write(t) })
+	if cerr := ew.Close(); err == nil {
+		err = cerr
+	}
+	if ferr := bw.Flush(); err == nil {
+		err = ferr
+	}
+	if fh != nil {
+		if cerr := fh.Close(); err == nil {
+			err = cerr
+		}
+		if err == nil {
+			err = os.Rename(tmp, o.Out)
+		}
+		if err != nil {
+			os.Remove(tmp)
+		}
+	}
+	if err != nil {
+		return err
+	}
+	if fh != nil {
+		fmt.Fprintf(o.IO.ErrOut, "export: %d trajectories as %s in %s\n", n, o.Format, o.Out)
+	} else {
+		fmt.Fprintf(o.IO.ErrOut, "export: %d trajectories as %s\n", n, o.Format)
+	}
 	return nil
 }
 

@@ -11,6 +11,7 @@ import (
 	"runtime/debug"
 	"runtime/pprof"
 	"runtime/trace"
+	"slices"
 	"strings"
 	"syscall"
 
@@ -225,7 +226,17 @@ func newBenchCmd() *cobra.Command {
 		Use:                "bench",
 		Short:              "Moved: the load tester is the leaper-bench binary (go run ./cmd/leaper-bench)",
 		DisableFlagParsing: true,
-		RunE: func(_ *cobra.Command, args []string) error {
+		// Flags are leaper-bench's, passed on in the hint, so cobra
+		// parses none, not even --help: look for it here.
+		RunE: func(c *cobra.Command, args []string) error {
+			for _, a := range args {
+				if a == "--" {
+					break
+				}
+				if a == "-h" || a == "--help" {
+					return c.Help()
+				}
+			}
 			return usageErrorf("leaper bench moved to its own binary, so that leaper does not link SQLite: run leaper-bench %s (go install ./cmd/leaper-bench, or go run ./cmd/leaper-bench)", strings.Join(args, " "))
 		},
 	}
@@ -241,12 +252,52 @@ func Exec(name string, build func(*Factory) *cobra.Command) int {
 	defer stop()
 	f := NewFactory()
 	root := build(f)
-	err := root.ExecuteContext(ctx)
+	usageArgs(root)
+	c, err := root.ExecuteContextC(ctx)
+	// cobra's own errors for a wrong subcommand are untyped.
+	if err != nil && strings.HasPrefix(err.Error(), "unknown command ") {
+		err = &usageError{err}
+	}
 	f.Close()
-	return exitCode(name, f.IO.ErrOut, err, ctx)
+	return exitCodeIn(name, commandPath(name, c), f.IO.ErrOut, err, ctx)
 }
 
+// usageArgs makes the errors of every command's argument check usage
+// errors, as flag errors are (SetFlagErrorFunc).
+func usageArgs(c *cobra.Command) {
+	if check := c.Args; check != nil {
+		c.Args = func(c *cobra.Command, args []string) error {
+			if err := check(c, args); err != nil {
+				return &usageError{err}
+			}
+			return nil
+		}
+	}
+	for _, sub := range c.Commands() {
+		usageArgs(sub)
+	}
+}
+
+// commandPath is the path of c, the command that ran or failed to parse,
+// under the program name: "leaper serve".
+func commandPath(name string, c *cobra.Command) string {
+	var words []string
+	for ; c != nil && c.HasParent(); c = c.Parent() {
+		words = append(words, c.Name())
+	}
+	words = append(words, name)
+	slices.Reverse(words)
+	return strings.Join(words, " ")
+}
+
+// exitCode maps err to an exit code and prints it, as leaper name does.
 func exitCode(name string, errOut io.Writer, err error, ctx context.Context) int {
+	return exitCodeIn(name, name, errOut, err, ctx)
+}
+
+// exitCodeIn is exitCode for an error of the command at path ("leaper
+// serve"), which a usage error's hint names.
+func exitCodeIn(name, path string, errOut io.Writer, err error, ctx context.Context) int {
 	if err == nil {
 		return ExitOK
 	}
@@ -261,7 +312,7 @@ func exitCode(name string, errOut io.Writer, err error, ctx context.Context) int
 		return ExitInterrupt
 	case errors.As(err, &ue):
 		fmt.Fprintln(errOut, name+":", err)
-		fmt.Fprintf(errOut, "Run '%s --help' for usage.\n", name)
+		fmt.Fprintf(errOut, "Run '%s --help' for usage.\n", path)
 		return ExitUsage
 	}
 	fmt.Fprintln(errOut, name+":", err)

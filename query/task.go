@@ -217,12 +217,73 @@ func ReadTasks(path string) ([]*Task, error) {
 }
 
 // DecodeTasks reads tasks, one JSON object per line; blank lines are
-// allowed. name is used in errors.
-func DecodeTasks(r io.Reader, name string) ([]*Task, error) { return DecodeLines[Task](r, name) }
+// allowed. name is used in errors. A file of trajectories (leaper rollout's
+// output, easily passed for tasks) is refused by name rather than with the
+// decoder's complaint about its answer field.
+func DecodeTasks(r io.Reader, name string) ([]*Task, error) {
+	return DecodeLinesOf[Task](r, name, KindTask)
+}
+
+// The kinds of JSON line leaper writes, as LineKind tells them apart.
+const (
+	KindTask       = "task"       // leaper synth's tasks
+	KindTrajectory = "trajectory" // leaper rollout's trajectories
+)
+
+// LineKind says which of leaper's files a JSON line looks like it is from:
+// KindTask when it has a task's keys (formalization, targets, trees) and
+// none of a trajectory's (task_id, messages, steps), KindTrajectory for the
+// reverse, "" when neither.
+func LineKind(b []byte) string {
+	var keys map[string]json.RawMessage
+	if json.Unmarshal(b, &keys) != nil {
+		return ""
+	}
+	has := func(ks ...string) bool {
+		for _, k := range ks {
+			if _, ok := keys[k]; ok {
+				return true
+			}
+		}
+		return false
+	}
+	task, traj := has("formalization", "targets", "trees"), has("task_id", "messages", "steps")
+	switch {
+	case task && !traj:
+		return KindTask
+	case traj && !task:
+		return KindTrajectory
+	}
+	return ""
+}
+
+// WrongKind is the error for a line of kind got where want was expected,
+// or nil when the line is not plainly of the other kind.
+func WrongKind(b []byte, want string) error {
+	plural := map[string]string{KindTask: "a tasks file (leaper synth)", KindTrajectory: "a trajectories file (leaper rollout)"}
+	bare := map[string]string{KindTask: "tasks (leaper synth)", KindTrajectory: "trajectories (leaper rollout)"}
+	if got := LineKind(b); got != "" && got != want {
+		return fmt.Errorf("this is %s, not %s", plural[got], bare[want])
+	}
+	return nil
+}
 
 // DecodeLines reads JSON Lines into values of T; blank lines are allowed.
 // Errors name the line: "name:line: ...".
 func DecodeLines[T any](r io.Reader, name string) ([]*T, error) {
+	return DecodeLinesOf[T](r, name, "")
+}
+
+// DecodeLinesOf is DecodeLines for a file of lines of kind want (KindTask,
+// KindTrajectory): a first line, or a line that does not decode, of the
+// other kind is reported as such (WrongKind).
+func DecodeLinesOf[T any](r io.Reader, name, want string) ([]*T, error) {
+	check := func(b []byte) error {
+		if want == "" {
+			return nil
+		}
+		return WrongKind(b, want)
+	}
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 1<<20), 1<<30)
 	var out []*T
@@ -231,8 +292,16 @@ func DecodeLines[T any](r io.Reader, name string) ([]*T, error) {
 		if len(b) == 0 {
 			continue
 		}
+		if len(out) == 0 {
+			if err := check(b); err != nil {
+				return nil, fmt.Errorf("%s:%d: %w", name, line, err)
+			}
+		}
 		v := new(T)
 		if err := json.Unmarshal(b, v); err != nil {
+			if cerr := check(b); cerr != nil {
+				err = cerr
+			}
 			return nil, fmt.Errorf("%s:%d: %w", name, line, err)
 		}
 		out = append(out, v)

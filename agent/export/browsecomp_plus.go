@@ -130,7 +130,9 @@ retrieved) and runs/run_<query_id>.json, one run record per trajectory (as
 scripts_evaluation/evaluate_run.py --input_dir reads them). Docids are page
 URLs, as leaper's tools give them: evaluate_run.py's retrieval recall
 (retrieved_docids against the qrels) applies; its citation precision and
-recall count only numeric [docid] citations in the answer, so they do not.`
+recall count only numeric [docid] citations in the answer, so they do not.
+It reads the pages' text from the store: give --store DIR (or set
+LEAPER_STORE).`
 }
 
 // WriteDataset needs Source.Page and Source.Trees; trajectories are

@@ -1,0 +1,82 @@
+package cmd
+
+import (
+	"bytes"
+	"context"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/spf13/cobra"
+)
+
+// TestHelpEveryCommand runs --help on every command of the tree: each
+// prints its help, exits 0 and opens no store.
+func TestHelpEveryCommand(t *testing.T) {
+	var paths [][]string
+	var walk func(c *cobra.Command, path []string)
+	walk = func(c *cobra.Command, path []string) {
+		paths = append(paths, path)
+		for _, sub := range c.Commands() {
+			walk(sub, append(slices.Clone(path), sub.Name()))
+		}
+	}
+	tree := NewRootCmd(&Factory{})
+	tree.InitDefaultHelpCmd()
+	tree.InitDefaultCompletionCmd()
+	walk(tree, nil)
+	if len(paths) < 10 {
+		t.Fatalf("only %d commands: %v", len(paths), paths)
+	}
+	for _, path := range paths {
+		var out, errOut bytes.Buffer
+		f := &Factory{IO: IO{In: strings.NewReader(""), Out: &out, ErrOut: &errOut}}
+		f.init()
+		root := NewRootCmd(f)
+		usageArgs(root)
+		root.SetArgs(append(slices.Clone(path), "--help"))
+		c, err := root.ExecuteContextC(context.Background())
+		opened := f.st != nil || f.gst != nil
+		f.Close()
+		name := strings.Join(append([]string{"leaper"}, path...), " ")
+		code := exitCodeIn("leaper", commandPath("leaper", c), &errOut, err, context.Background())
+		if code != ExitOK || out.Len() == 0 || opened {
+			t.Errorf("%s --help: exit %d, %d bytes of help, store opened %v; stderr %q", name, code, out.Len(), opened, errOut.String())
+		}
+	}
+}
+
+// TestUsageHintNamesCommand checks that a usage error points to the help of
+// the command that failed, not to leaper's.
+func TestUsageHintNamesCommand(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		hint string
+	}{
+		{[]string{"serve", "--bogus"}, "leaper serve"},
+		{[]string{"export", "--format", "nope", "x.jsonl"}, "leaper export"},
+		{[]string{"export", "a.jsonl", "b.jsonl"}, "leaper export"},
+		{[]string{"bench", "--clients", "4"}, "leaper bench"},
+		{[]string{"--bogus"}, "leaper"},
+		{[]string{"nope"}, "leaper"},
+	} {
+		_, errOut, code := run(t, tc.args...)
+		want := "Run '" + tc.hint + " --help' for usage.\n"
+		if code != ExitUsage || !strings.HasSuffix(errOut, want) {
+			t.Errorf("leaper %s: exit %d, stderr %q; want %d and %q", strings.Join(tc.args, " "), code, errOut, ExitUsage, want)
+		}
+	}
+	// Commands under a parent are named by their whole path, under the
+	// program's name.
+	root := &cobra.Command{Use: "leaper-dev"}
+	mid := &cobra.Command{Use: "task"}
+	leaf := &cobra.Command{Use: "show ID"}
+	root.AddCommand(mid)
+	mid.AddCommand(leaf)
+	if got := commandPath("leaper", leaf); got != "leaper task show" {
+		t.Errorf("commandPath: %q", got)
+	}
+	if got := commandPath("leaper", root); got != "leaper" {
+		t.Errorf("commandPath of the root: %q", got)
+	}
+}
