@@ -1,0 +1,27 @@
+package query
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestDecodeLinesOfWrongKind(t *testing.T) {
+	traj := `{"task_id":"basic-1-0","answer":"x","steps":[]}`
+	task := `{"id":"basic-1-0","question":"q","answer":{"columns":["A"],"rows":[]},"targets":[]}`
+	if _, err := DecodeTasks(strings.NewReader(traj+"\n"), "t.jsonl"); err == nil || err.Error() != "t.jsonl:1: this is a trajectories file (leaper rollout), not tasks (leaper synth)" {
+		t.Errorf("trajectories read as tasks: %v", err)
+	}
+	if _, err := DecodeTasks(strings.NewReader("\n"+task+"\n"), "t.jsonl"); err != nil {
+		t.Errorf("a task: %v", err)
+	}
+	type traject struct {
+		Answer string `json:"answer"`
+	}
+	if _, err := DecodeLinesOf[traject](strings.NewReader(task), "x.jsonl", KindTrajectory); err == nil || !strings.HasPrefix(err.Error(), "x.jsonl:1: this is a tasks file") {
+		t.Errorf("tasks read as trajectories: %v", err)
+	}
+	// A line of neither kind gets the decoder's error.
+	if _, err := DecodeTasks(strings.NewReader(`{"id":5}`), "t.jsonl"); err == nil || strings.Contains(err.Error(), "this is") {
+		t.Errorf("bad task: %v", err)
+	}
+}
