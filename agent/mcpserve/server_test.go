@@ -7,6 +7,8 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -269,5 +271,53 @@ func TestVerlExampleConfig(t *testing.T) {
 	}
 	if n != 2 {
 		t.Errorf("verl_mcp_tools.yaml selects %d tools, want search and visit", n)
+	}
+}
+
+// TestTypeScriptSDKClient runs the TypeScript SDK's client (another
+// implementation than the server's) against /mcp, when node and the SDK are
+// at hand: LEAPER_MCP_TS_SDK names a directory whose node_modules holds
+// @modelcontextprotocol/sdk (npm install @modelcontextprotocol/sdk).
+func TestTypeScriptSDKClient(t *testing.T) {
+	dir := os.Getenv("LEAPER_MCP_TS_SDK")
+	node, err := exec.LookPath("node")
+	if dir == "" || err != nil {
+		t.Skip("LEAPER_MCP_TS_SDK and node needed")
+	}
+	script, _ := filepath.Abs("testdata/ts_client.mjs")
+	w := webtest.OpenWeb(t)
+	srv := serve.NewServer(w, nil)
+	srv.Mount("/mcp", NewServer(w, nil).Handler())
+	ts := httptest.NewServer(srv)
+	defer ts.Close()
+	url, q, goal := sample(t, w)
+	// An ES module resolves packages from its own directory up, so the
+	// script runs from a copy beside the SDK's node_modules.
+	run := filepath.Join(dir, "leaper_ts_client.mjs")
+	b, _ := os.ReadFile(script)
+	if err := os.WriteFile(run, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	defer os.Remove(run)
+	cmd := exec.Command(node, run, ts.URL+"/mcp", q, url, goal)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("node: %v\n%s", err, out)
+	}
+	var got struct {
+		Tools          []string
+		Search, Visit  string
+		SearchEntities []uint32
+		IsError        bool
+	}
+	if err := json.Unmarshal(out, &got); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	ctx := context.Background()
+	ws, _ := w.Search(ctx, []string{q}, 0)
+	wv, _ := w.Visit(ctx, []string{url}, goal)
+	if fmt.Sprint(got.Tools) != "[fetch get_document search visit]" || got.IsError ||
+		got.Search != ws.Text || got.Visit != wv.Text || fmt.Sprint(got.SearchEntities) != fmt.Sprint(ws.Entities) {
+		t.Errorf("TypeScript client got %+v", got)
 	}
 }
