@@ -443,6 +443,9 @@ type wholeWriter struct {
 
 func (w *wholeWriter) Header() http.Header { return w.w.Header() }
 
+// Unwrap gives http.ResponseController the underlying writer.
+func (w *wholeWriter) Unwrap() http.ResponseWriter { return w.w }
+
 func (w *wholeWriter) WriteHeader(code int) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
