@@ -13,6 +13,8 @@ import (
 	"github.com/leaper-dev/leaper/agent"
 	"github.com/leaper-dev/leaper/graph"
 	"github.com/leaper-dev/leaper/query"
+	"golang.org/x/text/collate"
+	"golang.org/x/text/language"
 )
 
 // Dataset is a format that writes a file or a directory from tasks (and,
@@ -172,21 +174,30 @@ func ExactTargets(t *query.Task) []string {
 // CanonicalTable renders an answer table in the one order an agent can be
 // told to reproduce: rows in alphabetical order of the first column (then of
 // the others), and the several values of a cell ("; "-separated)
-// alphabetically. AnswerForm describes it.
+// alphabetically. Alphabetical is the Unicode collation's order ignoring
+// case and accents (Ľudmila among the L's), then bytes. AnswerForm
+// describes it.
 func CanonicalTable(a query.Answer) string {
+	col := collate.New(language.Und, collate.Loose)
+	cmp := func(x, y string) int {
+		if d := col.CompareString(x, y); d != 0 {
+			return d
+		}
+		return strings.Compare(x, y)
+	}
 	c := query.Answer{Columns: a.Columns, Rows: make([][]string, len(a.Rows))}
 	for i, r := range a.Rows {
 		row := make([]string, len(r))
 		for j, v := range r {
 			vs := strings.Split(v, "; ")
-			slices.SortFunc(vs, compareFold)
+			slices.SortFunc(vs, cmp)
 			row[j] = strings.Join(vs, "; ")
 		}
 		c.Rows[i] = row
 	}
 	slices.SortStableFunc(c.Rows, func(x, y []string) int {
 		for j := 0; j < len(x) && j < len(y); j++ {
-			if d := compareFold(x[j], y[j]); d != 0 {
+			if d := cmp(x[j], y[j]); d != 0 {
 				return d
 			}
 		}
@@ -195,22 +206,24 @@ func CanonicalTable(a query.Answer) string {
 	return MarkdownTable(c)
 }
 
-// compareFold orders case-insensitively, then by bytes.
-func compareFold(a, b string) int {
-	if d := strings.Compare(strings.ToLower(a), strings.ToLower(b)); d != 0 {
-		return d
-	}
-	return strings.Compare(a, b)
-}
-
 // AnswerForm is the sentence of a prompt that tells the agent the form of
-// its answer, so that the exact targets can be met.
-func AnswerForm(t *query.Task) string {
-	if a := t.Answer.Aggregate; a != nil && a.Value != "" {
+// its answer. exact is for rows scored by exact match (ExactTargets): an
+// aggregate's answer is then the value alone, and a table must be in
+// CanonicalTable's order. Otherwise (leaper's own reward, a soft F over the
+// entities the answer names) an aggregate's answer is the table and then
+// the value.
+func AnswerForm(t *query.Task, exact bool) string {
+	table := "a markdown table with the columns " + strings.Join(t.Answer.Columns, ", ") + ", one row per entity"
+	agg := t.Answer.Aggregate != nil && t.Answer.Aggregate.Value != ""
+	switch {
+	case exact && agg:
 		return "The answer is only the value the last sentence of the question asks for."
+	case exact:
+		return "The answer is " + table + ", the rows in alphabetical order of the first column, and several values in one cell separated by \"; \" in alphabetical order."
+	case agg:
+		return "The answer is " + table + ", and after the table the value the last sentence of the question asks for."
 	}
-	return "The answer is a markdown table with the columns " + strings.Join(t.Answer.Columns, ", ") +
-		", one row per entity, the rows in alphabetical order of the first column, and several values in one cell separated by \"; \" in alphabetical order."
+	return "The answer is " + table + "."
 }
 
 // targetNames returns the names of a task's targets in order, once each.

@@ -83,7 +83,7 @@ func TestExactTargets(t *testing.T) {
 		if score(relaid) != 1 {
 			t.Errorf("%s: the complete table scores 0:\n%s\ntargets %q", task.ID, relaid, targets)
 		}
-		if !strings.Contains(user, strings.Join(task.Answer.Columns, ", ")) || !strings.Contains(user, "alphabetical order") {
+		if !strings.Contains(user, AnswerForm(task, true)) || !strings.Contains(user, "alphabetical order") {
 			t.Errorf("%s: the prompt does not give the answer's form: %q", task.ID, user)
 		}
 		for _, name := range targetNames(task) {
@@ -113,9 +113,39 @@ func TestExactTargets(t *testing.T) {
 
 func TestCanonicalTable(t *testing.T) {
 	a := query.Answer{Columns: []string{"Player", "Score"}, Rows: [][]string{
-		{"darren Gough", "34; 20"}, {"Anthony McGrath", "144; 72*; 105"}, {"Azeem Rafiq", "0"}}}
-	want := "| Player | Score |\n|---|---|\n| Anthony McGrath | 105; 144; 72* |\n| Azeem Rafiq | 0 |\n| darren Gough | 20; 34 |"
+		{"darren Gough", "34; 20"}, {"Zsófia Nagy", "1"}, {"Anthony McGrath", "144; 72*; 105"}, {"Ľudmila Cervanová", "2"}, {"Azeem Rafiq", "0"}}}
+	want := "| Player | Score |\n|---|---|\n| Anthony McGrath | 105; 144; 72* |\n| Azeem Rafiq | 0 |\n| darren Gough | 20; 34 |\n| Ľudmila Cervanová | 2 |\n| Zsófia Nagy | 1 |"
 	if got := CanonicalTable(a); got != want {
 		t.Errorf("CanonicalTable:\n%s\nwant\n%s", got, want)
+	}
+}
+
+func TestAnswerForm(t *testing.T) {
+	table := &query.Task{Answer: query.Answer{Columns: []string{"Player", "Score"}}}
+	agg := &query.Task{Answer: query.Answer{Columns: []string{"Player"}, Aggregate: &query.Aggregate{Op: "count", Value: "12"}}}
+	for _, tc := range []struct {
+		t     *query.Task
+		exact bool
+		has   []string
+		not   []string
+	}{
+		{table, true, []string{"columns Player, Score", "alphabetical order"}, nil},
+		{table, false, []string{"columns Player, Score"}, []string{"alphabetical", "value"}},
+		// Exact match takes the value alone; leaper's reward scores the
+		// entities of the table, so it asks for the table and the value.
+		{agg, true, []string{"only the value"}, []string{"table"}},
+		{agg, false, []string{"markdown table with the columns Player", "after the table the value"}, nil},
+	} {
+		got := AnswerForm(tc.t, tc.exact)
+		for _, h := range tc.has {
+			if !strings.Contains(got, h) {
+				t.Errorf("AnswerForm(exact %v) = %q, lacks %q", tc.exact, got, h)
+			}
+		}
+		for _, n := range tc.not {
+			if strings.Contains(got, n) {
+				t.Errorf("AnswerForm(exact %v) = %q, has %q", tc.exact, got, n)
+			}
+		}
 	}
 }

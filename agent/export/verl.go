@@ -98,7 +98,7 @@ const SearchR1Template = `Answer the given question. You must conduct reasoning 
 // SearchR1Prompt is the user message of a task in the search-r1 and skyrl
 // formats.
 func SearchR1Prompt(t *query.Task) string {
-	return fmt.Sprintf(SearchR1Template, AnswerForm(t), t.Question)
+	return fmt.Sprintf(SearchR1Template, AnswerForm(t, true), t.Question)
 }
 
 // VerlSystem is the system prompt of the verl format, for verl's
@@ -150,7 +150,7 @@ func (f verl) row(src *Source, i int, t *query.Task) VerlRow {
 		r.Prompt = []Message{{Role: "user", Content: SearchR1Prompt(t)}}
 		return r
 	}
-	r.Prompt = []Message{{Role: "system", Content: VerlSystem}, {Role: "user", Content: t.Question + "\n\n" + AnswerForm(t)}}
+	r.Prompt = []Message{{Role: "system", Content: VerlSystem}, {Role: "user", Content: t.Question + "\n\n" + AnswerForm(t, false)}}
 	return r
 }
 
