@@ -25,3 +25,20 @@ func TestDecodeLinesOfWrongKind(t *testing.T) {
 		t.Errorf("bad task: %v", err)
 	}
 }
+
+func TestDecodeTasksDuplicateAndForeign(t *testing.T) {
+	task := `{"id":"basic-1-0","question":"q","answer":{"columns":["A"],"rows":[]},"targets":[]}`
+	if _, err := DecodeTasks(strings.NewReader(task+"\n"+task+"\n"), "t.jsonl"); err == nil || !strings.Contains(err.Error(), `task id "basic-1-0" twice (tasks 1 and 2)`) {
+		t.Errorf("duplicate ids: %v", err)
+	}
+	// An export of another stack (asearcher: answer is a list) and a
+	// parquet file are named for what they are not.
+	for in, want := range map[string]string{
+		`{"id":"basic-1-0","question":"q","answer":["a, b"],"aug_answer":["x"]}`: "(want JSON lines of tasks as leaper synth writes them)",
+		"PAR1\x15\x04binary": "this is a parquet file; want JSON lines of tasks",
+	} {
+		if _, err := DecodeTasks(strings.NewReader(in), "x"); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%.20q: %v, want %q", in, err, want)
+		}
+	}
+}

@@ -221,7 +221,21 @@ func ReadTasks(path string) ([]*Task, error) {
 // output, easily passed for tasks) is refused by name rather than with the
 // decoder's complaint about its answer field.
 func DecodeTasks(r io.Reader, name string) ([]*Task, error) {
-	return DecodeLinesOf[Task](r, name, KindTask)
+	ts, err := DecodeLinesOf[Task](r, name, KindTask)
+	if err != nil {
+		return nil, err
+	}
+	// Ids name tasks everywhere (rewards, trajectories, exports): two
+	// synth runs of one variant and seed give the same ids to different
+	// tasks, and their outputs concatenated must not pass.
+	first := make(map[string]int, len(ts))
+	for i, t := range ts {
+		if j, dup := first[t.ID]; dup {
+			return nil, fmt.Errorf("%s: task id %q twice (tasks %d and %d): tasks from several leaper synth runs need a --seed each", name, t.ID, j+1, i+1)
+		}
+		first[t.ID] = i
+	}
+	return ts, nil
 }
 
 // The kinds of JSON line leaper writes, as LineKind tells them apart.
@@ -274,6 +288,15 @@ func DecodeLines[T any](r io.Reader, name string) ([]*T, error) {
 	return DecodeLinesOf[T](r, name, "")
 }
 
+// notKind says why a line that does not decode is not of kind want.
+func notKind(b []byte, want string) string {
+	what := map[string]string{KindTask: "tasks as leaper synth writes them", KindTrajectory: "trajectories as leaper rollout writes them"}[want]
+	if bytes.HasPrefix(b, []byte("PAR1")) {
+		return "this is a parquet file; want JSON lines of " + what
+	}
+	return "want JSON lines of " + what
+}
+
 // DecodeLinesOf is DecodeLines for a file of lines of kind want (KindTask,
 // KindTrajectory): a first line, or a line that does not decode, of the
 // other kind is reported as such (WrongKind).
@@ -301,6 +324,8 @@ func DecodeLinesOf[T any](r io.Reader, name, want string) ([]*T, error) {
 		if err := json.Unmarshal(b, v); err != nil {
 			if cerr := check(b); cerr != nil {
 				err = cerr
+			} else if want != "" {
+				err = fmt.Errorf("%w (%s)", err, notKind(b, want))
 			}
 			return nil, fmt.Errorf("%s:%d: %w", name, line, err)
 		}

@@ -36,8 +36,10 @@ func (s *Server) reward(r *http.Request, body []byte) ([]byte, bool, error) {
 	case a.TaskID != "":
 		t = s.tasks[a.TaskID]
 		if t == nil {
-			return nil, false, &badRequest{status: http.StatusNotFound, msg: "unknown task " + a.TaskID}
+			return nil, false, &badRequest{status: http.StatusNotFound, msg: fmt.Sprintf("unknown task %q (serve --tasks FILE)", a.TaskID)}
 		}
+	case len(a.Task.Targets) == 0:
+		return nil, false, badf(false, `"task": a task without targets (give a task as leaper synth writes it)`)
 	}
 	if a.Answer == nil && a.Trajectory != nil && a.Trajectory.Answer != "" {
 		a.Answer = &a.Trajectory.Answer // the trajectory's own answer

@@ -91,6 +91,7 @@ func TestServeReward(t *testing.T) {
 		code int
 	}{
 		{`{"task_id": "t1", "trajectory": {"steps": []}}`, 400},
+		{`{"task": {"id": "x"}, "answer": "x"}`, 400},
 		{`{"task_id": "nope", "answer": "x"}`, 404},
 		{`{"answer": "x"}`, 400},
 		{`{"task_id": "t1"}`, 400},
