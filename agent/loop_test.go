@@ -262,3 +262,19 @@ func TestRunAllBadWorkers(t *testing.T) {
 		t.Fatalf("err %v, want ErrOptions", err)
 	}
 }
+
+func TestParseAnswerTakesTheLast(t *testing.T) {
+	for in, want := range map[string]string{
+		"<answer>A</answer>": "A",
+		"Give the answer inside <answer> and </answer>. ... <answer>| X |\n|---|\n| a |</answer>": "| X |\n|---|\n| a |",
+		"draft <answer>Germany</answer> then <answer>France</answer>":                             "France",
+		"I answer in <answer></answer> tags. <answer>unclosed final":                              "unclosed final",
+	} {
+		if got, ok := agent.ParseAnswer(in); !ok || got != want {
+			t.Errorf("ParseAnswer(%q) = %q, %v; want %q", in, got, ok, want)
+		}
+	}
+	if _, ok := agent.ParseAnswer("no answer here"); ok {
+		t.Error("an answer found in a text without one")
+	}
+}

@@ -132,9 +132,17 @@ func extract(s, open, close string) (string, bool) {
 	return strings.TrimSpace(rest), true
 }
 
-// ParseAnswer returns the final answer of a reply (the inside of
-// <answer>), if it has one.
-func ParseAnswer(content string) (string, bool) { return extract(content, "<answer>", "</answer>") }
+// ParseAnswer returns the final answer of a text (the inside of its last
+// <answer>, up to the </answer> after it or the end), if it has one. The
+// last, because a prompt's instruction or a draft may hold an earlier one
+// ("give the answer inside <answer> and </answer>").
+func ParseAnswer(content string) (string, bool) {
+	i := strings.LastIndex(content, "<answer>")
+	if i < 0 {
+		return "", false
+	}
+	return extract(content[i:], "<answer>", "</answer>")
+}
 
 // parseTextCalls reads the <tool_call> blocks of a reply.
 func parseTextCalls(content string) []call {
