@@ -110,8 +110,16 @@ func TestParquetFormatsReadByArrow(t *testing.T) {
 				switch name {
 				case "skyrl":
 					want = skyrlRow(src, i, task)
+				case "verl":
+					want = verlToolRow(verl{name: name}.row(src, i, task))
+					if rows[i]["agent_name"] != "tool_agent" {
+						t.Errorf("agent_name %v: verl runs rows without it single-turn, without tools", rows[i]["agent_name"])
+					}
 				default:
 					want = verl{name: name}.row(src, i, task)
+					if _, ok := rows[i]["agent_name"]; ok {
+						t.Errorf("search-r1 row with agent_name")
+					}
 				}
 				if got, w := rows[i], asJSON(t, want); !reflect.DeepEqual(got, w) {
 					t.Errorf("row %d read back by arrow:\n got %v\nwant %v", i, got, w)

@@ -89,6 +89,22 @@ type VerlRow struct {
 	ExtraInfo   ExtraInfo   `parquet:"extra_info" json:"extra_info"`
 }
 
+// VerlToolRow is a row of the verl format: a VerlRow with agent_name, the
+// agent loop verl runs the sample with ("tool_agent", the multi-turn loop
+// that calls the tools of the tool config; without it verl falls back to
+// its single-turn loop and no tool is ever called).
+type VerlToolRow struct {
+	DataSource  string      `parquet:"data_source" json:"data_source"`
+	AgentName   string      `parquet:"agent_name" json:"agent_name"`
+	Prompt      []Message   `parquet:"prompt,list" json:"prompt"`
+	Ability     string      `parquet:"ability" json:"ability"`
+	RewardModel RewardModel `parquet:"reward_model" json:"reward_model"`
+	ExtraInfo   ExtraInfo   `parquet:"extra_info" json:"extra_info"`
+}
+
+// VerlAgent is the agent_name of the verl rows.
+const VerlAgent = "tool_agent"
+
 // SearchR1Template is Search-R1's instruction (search_r1's
 // scripts/data_process/nq_search.py make_prefix), with the task's answer
 // form (AnswerForm) and then the question.
@@ -117,8 +133,8 @@ func (f verl) Doc() string {
 message with Search-R1's <search>/<answer> instruction), ability, reward_model
 {style, ground_truth {target, task_id, answer}}, extra_info (task id, tool settings).`
 	}
-	return `verl: parquet for verl's tool agent: data_source, prompt (system + user
-messages), ability, reward_model {style, ground_truth {target, task_id, answer}},
+	return `verl: parquet for verl's tool agent: data_source, agent_name "tool_agent",
+prompt (system + user messages), ability, reward_model {style, ground_truth {target, task_id, answer}},
 extra_info {index, split, task_id, need_tools_kwargs, tools_kwargs, tools {base_url,
 retrieve_url, search_url, visit_url, mcp_url, topk}}.`
 }
@@ -134,7 +150,19 @@ func (f verl) WriteDataset(ctx context.Context, src *Source, out string) error {
 		}
 		rows = append(rows, f.row(src, i, t))
 	}
-	return writeParquet(out, rows)
+	if f.name == "search-r1" {
+		// Search-R1's loop is its own <search> text protocol.
+		return writeParquet(out, rows)
+	}
+	tool := make([]VerlToolRow, len(rows))
+	for i, r := range rows {
+		tool[i] = verlToolRow(r)
+	}
+	return writeParquet(out, tool)
+}
+
+func verlToolRow(r VerlRow) VerlToolRow {
+	return VerlToolRow{DataSource: r.DataSource, AgentName: VerlAgent, Prompt: r.Prompt, Ability: r.Ability, RewardModel: r.RewardModel, ExtraInfo: r.ExtraInfo}
 }
 
 func (f verl) row(src *Source, i int, t *query.Task) VerlRow {
