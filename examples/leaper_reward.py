@@ -21,7 +21,9 @@ The task of a sample is extra_info["task_id"] (leaper's verl and search-r1
 exports write it); failing that, ground_truth when it is a task id, or a
 task as JSON. The score is leaper's soft F of the answer (the inside of the
 last <answer>...</answer>, or the whole response) against the task's
-targets, in [0, 1]: the same number POST /reward answers as "f".
+targets, in [0, 1]; for a task with an aggregate (a count, a member...) it
+is 0 unless the answer also gives the value, after its table: the same
+number POST /reward answers as "reward".
 """
 
 import json

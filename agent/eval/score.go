@@ -2,6 +2,7 @@ package eval
 
 import (
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -31,6 +32,13 @@ type Scores struct {
 	ItemPrecision float64 `json:"item_precision"`
 	ItemRecall    float64 `json:"item_recall"`
 	ItemF1        float64 `json:"item_f1"`
+	// ValueOK, for a task with an aggregate, says whether the answer gives
+	// its value (aggregateOK).
+	ValueOK bool `json:"value_ok"`
+	// Reward is what a trainer gets (/get_reward): F, and for a task with
+	// an aggregate, F when the answer also gives the value and 0 when it
+	// does not, so that a complete table with a wrong count scores 0.
+	Reward float64 `json:"reward"`
 	// From the trajectory, when one was given.
 	ISR       float64 `json:"isr"`
 	ISE       float64 `json:"ise"`
@@ -137,11 +145,22 @@ func (sc *Scorer) Score(t *query.Task, answer string, traj *agent.Trajectory) Sc
 			s.F = (1 + omega*omega) * s.Precision * s.Recall / d
 		}
 	}
-	if t.Answer.Aggregate != nil && pred == nil {
-		s.Success = Similarity(answer, t.Answer.Aggregate.Value) >= 0.9
+	s.Reward = s.F
+	switch agg := t.Answer.Aggregate; {
+	case agg != nil && pred == nil:
+		s.ValueOK = aggregateOK(answer, false, agg)
+		s.Success = s.ValueOK
 		s.RowF1, s.ItemF1 = b2f(s.Success), b2f(s.Success)
 		s.RowPrecision, s.RowRecall, s.ItemPrecision, s.ItemRecall = s.RowF1, s.RowF1, s.RowF1, s.RowF1
-	} else {
+		s.Reward = s.F * b2f(s.ValueOK)
+	case agg != nil:
+		// The table and the value: the table is graded as any, and the
+		// answer succeeds and earns its F only with the value right.
+		wideSearch(&s, &agent.Table{Columns: t.Answer.Columns, Rows: t.Answer.Rows}, pred)
+		s.ValueOK = aggregateOK(answer, true, agg)
+		s.Success = s.Success && s.ValueOK
+		s.Reward = s.F * b2f(s.ValueOK)
+	default:
 		wideSearch(&s, &agent.Table{Columns: t.Answer.Columns, Rows: t.Answer.Rows}, pred)
 	}
 	if traj != nil {
@@ -232,6 +251,70 @@ func bestOf(queries, pool []*term) []float64 {
 		out[qi] = best
 	}
 	return out
+}
+
+// aggregateOK reports whether an answer gives an aggregate's value: its
+// text outside the table (all of it when there is no table) is the value,
+// or holds the value's tokens as a run; for a member question yes or no
+// stands for true or false, and an answer saying both gives neither.
+func aggregateOK(answer string, hasTable bool, a *query.Aggregate) bool {
+	rest := answer
+	if hasTable {
+		var keep []string
+		for _, l := range strings.Split(answer, "\n") {
+			if !strings.HasPrefix(strings.TrimSpace(l), "|") {
+				keep = append(keep, l)
+			}
+		}
+		rest = strings.Join(keep, "\n")
+	}
+	if Similarity(rest, a.Value) >= 0.9 {
+		return true
+	}
+	got := valueTokens(rest)
+	if a.Op == "member" {
+		has := func(ws ...string) bool {
+			for _, w := range ws {
+				if containsRun(got, []string{w}) {
+					return true
+				}
+			}
+			return false
+		}
+		yes, no := has("yes", "true"), has("no", "false")
+		if v, err := strconv.ParseBool(a.Value); err == nil && yes != no {
+			return yes == v
+		}
+	}
+	return containsRun(got, valueTokens(a.Value))
+}
+
+// valueTokens are the lower-cased words and numbers of s, a number keeping
+// its inner points and colons ("26:46.31").
+func valueTokens(s string) []string {
+	fs := strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '.' && r != ':' && r != '-'
+	})
+	out := fs[:0]
+	for _, f := range fs {
+		if f = strings.Trim(f, ".:-"); f != "" {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// containsRun reports whether want occurs in got as consecutive tokens.
+func containsRun(got, want []string) bool {
+	if len(want) == 0 {
+		return false
+	}
+	for i := 0; i+len(want) <= len(got); i++ {
+		if slices.Equal(got[i:i+len(want)], want) {
+			return true
+		}
+	}
+	return false
 }
 
 func b2f(b bool) float64 {

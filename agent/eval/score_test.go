@@ -110,3 +110,43 @@ func TestRolloutNaive(t *testing.T) {
 	}
 	t.Logf("naive: ISR %.3f ISE %.2f valid %.2f steps %d", tr.Metrics.ISR, tr.Metrics.ISE, tr.Metrics.ValidRate, tr.Metrics.Steps)
 }
+
+// TestEvalAggregate checks that an aggregate task's answer earns its reward
+// only with the value: alone (as exact-match formats ask) it succeeds, and
+// after the table (as the verl prompt asks) the table's F counts only when
+// the value is right.
+func TestEvalAggregate(t *testing.T) {
+	task := &query.Task{
+		ID: "agg", Variant: query.Basic,
+		Targets: []query.Target{{Entity: 1, Name: "Hardy Dam"}, {Entity: 2, Name: "Tippy Dam"}, {Entity: 3, Name: "Croton Dam"}},
+		Answer: query.Answer{Columns: []string{"Dam"}, Rows: [][]string{{"Hardy Dam"}, {"Tippy Dam"}, {"Croton Dam"}},
+			Aggregate: &query.Aggregate{Op: "count", Value: "3"}},
+	}
+	table := "| Dam |\n|---|\n| Hardy Dam |\n| Tippy Dam |\n| Croton Dam |"
+	for _, tc := range []struct {
+		answer  string
+		ok      bool
+		success bool
+		reward  float64
+	}{
+		{table + "\n\n3", true, true, 1},
+		{table + "\n\nThere are 3 of them.", true, true, 1},
+		{"3\n\n" + table, true, true, 1},
+		{table + "\n\n999", false, false, 0},
+		{table, false, false, 0},
+		{"3", true, true, 0}, // the value alone: success, but no entities named
+		{"999", false, false, 0},
+	} {
+		s := eval.Score(task, "<answer>"+tc.answer+"</answer>", nil)
+		if s.ValueOK != tc.ok || s.Success != tc.success || math.Abs(s.Reward-tc.reward) > 1e-9 {
+			t.Errorf("%q: value_ok %v success %v reward %v; want %v %v %v", tc.answer, s.ValueOK, s.Success, s.Reward, tc.ok, tc.success, tc.reward)
+		}
+	}
+	member := *task
+	member.Answer.Aggregate = &query.Aggregate{Op: "member", Column: "Hardy Dam", Value: "true"}
+	for answer, ok := range map[string]bool{"Yes": true, "true": true, "No": false, "yes and no": false, table + "\n\nYes, it is.": true} {
+		if s := eval.Score(&member, answer, nil); s.ValueOK != ok {
+			t.Errorf("member %q: value_ok %v, want %v", answer, s.ValueOK, ok)
+		}
+	}
+}

@@ -159,7 +159,7 @@ func (s *Server) getReward(r *http.Request, body []byte) ([]byte, bool, error) {
 				q = strings.TrimPrefix(q, a.Prompts[i])
 			}
 			res := sc.Score(tasks[i], q, nil)
-			out.Rewards[i], out.Scores[i] = res.F, res.F
+			out.Rewards[i], out.Scores[i] = res.Reward, res.Reward
 			rec, prec, item, row = rec+res.Recall, prec+res.Precision, item+res.ItemF1, row+res.RowF1
 		}
 		fn := float64(n)
