@@ -8,13 +8,16 @@ import (
 	"os"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/leaper-dev/leaper/agent"
 	"github.com/leaper-dev/leaper/graph"
 	"github.com/leaper-dev/leaper/query"
 	"golang.org/x/text/collate"
 	"golang.org/x/text/language"
+	"golang.org/x/text/unicode/norm"
 )
 
 // Dataset is a format that writes a file or a directory from tasks (and,
@@ -166,9 +169,19 @@ func MarkdownTable(a query.Answer) string {
 // of them; a list of the target names would reward naming any one entity.
 func ExactTargets(t *query.Task) []string {
 	if a := t.Answer.Aggregate; a != nil && a.Value != "" {
+		if a.Op == query.AggMember {
+			// The question asks "is X one of them?"; the engine's value
+			// is true or false.
+			if v, err := strconv.ParseBool(a.Value); err == nil {
+				if v {
+					return []string{"yes", "true"}
+				}
+				return []string{"no", "false"}
+			}
+		}
 		return []string{a.Value}
 	}
-	return []string{CanonicalTable(t.Answer)}
+	return CanonicalTables(t.Answer)
 }
 
 // CanonicalTable renders an answer table in the one order an agent can be
@@ -179,8 +192,44 @@ func ExactTargets(t *query.Task) []string {
 // describes it.
 func CanonicalTable(a query.Answer) string {
 	col := collate.New(language.Und, collate.Loose)
-	cmp := func(x, y string) int {
-		if d := col.CompareString(x, y); d != 0 {
+	return orderedTable(a, col.CompareString)
+}
+
+// CanonicalTables are the answer table in each order "alphabetical" is
+// commonly taken to mean, distinct: the Unicode collation's
+// (CanonicalTable); code points of the text without case and accents (as
+// a sort by a folded key does: "+10" before "+1:", "ð" after "t"); and
+// plain code points. Each is a complete answer, so an exact-match scorer
+// may accept any.
+func CanonicalTables(a query.Answer) []string {
+	out := []string{CanonicalTable(a)}
+	for _, cmp := range []func(x, y string) int{
+		func(x, y string) int { return strings.Compare(foldKey(x), foldKey(y)) },
+		strings.Compare,
+	} {
+		if t := orderedTable(a, cmp); !slices.Contains(out, t) {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// foldKey is s lower-cased without its accents (NFD, marks dropped).
+func foldKey(s string) string {
+	var b strings.Builder
+	for _, r := range norm.NFD.String(strings.ToLower(s)) {
+		if !unicode.Is(unicode.Mn, r) {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// orderedTable renders a with its rows, and the values of each cell,
+// sorted by cmp and then by bytes.
+func orderedTable(a query.Answer, cmp func(x, y string) int) string {
+	less := func(x, y string) int {
+		if d := cmp(x, y); d != 0 {
 			return d
 		}
 		return strings.Compare(x, y)
@@ -190,14 +239,14 @@ func CanonicalTable(a query.Answer) string {
 		row := make([]string, len(r))
 		for j, v := range r {
 			vs := strings.Split(v, "; ")
-			slices.SortFunc(vs, cmp)
+			slices.SortFunc(vs, less)
 			row[j] = strings.Join(vs, "; ")
 		}
 		c.Rows[i] = row
 	}
 	slices.SortStableFunc(c.Rows, func(x, y []string) int {
 		for j := 0; j < len(x) && j < len(y); j++ {
-			if d := cmp(x[j], y[j]); d != 0 {
+			if d := less(x[j], y[j]); d != 0 {
 				return d
 			}
 		}
@@ -217,6 +266,14 @@ func AnswerForm(t *query.Task, exact bool) string {
 	agg := t.Answer.Aggregate != nil && t.Answer.Aggregate.Value != ""
 	switch {
 	case exact && agg:
+		switch t.Answer.Aggregate.Op {
+		case query.AggMember:
+			return "The answer is only yes or no."
+		case query.AggCount, query.AggCountDiff, query.AggDiff, query.AggSum, query.AggAvg:
+			return "The answer is only the number the last sentence of the question asks for (for a difference, by how many)."
+		case query.AggTop, query.AggBottom:
+			return "The answer is only the values the last sentence of the question asks for, in its order, separated by \"; \"."
+		}
 		return "The answer is only the value the last sentence of the question asks for."
 	case exact:
 		return "The answer is " + table + ", the rows in alphabetical order of the first column, and several values in one cell separated by \"; \" in alphabetical order."

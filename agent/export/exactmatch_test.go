@@ -123,6 +123,10 @@ func TestCanonicalTable(t *testing.T) {
 func TestAnswerForm(t *testing.T) {
 	table := &query.Task{Answer: query.Answer{Columns: []string{"Player", "Score"}}}
 	agg := &query.Task{Answer: query.Answer{Columns: []string{"Player"}, Aggregate: &query.Aggregate{Op: "count", Value: "12"}}}
+	member := &query.Task{Answer: query.Answer{Columns: []string{"Player"}, Aggregate: &query.Aggregate{Op: "member", Column: "X", Value: "false"}}}
+	if got := ExactTargets(member); strings.Join(got, ",") != "no,false" {
+		t.Errorf("member targets %q, want no and false", got)
+	}
 	for _, tc := range []struct {
 		t     *query.Task
 		exact bool
@@ -133,7 +137,8 @@ func TestAnswerForm(t *testing.T) {
 		{table, false, []string{"columns Player, Score"}, []string{"alphabetical", "value"}},
 		// Exact match takes the value alone; leaper's reward scores the
 		// entities of the table, so it asks for the table and the value.
-		{agg, true, []string{"only the value"}, []string{"table"}},
+		{agg, true, []string{"only the number"}, []string{"table"}},
+		{member, true, []string{"only yes or no"}, []string{"table"}},
 		{agg, false, []string{"markdown table with the columns Player", "after the table the value"}, nil},
 	} {
 		got := AnswerForm(tc.t, tc.exact)
@@ -146,6 +151,31 @@ func TestAnswerForm(t *testing.T) {
 			if strings.Contains(got, n) {
 				t.Errorf("AnswerForm(exact %v) = %q, has %q", tc.exact, got, n)
 			}
+		}
+	}
+}
+
+// TestCanonicalTables checks that the orders "alphabetical" may mean each
+// give a target, all of them complete answers.
+func TestCanonicalTables(t *testing.T) {
+	a := query.Answer{Columns: []string{"Club", "Gap"}, Rows: [][]string{
+		{"Vittsjö GIK", "+10.941; +1:12.741"}, {"Víðir", "1"}, {"ängelholms FF", "2"}}}
+	got := CanonicalTables(a)
+	if len(got) != 3 || got[0] != CanonicalTable(a) {
+		t.Fatalf("%d tables:\n%s", len(got), strings.Join(got, "\n\n"))
+	}
+	// Collation: ð is a d, Ä an A; "+1:" before "+10" (punctuation first).
+	if !strings.Contains(got[0], "| ängelholms FF | 2 |\n| Víðir | 1 |\n| Vittsjö GIK | +1:12.741; +10.941 |") {
+		t.Errorf("collation order:\n%s", got[0])
+	}
+	// Folded code points: ð after t, "+10" before "+1:".
+	if !strings.Contains(got[1], "| Vittsjö GIK | +10.941; +1:12.741 |\n| Víðir | 1 |") {
+		t.Errorf("folded order:\n%s", got[1])
+	}
+	for _, tb := range got {
+		lines := strings.Split(tb, "\n")
+		if len(lines) != 2+len(a.Rows) {
+			t.Errorf("a target is not the whole table:\n%s", tb)
 		}
 	}
 }
