@@ -211,6 +211,11 @@ func TestJSONLFormats(t *testing.T) {
 			strings.Count(it.Answer, "\n") != len(task.Answer.Rows)+1 {
 			t.Errorf("widesearch item %+v", it)
 		}
+		// The query asks for the table the evaluator reads, naming its
+		// columns, as WideSearch's own queries do.
+		if !strings.HasPrefix(it.Query, task.Question) || !strings.Contains(it.Query, "Markdown table with the columns "+strings.Join(task.Answer.Columns, ", ")) {
+			t.Errorf("widesearch query %q does not ask for the table", it.Query)
+		}
 	}
 	if err := mustDataset(t, "asearcher").WriteDataset(ctx, &Source{}, out); err != ErrNoTasks {
 		t.Errorf("no tasks: %v", err)

@@ -70,7 +70,8 @@ func (widesearch) Dir() bool    { return true }
 func (widesearch) Doc() string {
 	return `widesearch with --out DIR: what WideSearch's evaluator loads
 (WideSearchDataLoader(DIR/widesearch.jsonl, DIR/widesearch_gold)):
-widesearch.jsonl (instance_id, query, language, answer as a markdown table,
+widesearch.jsonl (instance_id, query (the question and the markdown table to
+answer in), language, answer as a markdown table,
 evaluation {unique_columns (the key column), required (every column),
 eval_pipeline}, column names normalised as WideSearch's norm_column) and
 widesearch_gold/<instance_id>.csv, the gold table.`
@@ -101,6 +102,15 @@ func (widesearch) WriteDataset(ctx context.Context, src *Source, out string) err
 	return writeLines(filepath.Join(out, WideSearchTasks), items)
 }
 
+// WideSearchQuery is the query of a task as WideSearch's own queries are
+// written: the question, then the table the evaluator will read, with the
+// answer's columns by name (its judge matches the response table's
+// headers against the required columns once normalised).
+func WideSearchQuery(t *query.Task) string {
+	return t.Question + "\n\nPresent the results in one Markdown table with the columns " +
+		strings.Join(t.Answer.Columns, ", ") + ", one row per entity, and give no other table."
+}
+
 func wideSearchItem(t *query.Task) (*WideSearchItem, error) {
 	if t.ID == "" || strings.ContainsAny(t.ID, `/\`) || t.ID == "." || t.ID == ".." {
 		return nil, fmt.Errorf("export: task id %q cannot name a WideSearch gold file", t.ID)
@@ -118,7 +128,7 @@ func wideSearchItem(t *query.Task) (*WideSearchItem, error) {
 		pipe[n] = ColumnPipeline{Preprocess: []string{"norm_str"}, Metric: []string{"exact_match"}}
 		required = append(required, n)
 	}
-	return &WideSearchItem{InstanceID: t.ID, Query: t.Question, Language: "en", Answer: MarkdownTable(t.Answer),
+	return &WideSearchItem{InstanceID: t.ID, Query: WideSearchQuery(t), Language: "en", Answer: MarkdownTable(t.Answer),
 		Evaluation: Evaluation{UniqueColumns: []string{required[0]}, Required: required, EvalPipeline: pipe}}, nil
 }
 
