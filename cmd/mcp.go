@@ -20,6 +20,8 @@ type MCPOptions struct {
 	Addr      string
 	TokenFile string
 	Workers   int
+	// SearchJSON: search answers BrowseComp-Plus's JSON hits.
+	SearchJSON bool
 	// MaxMemory is the memory the server aims to stay within (see
 	// collectNear); 0 collects as usual.
 	MaxMemory int64
@@ -69,6 +71,7 @@ token rule as leaper serve (which mounts /mcp too, beside its other endpoints).`
 	c.Flags().StringVar(&opts.Addr, "addr", "127.0.0.1:8081", "listen address of the http transport")
 	c.Flags().StringVar(&opts.TokenFile, "token-file", "", "file holding the bearer token clients must send (required off loopback)")
 	c.Flags().IntVar(&opts.Workers, "workers", 0, "concurrent tool calls (0: 2 x CPUs)")
+	c.Flags().BoolVar(&opts.SearchJSON, "search-json", false, searchJSONHelp)
 	BytesVar(c.Flags(), &opts.MaxMemory, "max-memory", 1<<30, "bytes of memory the server aims to stay within: the Go heap is collected only as it nears 3/4 of it (0: collect as usual; GOGC or GOMEMLIMIT in the environment win)")
 	return c
 }
@@ -88,7 +91,7 @@ func runMCP(ctx context.Context, o *MCPOptions) error {
 		return err
 	}
 	defer collectNear(o.MaxMemory, -1)()
-	m := mcpserve.NewServer(w, &mcpserve.Options{Workers: o.Workers})
+	m := mcpserve.NewServer(w, &mcpserve.Options{Workers: o.Workers, SearchJSON: o.SearchJSON})
 	if o.Transport == "stdio" {
 		return m.RunStdio(ctx)
 	}
@@ -108,3 +111,7 @@ func runMCP(ctx context.Context, o *MCPOptions) error {
 	fmt.Fprintln(o.IO.ErrOut, "leaper mcp: stopped")
 	return nil
 }
+
+// searchJSONHelp is the help of --search-json (leaper mcp) and
+// --mcp-search-json (leaper serve).
+const searchJSONHelp = "search answers a JSON list of {docid, score, snippet, url, title} per hit, as BrowseComp-Plus's MCP search does (its clients read the docids from it), instead of the CLI's text"

@@ -25,6 +25,8 @@ type ServeOptions struct {
 	Cache     int
 	Tasks     string
 	Grace     time.Duration
+	// MCPSearchJSON: /mcp's search answers BrowseComp-Plus's JSON hits.
+	MCPSearchJSON bool
 	// MaxMemory is the memory the server aims to stay within (see
 	// collectNear); 0 collects as usual.
 	MaxMemory int64
@@ -72,6 +74,7 @@ in-flight requests finish.`,
 	c.Flags().IntVar(&opts.Cache, "cache", 0, "responses kept in an LRU cache (0: off)")
 	c.Flags().StringVar(&opts.Tasks, "tasks", "", "tasks JSONL that /reward resolves task_id against")
 	c.Flags().DurationVar(&opts.Grace, "grace", 30*time.Second, "how long in-flight requests may finish on shutdown")
+	c.Flags().BoolVar(&opts.MCPSearchJSON, "mcp-search-json", false, "/mcp: "+searchJSONHelp)
 	BytesVar(c.Flags(), &opts.MaxMemory, "max-memory", 1<<30, "bytes of memory the server aims to stay within: the Go heap is collected only as it nears 3/4 of it (0: collect as usual; GOGC or GOMEMLIMIT in the environment win)")
 	return c
 }
@@ -119,7 +122,7 @@ func runServe(ctx context.Context, o *ServeOptions) error {
 	}
 	defer collectNear(o.MaxMemory, -1)()
 	srv := serve.NewServer(w, so)
-	srv.Mount("/mcp", mcpserve.NewServer(w, &mcpserve.Options{Workers: so.Workers}).Handler())
+	srv.Mount("/mcp", mcpserve.NewServer(w, &mcpserve.Options{Workers: so.Workers, SearchJSON: o.MCPSearchJSON}).Handler())
 	ln, err := net.Listen("tcp", o.Addr)
 	if err != nil {
 		return err

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net/http"
 	"runtime"
+	"slices"
 	"strings"
 	"time"
 
@@ -26,6 +27,11 @@ type Options struct {
 	SessionTimeout time.Duration
 	// Logger receives the SDK's log; default discard.
 	Logger *slog.Logger
+	// SearchJSON makes search answer as BrowseComp-Plus's MCP search does:
+	// a JSON list of {docid, score, snippet} (with url and title) per hit,
+	// from which its clients read the docids they report, instead of the
+	// CLI's text.
+	SearchJSON bool
 }
 
 func (o *Options) withDefaults() Options {
@@ -191,12 +197,65 @@ func (s *Server) tool(fn func(ctx context.Context, args json.RawMessage) (*answe
 	}
 }
 
+// SearchHit is one hit of search with Options.SearchJSON: BrowseComp-Plus's
+// fields (docid, score, snippet) and the page's url and title.
+type SearchHit struct {
+	DocID   string  `json:"docid"`
+	Score   float64 `json:"score"`
+	Snippet string  `json:"snippet"`
+	URL     string  `json:"url"`
+	Title   string  `json:"title"`
+}
+
 func (s *Server) search(ctx context.Context, args json.RawMessage) (*answer, error) {
+	if s.opts.SearchJSON {
+		return s.searchJSON(ctx, args)
+	}
 	o, err := s.w.Call(ctx, "search", args)
 	if err != nil {
 		return nil, err
 	}
 	return &answer{text: o.Text, entities: o.Entities, urls: o.URLs}, nil
+}
+
+func (s *Server) searchJSON(ctx context.Context, args json.RawMessage) (*answer, error) {
+	var a struct {
+		Query      json.RawMessage `json:"query"`
+		FilterYear int             `json:"filter_year"`
+	}
+	var qs []string
+	if json.Unmarshal(args, &a) == nil {
+		var q string
+		if json.Unmarshal(a.Query, &q) == nil {
+			qs = []string{q}
+		} else {
+			json.Unmarshal(a.Query, &qs)
+		}
+	}
+	qs = slices.DeleteFunc(qs, func(q string) bool { return strings.TrimSpace(q) == "" })
+	if len(qs) == 0 {
+		return &answer{text: web.MsgSearchInvalid, isErr: true}, nil
+	}
+	hits := []SearchHit{}
+	var ents []uint32
+	var urls []string
+	for _, q := range qs {
+		hs, err := s.w.Hits(ctx, q, 0, a.FilterYear)
+		if err != nil {
+			return nil, err
+		}
+		for _, h := range hs {
+			hits = append(hits, SearchHit{DocID: h.URL, Score: h.Score, Snippet: h.Snippet, URL: h.URL, Title: h.Title})
+			ents = append(ents, h.Entities...)
+			urls = append(urls, h.URL)
+		}
+	}
+	slices.Sort(ents)
+	b, err := json.Marshal(hits)
+	if err != nil {
+		return nil, err
+	}
+	return &answer{text: string(b), entities: slices.Compact(ents), urls: urls}, nil
 }
 
 func (s *Server) visit(ctx context.Context, args json.RawMessage) (*answer, error) {

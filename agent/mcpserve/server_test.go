@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -36,10 +37,15 @@ func sample(t *testing.T, w *web.Web) (url, q, goal string) {
 
 func connectInMemory(t *testing.T, w *web.Web) *mcp.ClientSession {
 	t.Helper()
+	return connectInMemoryWith(t, w, nil)
+}
+
+func connectInMemoryWith(t *testing.T, w *web.Web, opts *Options) *mcp.ClientSession {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
 	st, ct := mcp.NewInMemoryTransports()
-	s := NewServer(w, nil)
+	s := NewServer(w, opts)
 	go s.Run(ctx, st)
 	c := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil)
 	cs, err := c.Connect(ctx, ct, nil)
@@ -319,5 +325,39 @@ func TestTypeScriptSDKClient(t *testing.T) {
 	if fmt.Sprint(got.Tools) != "[fetch get_document search visit]" || got.IsError ||
 		got.Search != ws.Text || got.Visit != wv.Text || fmt.Sprint(got.SearchEntities) != fmt.Sprint(ws.Entities) {
 		t.Errorf("TypeScript client got %+v", got)
+	}
+}
+
+// TestSearchJSON checks search in BrowseComp-Plus's shape: a JSON list of
+// hits whose docids get_document takes, with the same entities as the
+// store's hits.
+func TestSearchJSON(t *testing.T) {
+	w := webtest.OpenWeb(t)
+	cs := connectInMemoryWith(t, w, &Options{SearchJSON: true})
+	_, q, _ := sample(t, w)
+	got, res := call(t, cs, ToolSearch, map[string]any{"query": q})
+	var hits []SearchHit
+	if err := json.Unmarshal([]byte(got), &hits); err != nil || len(hits) == 0 || res.IsError {
+		t.Fatalf("search %q: %v %.200q", q, err, got)
+	}
+	want, _ := w.Hits(context.Background(), q, 0, 0)
+	var ents []uint32
+	for i, h := range hits {
+		if h.DocID != want[i].URL || h.URL != h.DocID || h.Snippet != want[i].Snippet || h.Title == "" {
+			t.Errorf("hit %d: %+v, want %s", i, h, want[i].URL)
+		}
+		ents = append(ents, want[i].Entities...)
+	}
+	slices.Sort(ents)
+	ents = slices.Compact(ents)
+	if fmt.Sprint(res.Meta["leaper/entities"]) != fmt.Sprint(toAny(ents)) {
+		t.Errorf("entities %v, want %v", res.Meta["leaper/entities"], ents)
+	}
+	doc, res := call(t, cs, ToolGetDocument, map[string]any{"docid": hits[0].DocID})
+	if res.IsError || !strings.Contains(doc, `"docid":`) {
+		t.Errorf("get_document of a search docid: %.200q", doc)
+	}
+	if got, res := call(t, cs, ToolSearch, map[string]any{"query": ""}); !res.IsError || got != web.MsgSearchInvalid {
+		t.Errorf("empty query: %v %q", res.IsError, got)
 	}
 }
