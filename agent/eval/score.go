@@ -2,6 +2,7 @@ package eval
 
 import (
 	"math"
+	"regexp"
 	"slices"
 	"sort"
 	"strconv"
@@ -148,7 +149,7 @@ func (sc *Scorer) Score(t *query.Task, answer string, traj *agent.Trajectory) Sc
 	s.Reward = s.F
 	switch agg := t.Answer.Aggregate; {
 	case agg != nil && pred == nil:
-		s.ValueOK = aggregateOK(answer, false, agg)
+		s.ValueOK = aggregateOK(answer, false, agg, keyNames(t))
 		s.Success = s.ValueOK
 		s.RowF1, s.ItemF1 = b2f(s.Success), b2f(s.Success)
 		s.RowPrecision, s.RowRecall, s.ItemPrecision, s.ItemRecall = s.RowF1, s.RowF1, s.RowF1, s.RowF1
@@ -157,7 +158,7 @@ func (sc *Scorer) Score(t *query.Task, answer string, traj *agent.Trajectory) Sc
 		// The table and the value: the table is graded as any, and the
 		// answer succeeds and earns its F only with the value right.
 		wideSearch(&s, &agent.Table{Columns: t.Answer.Columns, Rows: t.Answer.Rows}, pred)
-		s.ValueOK = aggregateOK(answer, true, agg)
+		s.ValueOK = aggregateOK(answer, true, agg, keyNames(t))
 		s.Success = s.Success && s.ValueOK
 		s.Reward = s.F * b2f(s.ValueOK)
 	default:
@@ -253,11 +254,14 @@ func bestOf(queries, pool []*term) []float64 {
 	return out
 }
 
-// aggregateOK reports whether an answer gives an aggregate's value: its
-// text outside the table (all of it when there is no table) is the value,
-// or holds the value's tokens as a run; for a member question yes or no
-// stands for true or false, and an answer saying both gives neither.
-func aggregateOK(answer string, hasTable bool, a *query.Aggregate) bool {
+// aggregateOK reports whether an answer gives an aggregate's value, in its
+// text outside the table (all of it when there is no table): a number must
+// appear exactly (a count of 157 is not 156, nor -9 a 9); a member
+// question is answered yes or no (the constant's own name aside); top and
+// bottom must name every listed entity and no other of the set (keys, the
+// set's names); any other value must be the text or appear in it as a run
+// of words.
+func aggregateOK(answer string, hasTable bool, a *query.Aggregate, keys []string) bool {
 	rest := answer
 	if hasTable {
 		var keep []string
@@ -268,25 +272,73 @@ func aggregateOK(answer string, hasTable bool, a *query.Aggregate) bool {
 		}
 		rest = strings.Join(keep, "\n")
 	}
+	switch a.Op {
+	case query.AggMember:
+		return memberOK(rest, a)
+	case query.AggTop, query.AggBottom:
+		got := valueTokens(rest)
+		want := map[string]bool{}
+		for _, v := range strings.Split(a.Value, "; ") {
+			want[v] = true
+			if !containsRun(got, valueTokens(v)) {
+				return false
+			}
+		}
+		for _, k := range keys {
+			if !want[k] && containsRun(got, valueTokens(k)) {
+				return false
+			}
+		}
+		return len(want) > 0
+	}
+	if v, err := strconv.ParseFloat(a.Value, 64); err == nil {
+		for _, m := range numberRE.FindAllString(rest, -1) {
+			if f, err := strconv.ParseFloat(strings.ReplaceAll(m, ",", ""), 64); err == nil && f == v {
+				return true
+			}
+		}
+		return false
+	}
 	if Similarity(rest, a.Value) >= 0.9 {
 		return true
 	}
-	got := valueTokens(rest)
-	if a.Op == "member" {
-		has := func(ws ...string) bool {
-			for _, w := range ws {
-				if containsRun(got, []string{w}) {
-					return true
-				}
-			}
-			return false
-		}
-		yes, no := has("yes", "true"), has("no", "false")
-		if v, err := strconv.ParseBool(a.Value); err == nil && yes != no {
-			return yes == v
-		}
+	return containsRun(valueTokens(rest), valueTokens(a.Value))
+}
+
+// numberRE finds the numbers of a text, with their sign and thousands
+// separators.
+var numberRE = regexp.MustCompile(`-?\d[\d,]*(?:\.\d+)?`)
+
+// memberOK reads a yes or no from an answer to a member question, with the
+// constant's name taken out (an entity called "No Doubt"); an answer with
+// both, or neither, is not an answer.
+func memberOK(rest string, a *query.Aggregate) bool {
+	v, err := strconv.ParseBool(a.Value)
+	if err != nil {
+		return false
 	}
-	return containsRun(got, valueTokens(a.Value))
+	got := valueTokens(rest)
+	if c := valueTokens(a.Column); len(c) > 0 {
+		var kept []string
+		for i := 0; i < len(got); i++ {
+			if i+len(c) <= len(got) && slices.Equal(got[i:i+len(c)], c) {
+				i += len(c) - 1
+				continue
+			}
+			kept = append(kept, got[i])
+		}
+		got = kept
+	}
+	has := func(ws ...string) bool {
+		for _, w := range ws {
+			if slices.Contains(got, w) {
+				return true
+			}
+		}
+		return false
+	}
+	yes, no := has("yes", "true"), has("no", "false", "not")
+	return yes != no && yes == v
 }
 
 // valueTokens are the lower-cased words and numbers of s, a number keeping
@@ -315,6 +367,17 @@ func containsRun(got, want []string) bool {
 		}
 	}
 	return false
+}
+
+// keyNames are the names in the first column of a task's answer table.
+func keyNames(t *query.Task) []string {
+	var out []string
+	for _, r := range t.Answer.Rows {
+		if len(r) > 0 {
+			out = append(out, r[0])
+		}
+	}
+	return out
 }
 
 func b2f(b bool) float64 {

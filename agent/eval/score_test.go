@@ -150,3 +150,39 @@ func TestEvalAggregate(t *testing.T) {
 		}
 	}
 }
+
+// TestEvalAggregateStrict holds the value check to what the question asks:
+// an exact number, the listed entities and no other, yes or no.
+func TestEvalAggregateStrict(t *testing.T) {
+	rows := [][]string{{"Hardy Dam", "30"}, {"Tippy Dam", "20"}, {"Hodenpyl Hydro", "18"}, {"Cooke Dam", "9"}, {"Foote Dam", "9"}}
+	task := func(op, col, value string) *query.Task {
+		return &query.Task{Answer: query.Answer{Columns: []string{"Dam", "Power"}, Rows: rows,
+			Aggregate: &query.Aggregate{Op: op, Column: col, Value: value}}}
+	}
+	for _, tc := range []struct {
+		task   *query.Task
+		answer string
+		ok     bool
+	}{
+		{task("count", "?", "156"), "157", false},
+		{task("count", "?", "156"), "155", false},
+		{task("count", "?", "156"), "156", true},
+		{task("count", "?", "1560"), "1,560", true},
+		{task("countdiff", "1-2", "9"), "-9", false},
+		{task("countdiff", "1-2", "9"), "Hiroshima, by 9", true},
+		{task("top", "Y", "Hardy Dam; Tippy Dam; Hodenpyl Hydro"), "Hardy Dam; Tippy Dam; Hodenpyl Hydro; Cooke Dam; Foote Dam", false},
+		{task("top", "Y", "Hardy Dam; Tippy Dam; Hodenpyl Hydro"), "Hardy Dam (30 MW), Tippy Dam (20 MW), Hodenpyl Hydro (18 MW)", true},
+		{task("top", "Y", "Hardy Dam; Tippy Dam; Hodenpyl Hydro"), "1. Hardy Dam\n2. Tippy Dam\n3. Hodenpyl Hydro", true},
+		{task("bottom", "Y", "Foote Dam"), "Not Cooke Dam but Foote Dam", false},
+		{task("bottom", "Y", "Foote Dam"), "Foote Dam", true},
+		{task("member", "No Doubt", "true"), "Yes, No Doubt is one of them.", true},
+		{task("member", "No Doubt", "true"), "No Doubt: yes", true},
+		{task("member", "Yes (band)", "false"), "No, Yes (band) is not one of them.", true},
+		{task("member", "Yes (band)", "false"), "Not among them.", true},
+		{task("member", "Yes (band)", "false"), "Yes", false},
+	} {
+		if s := eval.Score(tc.task, tc.answer, nil); s.ValueOK != tc.ok {
+			t.Errorf("%s %s, answer %q: value_ok %v, want %v", tc.task.Answer.Aggregate.Op, tc.task.Answer.Aggregate.Value, tc.answer, s.ValueOK, tc.ok)
+		}
+	}
+}
