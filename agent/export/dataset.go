@@ -198,13 +198,14 @@ func CanonicalTable(a query.Answer) string {
 // CanonicalTables are the answer table in each order "alphabetical" is
 // commonly taken to mean, distinct: the Unicode collation's
 // (CanonicalTable); code points of the text without case and accents (as
-// a sort by a folded key does: "+10" before "+1:", "ð" after "t"); and
-// plain code points. Each is a complete answer, so an exact-match scorer
+// a sort by a folded key does: "+10" before "+1:", "ð" after "t"); code
+// points of the lower-cased text ("ä" after "z"); and plain code points. Each is a complete answer, so an exact-match scorer
 // may accept any.
 func CanonicalTables(a query.Answer) []string {
 	out := []string{CanonicalTable(a)}
 	for _, cmp := range []func(x, y string) int{
 		func(x, y string) int { return strings.Compare(foldKey(x), foldKey(y)) },
+		func(x, y string) int { return strings.Compare(strings.ToLower(x), strings.ToLower(y)) },
 		strings.Compare,
 	} {
 		if t := orderedTable(a, cmp); !slices.Contains(out, t) {
@@ -225,8 +226,8 @@ func foldKey(s string) string {
 	return b.String()
 }
 
-// orderedTable renders a with its rows, and the values of each cell,
-// sorted by cmp and then by bytes.
+// orderedTable renders a with its rows, and the distinct values of each
+// cell, sorted by cmp and then by bytes.
 func orderedTable(a query.Answer, cmp func(x, y string) int) string {
 	less := func(x, y string) int {
 		if d := cmp(x, y); d != 0 {
@@ -238,9 +239,11 @@ func orderedTable(a query.Answer, cmp func(x, y string) int) string {
 	for i, r := range a.Rows {
 		row := make([]string, len(r))
 		for j, v := range r {
+			// A value twice in a cell (two tables agreeing) is written
+			// once, as anyone listing the values would.
 			vs := strings.Split(v, "; ")
 			slices.SortFunc(vs, less)
-			row[j] = strings.Join(vs, "; ")
+			row[j] = strings.Join(slices.Compact(vs), "; ")
 		}
 		c.Rows[i] = row
 	}
@@ -255,6 +258,20 @@ func orderedTable(a query.Answer, cmp func(x, y string) int) string {
 	return MarkdownTable(c)
 }
 
+// ColumnList names columns for a prompt: joined by ", ", each in double
+// quotes when one holds a comma ("English short and formal names, and ISO
+// code" is one column).
+func ColumnList(cols []string) string {
+	if !slices.ContainsFunc(cols, func(c string) bool { return strings.Contains(c, ",") }) {
+		return strings.Join(cols, ", ")
+	}
+	q := make([]string, len(cols))
+	for i, c := range cols {
+		q[i] = `"` + c + `"`
+	}
+	return strings.Join(q, ", ")
+}
+
 // AnswerForm is the sentence of a prompt that tells the agent the form of
 // its answer. exact is for rows scored by exact match (ExactTargets): an
 // aggregate's answer is then the value alone, and a table must be in
@@ -262,7 +279,7 @@ func orderedTable(a query.Answer, cmp func(x, y string) int) string {
 // entities the answer names) an aggregate's answer is the table and then
 // the value.
 func AnswerForm(t *query.Task, exact bool) string {
-	table := "a markdown table with the columns " + strings.Join(t.Answer.Columns, ", ") + ", one row per entity"
+	table := "a markdown table with the columns " + ColumnList(t.Answer.Columns) + ", one row per entity"
 	agg := t.Answer.Aggregate != nil && t.Answer.Aggregate.Value != ""
 	switch {
 	case exact && agg:

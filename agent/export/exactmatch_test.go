@@ -4,6 +4,7 @@ import (
 	"context"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -177,5 +178,24 @@ func TestCanonicalTables(t *testing.T) {
 		if len(lines) != 2+len(a.Rows) {
 			t.Errorf("a target is not the whole table:\n%s", tb)
 		}
+	}
+}
+
+func TestCanonicalTablesCases(t *testing.T) {
+	// Lower-cased code points put ä after z; collation and folding do not.
+	a := query.Answer{Columns: []string{"Club"}, Rows: [][]string{{"Zeta"}, {"Ängelholms FF"}, {"alpha"}}}
+	if got := CanonicalTables(a); !slices.Contains(got, "| Club |\n|---|\n| alpha |\n| Zeta |\n| Ängelholms FF |") {
+		t.Errorf("no lower-cased code point order among:\n%s", strings.Join(got, "\n\n"))
+	}
+	// A value twice in a cell is written once.
+	b := query.Answer{Columns: []string{"Club", "City"}, Rows: [][]string{{"IFK", "Karlstad; Gothenburg; Karlstad"}}}
+	if got := CanonicalTable(b); got != "| Club | City |\n|---|---|\n| IFK | Gothenburg; Karlstad |" {
+		t.Errorf("duplicate values: %q", got)
+	}
+	if got := ColumnList([]string{"Name, and code", "Date"}); got != `"Name, and code", "Date"` {
+		t.Errorf("ColumnList with a comma: %s", got)
+	}
+	if got := ColumnList([]string{"Name", "Date"}); got != "Name, Date" {
+		t.Errorf("ColumnList: %s", got)
 	}
 }

@@ -213,7 +213,7 @@ func TestJSONLFormats(t *testing.T) {
 		}
 		// The query asks for the table the evaluator reads, naming its
 		// columns, as WideSearch's own queries do.
-		if !strings.HasPrefix(it.Query, task.Question) || !strings.Contains(it.Query, "Markdown table with the columns "+strings.Join(task.Answer.Columns, ", ")) {
+		if !strings.HasPrefix(it.Query, task.Question) || !strings.Contains(it.Query, "Markdown table with the columns "+ColumnList(task.Answer.Columns)) {
 			t.Errorf("widesearch query %q does not ask for the table", it.Query)
 		}
 	}

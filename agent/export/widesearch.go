@@ -108,7 +108,7 @@ func (widesearch) WriteDataset(ctx context.Context, src *Source, out string) err
 // headers against the required columns once normalised).
 func WideSearchQuery(t *query.Task) string {
 	return t.Question + "\n\nPresent the results in one Markdown table with the columns " +
-		strings.Join(t.Answer.Columns, ", ") + ", one row per entity, and give no other table."
+		ColumnList(t.Answer.Columns) + ", one row per entity, and give no other table."
 }
 
 func wideSearchItem(t *query.Task) (*WideSearchItem, error) {
