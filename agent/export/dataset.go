@@ -192,24 +192,29 @@ func ExactTargets(t *query.Task) []string {
 // describes it.
 func CanonicalTable(a query.Answer) string {
 	col := collate.New(language.Und, collate.Loose)
-	return orderedTable(a, col.CompareString)
+	return orderedTable(a, col.CompareString, true)
 }
 
 // CanonicalTables are the answer table in each order "alphabetical" is
 // commonly taken to mean, distinct: the Unicode collation's
 // (CanonicalTable); code points of the text without case and accents (as
 // a sort by a folded key does: "+10" before "+1:", "ð" after "t"); code
-// points of the lower-cased text ("ä" after "z"); and plain code points. Each is a complete answer, so an exact-match scorer
+// points of the lower-cased text ("ä" after "z"); plain code points; each
+// with a cell's repeated values once, then as the tables give them. Each is a complete answer, so an exact-match scorer
 // may accept any.
 func CanonicalTables(a query.Answer) []string {
-	out := []string{CanonicalTable(a)}
-	for _, cmp := range []func(x, y string) int{
-		func(x, y string) int { return strings.Compare(foldKey(x), foldKey(y)) },
-		func(x, y string) int { return strings.Compare(strings.ToLower(x), strings.ToLower(y)) },
-		strings.Compare,
-	} {
-		if t := orderedTable(a, cmp); !slices.Contains(out, t) {
-			out = append(out, t)
+	col := collate.New(language.Und, collate.Loose)
+	var out []string
+	for _, once := range []bool{true, false} {
+		for _, cmp := range []func(x, y string) int{
+			col.CompareString,
+			func(x, y string) int { return strings.Compare(foldKey(x), foldKey(y)) },
+			func(x, y string) int { return strings.Compare(strings.ToLower(x), strings.ToLower(y)) },
+			strings.Compare,
+		} {
+			if t := orderedTable(a, cmp, once); !slices.Contains(out, t) {
+				out = append(out, t)
+			}
 		}
 	}
 	return out
@@ -226,9 +231,9 @@ func foldKey(s string) string {
 	return b.String()
 }
 
-// orderedTable renders a with its rows, and the distinct values of each
-// cell, sorted by cmp and then by bytes.
-func orderedTable(a query.Answer, cmp func(x, y string) int) string {
+// orderedTable renders a with its rows, and the values of each cell
+// (each once when once is set), sorted by cmp and then by bytes.
+func orderedTable(a query.Answer, cmp func(x, y string) int, once bool) string {
 	less := func(x, y string) int {
 		if d := cmp(x, y); d != 0 {
 			return d
@@ -243,7 +248,10 @@ func orderedTable(a query.Answer, cmp func(x, y string) int) string {
 			// once, as anyone listing the values would.
 			vs := strings.Split(v, "; ")
 			slices.SortFunc(vs, less)
-			row[j] = strings.Join(slices.Compact(vs), "; ")
+			if once {
+				vs = slices.Compact(vs)
+			}
+			row[j] = strings.Join(vs, "; ")
 		}
 		c.Rows[i] = row
 	}
