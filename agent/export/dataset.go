@@ -162,8 +162,9 @@ func MarkdownTable(a query.Answer) string {
 }
 
 // ExactTargets are what an exact-match scorer should accept as the whole
-// answer of a task: an aggregate's value, or else the answer table in its
-// canonical form (CanonicalTable). Search-R1's and skyrl-gym's scorers take
+// answer of a task: an aggregate's value (yes or no for a member
+// question), or else the answer table in the orders AnswerForm's
+// "alphabetical" may be read in (CanonicalTables). Search-R1's and skyrl-gym's scorers take
 // ground_truth["target"] as a list of alternatives, each a complete
 // answer, and give full reward when the normalised answer equals any one
 // of them; a list of the target names would reward naming any one entity.
@@ -200,8 +201,8 @@ func CanonicalTable(a query.Answer) string {
 // (CanonicalTable); code points of the text without case and accents (as
 // a sort by a folded key does: "+10" before "+1:", "ð" after "t"); code
 // points of the lower-cased text ("ä" after "z"); plain code points; each
-// with a cell's repeated values once, then as the tables give them. Each is a complete answer, so an exact-match scorer
-// may accept any.
+// with a cell's repeated values once, then as the tables give them. Each
+// is a complete answer, so an exact-match scorer may accept any.
 func CanonicalTables(a query.Answer) []string {
 	col := collate.New(language.Und, collate.Loose)
 	var out []string
