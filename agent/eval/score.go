@@ -256,7 +256,8 @@ func bestOf(queries, pool []*term) []float64 {
 
 // aggregateOK reports whether an answer gives an aggregate's value, in its
 // text outside the table (all of it when there is no table): a number must
-// appear exactly (a count of 157 is not 156, nor -9 a 9); a member
+// be the only number there, exactly (a count of 157 is not 156, nor -9 a
+// 9, nor "155 or 156" an answer); a member
 // question is answered yes or no (the constant's own name aside); top and
 // bottom must name every listed entity and no other of the set (keys, the
 // set's names); any other value must be the text or appear in it as a run
@@ -264,9 +265,10 @@ func bestOf(queries, pool []*term) []float64 {
 func aggregateOK(answer string, hasTable bool, a *query.Aggregate, keys []string) bool {
 	rest := answer
 	if hasTable {
+		// Table lines, with or without their outer pipes, are not the value.
 		var keep []string
 		for _, l := range strings.Split(answer, "\n") {
-			if !strings.HasPrefix(strings.TrimSpace(l), "|") {
+			if !strings.Contains(l, "|") {
 				keep = append(keep, l)
 			}
 		}
@@ -292,12 +294,17 @@ func aggregateOK(answer string, hasTable bool, a *query.Aggregate, keys []string
 		return len(want) > 0
 	}
 	if v, err := strconv.ParseFloat(a.Value, 64); err == nil {
-		for _, m := range numberRE.FindAllString(rest, -1) {
-			if f, err := strconv.ParseFloat(strings.ReplaceAll(m, ",", ""), 64); err == nil && f == v {
-				return true
+		// The value and no other number: a hedge ("155 or 156") or a
+		// correction ("157, not 156") is not the answer.
+		seen := false
+		for _, m := range numberRE.FindAllStringSubmatch(rest, -1) {
+			f, err := strconv.ParseFloat(strings.ReplaceAll(m[1], ",", ""), 64)
+			if err != nil || f != v {
+				return false
 			}
+			seen = true
 		}
-		return false
+		return seen
 	}
 	if Similarity(rest, a.Value) >= 0.9 {
 		return true
@@ -306,8 +313,8 @@ func aggregateOK(answer string, hasTable bool, a *query.Aggregate, keys []string
 }
 
 // numberRE finds the numbers of a text, with their sign and thousands
-// separators.
-var numberRE = regexp.MustCompile(`-?\d[\d,]*(?:\.\d+)?`)
+// separators, standing alone (not the 1 of "Q1").
+var numberRE = regexp.MustCompile(`(?:^|[^\pL\pN_.])(-?\d[\d,]*(?:\.\d+)?)(?:$|[^\pL\pN_])`)
 
 // memberOK reads a yes or no from an answer to a member question, with the
 // constant's name taken out (an entity called "No Doubt"); an answer with

@@ -186,3 +186,27 @@ func TestEvalAggregateStrict(t *testing.T) {
 		}
 	}
 }
+
+func TestEvalAggregateNumbers(t *testing.T) {
+	task := &query.Task{Answer: query.Answer{Columns: []string{"Driver", "Q1 pos"}, Rows: [][]string{{"Jarno Trulli", "1"}, {"Fernando Alonso", "4"}},
+		Aggregate: &query.Aggregate{Op: "min", Column: "Y", Value: "1"}}}
+	count := &query.Task{Answer: query.Answer{Columns: []string{"Name"}, Rows: [][]string{{"A"}},
+		Aggregate: &query.Aggregate{Op: "count", Column: "?", Value: "156"}}}
+	table := "| Driver | Q1 pos |\n|---|---|\n| Jarno Trulli | 1 |\n| Fernando Alonso | 4 |"
+	for _, tc := range []struct {
+		task   *query.Task
+		answer string
+		ok     bool
+	}{
+		{task, table + "\n\nThe smallest Q1 pos is 4.", false},
+		{task, table + "\n\nThe smallest Q1 pos is 1.", true},
+		{task, "Driver | Q1 pos\n---|---\nJarno Trulli | 1\nFernando Alonso | 4\n\nThe smallest is 4.", false},
+		{count, "155 or 156 or 157", false},
+		{count, "The total is 157 (not 156).", false},
+		{count, "There are 156.", true},
+	} {
+		if s := eval.Score(tc.task, tc.answer, nil); s.ValueOK != tc.ok {
+			t.Errorf("%q: value_ok %v, want %v", tc.answer, s.ValueOK, tc.ok)
+		}
+	}
+}
