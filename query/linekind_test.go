@@ -34,8 +34,10 @@ func TestDecodeTasksDuplicateAndForeign(t *testing.T) {
 	// An export of another stack (asearcher: answer is a list) and a
 	// parquet file are named for what they are not.
 	for in, want := range map[string]string{
-		`{"id":"basic-1-0","question":"q","answer":["a, b"],"aug_answer":["x"]}`: "(want JSON lines of tasks as leaper synth writes them)",
-		"PAR1\x15\x04binary": "this is a parquet file; want JSON lines of tasks",
+		`{"id":"basic-1-0","question":"q","answer":["a, b"],"aug_answer":["x"]}`:                   "(this is leaper export --format asearcher's output; want JSON lines of tasks as leaper synth writes them)",
+		`{"instance_id":"basic-1-0","query":"q","answer":"| a |","evaluation":{"required":["a"]}}`: "(this is leaper export --format widesearch's output",
+		`{"id":"x","answer":["a"]}`: "(want JSON lines of tasks as leaper synth writes them)",
+		"PAR1\x15\x04binary":        "this is a parquet file; want JSON lines of tasks",
 	} {
 		if _, err := DecodeTasks(strings.NewReader(in), "x"); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%.20q: %v, want %q", in, err, want)

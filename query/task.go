@@ -294,6 +294,15 @@ func notKind(b []byte, want string) string {
 	if bytes.HasPrefix(b, []byte("PAR1")) {
 		return "this is a parquet file; want JSON lines of " + what
 	}
+	// leaper export's JSON lines for other stacks.
+	var keys map[string]json.RawMessage
+	if json.Unmarshal(b, &keys) == nil {
+		for _, kf := range [][2]string{{"aug_answer", "asearcher"}, {"instance_id", "widesearch"}} {
+			if _, ok := keys[kf[0]]; ok {
+				return "this is leaper export --format " + kf[1] + "'s output; want JSON lines of " + what
+			}
+		}
+	}
 	return "want JSON lines of " + what
 }
 
