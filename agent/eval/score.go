@@ -119,15 +119,25 @@ func (sc *Scorer) Score(t *query.Task, answer string, traj *agent.Trajectory) Sc
 	if pred != nil {
 		for _, r := range pred.Rows {
 			for _, c := range r {
-				// A name may hold "; " itself: keep a cell whole when it is one.
+				// A name may hold "; " itself: keep a cell whole when it is
+				// one, and rejoin the parts of a name split with the others.
 				if tm := newTerm(c); tm.norm != "" && isName[tm.compact] {
 					cells = append(cells, tm)
 					continue
 				}
-				for _, part := range splitCell(c) {
-					if tm := newTerm(part); tm.norm != "" {
+				parts := splitCell(c)
+				for i := 0; i < len(parts); {
+					j := i + 1
+					for k := min(len(parts), i+maxNameParts); k > i+1; k-- {
+						if tm := newTerm(strings.Join(parts[i:k], "; ")); tm.norm != "" && isName[tm.compact] {
+							j = k
+							break
+						}
+					}
+					if tm := newTerm(strings.Join(parts[i:j], "; ")); tm.norm != "" {
 						cells = append(cells, tm)
 					}
+					i = j
 				}
 			}
 		}
@@ -421,6 +431,9 @@ func (ts terms) cellMatch(a, b string) bool {
 	}
 	return true
 }
+
+// maxNameParts bounds the parts of a split cell rejoined into one name.
+const maxNameParts = 4
 
 func splitCell(c string) []string {
 	var out []string

@@ -210,3 +210,17 @@ func TestEvalAggregateNumbers(t *testing.T) {
 		}
 	}
 }
+
+// TestEvalNameWithSeparator: a target whose name holds the cell separator
+// scores in full beside other values of its cell.
+func TestEvalNameWithSeparator(t *testing.T) {
+	name := "Department of Chemistry, 1955– ; Blanchard Professor of Chemistry, 1988–"
+	task := &query.Task{
+		Targets: []query.Target{{Entity: 1, Name: "Alan MacDiarmid"}, {Entity: 2, Name: name}, {Entity: 3, Name: "Chemistry"}},
+		Answer:  query.Answer{Columns: []string{"Laureate", "Relation"}, Rows: [][]string{{"Alan MacDiarmid", name + "; Chemistry"}}},
+	}
+	answer := "| Laureate | Relation |\n|---|---|\n| Alan MacDiarmid | " + name + "; Chemistry |"
+	if s := eval.Score(task, answer, nil); s.Precision < 0.999 || s.Recall < 0.999 {
+		t.Errorf("P %v R %v, want 1 and 1", s.Precision, s.Recall)
+	}
+}
