@@ -433,7 +433,7 @@ func (ts terms) cellMatch(a, b string) bool {
 }
 
 // maxNameParts bounds the parts of a split cell rejoined into one name.
-const maxNameParts = 4
+const maxNameParts = 8
 
 func splitCell(c string) []string {
 	var out []string

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/leaper-dev/leaper/agent"
@@ -222,5 +223,12 @@ func TestEvalNameWithSeparator(t *testing.T) {
 	answer := "| Laureate | Relation |\n|---|---|\n| Alan MacDiarmid | " + name + "; Chemistry |"
 	if s := eval.Score(task, answer, nil); s.Precision < 0.999 || s.Recall < 0.999 {
 		t.Errorf("P %v R %v, want 1 and 1", s.Precision, s.Recall)
+	}
+	// Five parts, twice in one cell (two tables' spellings).
+	long := "Research Fellow in Biophysics, 1931-1936; Assistant Professor, 1936-1942; Associate Professor, 1943-1948; Professor, 1948-1949; Sc.D., 1971"
+	task.Targets[1].Name = long
+	answer = "| Laureate | Relation |\n|---|---|\n| Alan MacDiarmid | " + strings.ReplaceAll(long, "-", "–") + "; " + long + "; Chemistry |"
+	if s := eval.Score(task, answer, nil); s.Precision < 0.999 || s.Recall < 0.999 {
+		t.Errorf("five parts: P %v R %v, want 1 and 1", s.Precision, s.Recall)
 	}
 }
