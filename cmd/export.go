@@ -5,7 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
+	"io"
 	"slices"
 	"strings"
 
@@ -196,51 +196,38 @@ func runExport(ctx context.Context, o *ExportOptions) error {
 }
 
 // exportStream writes the trajectories that read gives in a stream format,
-// to stdout or to --out: a file is written whole or not at all (a
-// temporary file beside it is renamed), as the datasets are.
+// to stdout or to --out: a file is written whole or not at all
+// (export.WriteFile), as the datasets are.
 func exportStream(o *ExportOptions, read func(func(*agent.Trajectory) error) error) error {
 	ft, err := export.Lookup(o.Format)
 	if err != nil {
 		return err
 	}
-	out, tmp := o.IO.Out, ""
-	var fh *os.File
-	if o.Out != "" && o.Out != "-" {
-		tmp = o.Out + ".tmp"
-		if fh, err = os.Create(tmp); err != nil {
-			return fmt.Errorf("export: %w", err)
-		}
-		out = fh
-	}
-	bw := bufio.NewWriter(out)
-	ew := ft.NewWriter(bw)
 	n := 0
-	err = read(func(t *agent.Trajectory) error { n++; return ew.Write(t) })
-	if cerr := ew.Close(); err == nil {
-		err = cerr
-	}
-	if ferr := bw.Flush(); err == nil {
-		err = ferr
-	}
-	if fh != nil {
-		if cerr := fh.Close(); err == nil {
+	write := func(w io.Writer) error {
+		ew := ft.NewWriter(w)
+		err := read(func(t *agent.Trajectory) error { n++; return ew.Write(t) })
+		if cerr := ew.Close(); err == nil {
 			err = cerr
 		}
-		if err == nil {
-			err = os.Rename(tmp, o.Out)
-		}
-		if err != nil {
-			os.Remove(tmp)
-		}
-	}
-	if err != nil {
 		return err
 	}
-	if fh != nil {
-		fmt.Fprintf(o.IO.ErrOut, "export: %d trajectories as %s in %s\n", n, o.Format, o.Out)
-	} else {
+	if o.Out == "" || o.Out == "-" {
+		bw := bufio.NewWriter(o.IO.Out)
+		err = write(bw)
+		if ferr := bw.Flush(); err == nil {
+			err = ferr
+		}
+		if err != nil {
+			return err
+		}
 		fmt.Fprintf(o.IO.ErrOut, "export: %d trajectories as %s\n", n, o.Format)
+		return nil
 	}
+	if err := export.WriteFile(o.Out, write); err != nil {
+		return err
+	}
+	fmt.Fprintf(o.IO.ErrOut, "export: %d trajectories as %s in %s\n", n, o.Format, o.Out)
 	return nil
 }
 

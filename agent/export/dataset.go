@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"slices"
 	"sort"
@@ -328,31 +329,44 @@ func writeJSONL(ctx context.Context, src *Source, out string, item func(*query.T
 	if len(src.Tasks) == 0 {
 		return ErrNoTasks
 	}
-	tmp := out + ".tmp"
+	return WriteFile(out, func(w io.Writer) error {
+		enc := json.NewEncoder(w)
+		enc.SetEscapeHTML(false)
+		for _, t := range src.Tasks {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			if err := enc.Encode(item(t)); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// WriteFile writes a file whole or not at all: write fills a buffered
+// temporary file beside path, which replaces path only when all of it was
+// written and closed, and is removed otherwise.
+func WriteFile(path string, write func(w io.Writer) error) error {
+	tmp := path + ".tmp"
 	fh, err := os.Create(tmp)
 	if err != nil {
 		return fmt.Errorf("export: %w", err)
 	}
 	bw := bufio.NewWriter(fh)
-	enc := json.NewEncoder(bw)
-	enc.SetEscapeHTML(false)
-	for _, t := range src.Tasks {
-		if err = ctx.Err(); err != nil {
-			break
-		}
-		if err = enc.Encode(item(t)); err != nil {
-			break
-		}
-	}
+	err = write(bw)
 	if err == nil {
 		err = bw.Flush()
 	}
 	if cerr := fh.Close(); err == nil {
 		err = cerr
 	}
+	if err == nil {
+		err = os.Rename(tmp, path)
+	}
 	if err != nil {
 		os.Remove(tmp)
-		return fmt.Errorf("export: %s: %w", out, err)
+		return fmt.Errorf("export: %s: %w", path, err)
 	}
-	return os.Rename(tmp, out)
+	return nil
 }

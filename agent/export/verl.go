@@ -3,7 +3,7 @@ package export
 import (
 	"context"
 	"fmt"
-	"os"
+	"io"
 
 	"github.com/leaper-dev/leaper/query"
 	"github.com/parquet-go/parquet-go"
@@ -201,25 +201,11 @@ func extraInfo(src *Source, i int, t *query.Task) ExtraInfo {
 // writeParquet writes rows to a parquet file, replacing it only when all
 // rows are written.
 func writeParquet[T any](out string, rows []T) error {
-	tmp := out + ".tmp"
-	fh, err := os.Create(tmp)
-	if err != nil {
-		return fmt.Errorf("export: %w", err)
-	}
-	w := parquet.NewGenericWriter[T](fh, parquet.Compression(&parquet.Snappy))
-	if _, err := w.Write(rows); err != nil {
-		fh.Close()
-		os.Remove(tmp)
-		return fmt.Errorf("export: %s: %w", out, err)
-	}
-	if err := w.Close(); err != nil {
-		fh.Close()
-		os.Remove(tmp)
-		return fmt.Errorf("export: %s: %w", out, err)
-	}
-	if err := fh.Close(); err != nil {
-		os.Remove(tmp)
-		return fmt.Errorf("export: %s: %w", out, err)
-	}
-	return os.Rename(tmp, out)
+	return WriteFile(out, func(fw io.Writer) error {
+		w := parquet.NewGenericWriter[T](fw, parquet.Compression(&parquet.Snappy))
+		if _, err := w.Write(rows); err != nil {
+			return err
+		}
+		return w.Close()
+	})
 }
