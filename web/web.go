@@ -149,22 +149,32 @@ func strOrList(raw json.RawMessage) (vals []string, single bool, ok bool) {
 	return nil, false, false
 }
 
+// ParseSearchArgs reads the search tool's arguments (SearchArgs): the
+// queries, whether one string was given rather than a list, and
+// filter_year (0: none); ok is false for arguments the tool refuses with
+// MsgSearchInvalid.
+func ParseSearchArgs(args json.RawMessage) (qs []string, single bool, year int, ok bool) {
+	var a SearchArgs
+	if json.Unmarshal(args, &a) != nil {
+		return nil, false, 0, false
+	}
+	if qs, single, ok = strOrList(a.Query); !ok {
+		return nil, false, 0, false
+	}
+	if a.FilterYear != nil {
+		year = *a.FilterYear
+	}
+	return qs, single, year, true
+}
+
 // Call runs a tool by name with JSON arguments, as an agent calls it. Bad
 // arguments give the tool's own error text, not an error.
 func (w *Web) Call(ctx context.Context, name string, args json.RawMessage) (*Observation, error) {
 	switch name {
 	case "search":
-		var a SearchArgs
-		if json.Unmarshal(args, &a) != nil {
-			return &Observation{Text: MsgSearchInvalid}, nil
-		}
-		qs, single, ok := strOrList(a.Query)
+		qs, single, y, ok := ParseSearchArgs(args)
 		if !ok {
 			return &Observation{Text: MsgSearchInvalid}, nil
-		}
-		y := 0
-		if a.FilterYear != nil {
-			y = *a.FilterYear
 		}
 		return w.search(ctx, qs, single, y)
 	case "visit":

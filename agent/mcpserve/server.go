@@ -219,19 +219,7 @@ func (s *Server) search(ctx context.Context, args json.RawMessage) (*answer, err
 }
 
 func (s *Server) searchJSON(ctx context.Context, args json.RawMessage) (*answer, error) {
-	var a struct {
-		Query      json.RawMessage `json:"query"`
-		FilterYear int             `json:"filter_year"`
-	}
-	var qs []string
-	if json.Unmarshal(args, &a) == nil {
-		var q string
-		if json.Unmarshal(a.Query, &q) == nil {
-			qs = []string{q}
-		} else {
-			json.Unmarshal(a.Query, &qs)
-		}
-	}
+	qs, _, year, _ := web.ParseSearchArgs(args)
 	qs = slices.DeleteFunc(qs, func(q string) bool { return strings.TrimSpace(q) == "" })
 	if len(qs) == 0 {
 		return &answer{text: web.MsgSearchInvalid, isErr: true}, nil
@@ -240,7 +228,7 @@ func (s *Server) searchJSON(ctx context.Context, args json.RawMessage) (*answer,
 	var ents []uint32
 	var urls []string
 	for _, q := range qs {
-		hs, err := s.w.Hits(ctx, q, 0, a.FilterYear)
+		hs, err := s.w.Hits(ctx, q, 0, year)
 		if err != nil {
 			return nil, err
 		}
