@@ -288,16 +288,16 @@ func aggregateOK(answer string, hasTable bool, a *query.Aggregate, keys []string
 	case query.AggMember:
 		return memberOK(rest, a)
 	case query.AggTop, query.AggBottom:
-		got := valueTokens(rest)
+		got := words(rest)
 		want := map[string]bool{}
 		for _, v := range strings.Split(a.Value, "; ") {
 			want[v] = true
-			if !containsRun(got, valueTokens(v)) {
+			if !containsRun(got, words(v)) {
 				return false
 			}
 		}
 		for _, k := range keys {
-			if !want[k] && containsRun(got, valueTokens(k)) {
+			if !want[k] && containsRun(got, words(k)) {
 				return false
 			}
 		}
@@ -319,7 +319,7 @@ func aggregateOK(answer string, hasTable bool, a *query.Aggregate, keys []string
 	if Similarity(rest, a.Value) >= 0.9 {
 		return true
 	}
-	return containsRun(valueTokens(rest), valueTokens(a.Value))
+	return containsRun(words(rest), words(a.Value))
 }
 
 // numberRE finds the numbers of a text, with their sign and thousands
@@ -334,8 +334,8 @@ func memberOK(rest string, a *query.Aggregate) bool {
 	if err != nil {
 		return false
 	}
-	got := valueTokens(rest)
-	if c := valueTokens(a.Column); len(c) > 0 {
+	got := words(rest)
+	if c := words(a.Column); len(c) > 0 {
 		var kept []string
 		for i := 0; i < len(got); i++ {
 			if i+len(c) <= len(got) && slices.Equal(got[i:i+len(c)], c) {
@@ -358,20 +358,8 @@ func memberOK(rest string, a *query.Aggregate) bool {
 	return yes != no && yes == v
 }
 
-// valueTokens are the lower-cased words and numbers of s, a number keeping
-// its inner points and colons ("26:46.31").
-func valueTokens(s string) []string {
-	fs := strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
-		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '.' && r != ':' && r != '-'
-	})
-	out := fs[:0]
-	for _, f := range fs {
-		if f = strings.Trim(f, ".:-"); f != "" {
-			out = append(out, f)
-		}
-	}
-	return out
-}
+// words are the words of s as the scorer compares them (norm).
+func words(s string) []string { return strings.Fields(norm(s)) }
 
 // containsRun reports whether want occurs in got as consecutive tokens.
 func containsRun(got, want []string) bool {
