@@ -127,14 +127,14 @@ func (sc *Scorer) Score(t *query.Task, answer string, traj *agent.Trajectory) Sc
 				}
 				parts := splitCell(c)
 				for i := 0; i < len(parts); {
-					j := i + 1
+					j, tm := i+1, newTerm(parts[i])
 					for k := min(len(parts), i+maxNameParts); k > i+1; k-- {
-						if tm := newTerm(strings.Join(parts[i:k], "; ")); tm.norm != "" && isName[tm.compact] {
-							j = k
+						if t := newTerm(strings.Join(parts[i:k], "; ")); t.norm != "" && isName[t.compact] {
+							j, tm = k, t
 							break
 						}
 					}
-					if tm := newTerm(strings.Join(parts[i:j], "; ")); tm.norm != "" {
+					if tm.norm != "" {
 						cells = append(cells, tm)
 					}
 					i = j
