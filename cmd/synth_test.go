@@ -13,12 +13,19 @@ import (
 	"github.com/leaper-dev/leaper/store/storetest"
 
 	"github.com/leaper-dev/leaper/query"
+	"github.com/spf13/cobra"
 )
 
 func TestSynthFlags(t *testing.T) {
+	// Errors and usage are the root command's to print; not here.
+	synthCmd := func(f *Factory, run func(context.Context, *SynthOptions) error) *cobra.Command {
+		c := newSynthCmd(f, run)
+		c.SilenceErrors, c.SilenceUsage = true, true
+		return c
+	}
 	f := &Factory{IO: IO{Out: &bytes.Buffer{}, ErrOut: &bytes.Buffer{}}}
 	var got *SynthOptions
-	c := newSynthCmd(f, func(_ context.Context, o *SynthOptions) error { got = o; return nil })
+	c := synthCmd(f, func(_ context.Context, o *SynthOptions) error { got = o; return nil })
 	c.SetArgs([]string{"--variant", "reverse-union", "-n", "7", "--seed", "9", "--expand", "2", "--aggregate", "--min-targets", "20"})
 	if err := c.Execute(); err != nil {
 		t.Fatal(err)
@@ -26,17 +33,17 @@ func TestSynthFlags(t *testing.T) {
 	if got.Variant != "reverse-union" || got.N != 7 || got.Seed != 9 || got.Expand != 2 || !got.Aggregate || got.MinTargets != 20 {
 		t.Errorf("options %+v", got)
 	}
-	c = newSynthCmd(f, func(context.Context, *SynthOptions) error { return nil })
+	c = synthCmd(f, func(context.Context, *SynthOptions) error { return nil })
 	c.SetArgs([]string{"--variant", "nope"})
 	if err := c.Execute(); err == nil {
 		t.Error("bad variant accepted")
 	}
-	c = newSynthCmd(f, func(context.Context, *SynthOptions) error { return nil })
+	c = synthCmd(f, func(context.Context, *SynthOptions) error { return nil })
 	c.SetArgs([]string{"--llm"})
 	if err := c.Execute(); err == nil {
 		t.Error("--llm without --model accepted")
 	}
-	c = newSynthCmd(f, func(_ context.Context, o *SynthOptions) error { got = o; return nil })
+	c = synthCmd(f, func(_ context.Context, o *SynthOptions) error { got = o; return nil })
 	c.SetArgs([]string{"--variant", "union", "--op", "intersect", "--min-trees", "3", "--hardness=false"})
 	if err := c.Execute(); err != nil {
 		t.Fatal(err)
@@ -45,7 +52,7 @@ func TestSynthFlags(t *testing.T) {
 		t.Errorf("options %+v", got)
 	}
 	for _, args := range [][]string{{"--variant", "union", "--op", "nope"}, {"--variant", "basic", "--op", "union"}, {"--min-trees", "-1"}} {
-		c = newSynthCmd(f, func(context.Context, *SynthOptions) error { return nil })
+		c = synthCmd(f, func(context.Context, *SynthOptions) error { return nil })
 		c.SetArgs(args)
 		if err := c.Execute(); err == nil {
 			t.Errorf("%v accepted", args)
