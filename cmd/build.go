@@ -211,8 +211,10 @@ func printBuildReport(o *BuildOptions, r *store.Report) {
 			fmt.Fprintf(w, "  memory:    trimming stopped: %s\n", m.Err)
 		}
 	}
-	fmt.Fprintf(w, "  this run:  %d tables read, %d trees, %d rejected, %d duplicates, %d passages, %d records skipped\n",
-		r.Tables, r.Trees, r.Rejected, r.Duplicates, r.Passages, r.Skipped)
+	// Tables read counts duplicates, as the progress lines and the speed
+	// do: every table read is a tree, rejected or a duplicate.
+	fmt.Fprintf(w, "  this run:  %d tables read: %d trees, %d rejected, %d duplicates; %d passages, %d records skipped\n",
+		r.Tables+r.Duplicates, r.Trees, r.Rejected, r.Duplicates, r.Passages, r.Skipped)
 	c := r.Counts
 	fmt.Fprintf(w, "  store:     %d trees, %d entities, %d relations, %d triples, %d pages\n",
 		c.Trees, c.Entities, c.Relations, c.Triples, c.Pages)
