@@ -31,14 +31,24 @@ func newDemoCmd(f *Factory, runF func(context.Context, *DemoOptions) error) *cob
 WikiTableQuestions and OTT-QA tables, with entity passages), then shows the
 cleaning report, a reasoning tree, a search and a visit; then mines union
 groups, synthesises Basic, Union and Reverse-Union tasks, rolls the oracle
-policy out on them over the offline web and scores the trajectories.`,
+policy out on them over the offline web and scores the trajectories.
+
+The store is ./leaper-demo unless --store names another: a new or empty
+directory, or an earlier demo's store, since the demo rebuilds it from
+scratch; a directory holding anything else is refused.`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, args []string) error {
 			opts.IO, opts.f = f.IO, f
 			if !c.Flags().Changed("store") && !c.Root().PersistentFlags().Changed("store") {
 				opts.Store = "./leaper-demo"
 			} else {
+				// The demo rebuilds its store from scratch: a --store
+				// that holds anything but an earlier demo is refused,
+				// not wiped.
 				opts.Store = f.Store
+				if err := demoStoreFree(opts.Store); err != nil {
+					return &usageError{err}
+				}
 			}
 			if runF != nil {
 				return runF(c.Context(), opts)
@@ -50,8 +60,30 @@ policy out on them over the offline web and scores the trajectories.`,
 	return c
 }
 
+// section heads a step with the command that does it by hand: a command
+// that reads the store names it, so that the line runs as shown.
 func section(o *DemoOptions, title string) {
+	if rest, ok := strings.CutPrefix(title, "leaper "); ok && !strings.HasPrefix(rest, "build ") {
+		title = "leaper --store " + o.Store + " " + rest
+	}
 	fmt.Fprintf(o.IO.Out, "\n=== %s\n\n", title)
+}
+
+// demoMark marks a directory as a store the demo built, which a later
+// demo may rebuild.
+const demoMark = ".leaper-demo"
+
+// demoStoreFree reports whether the demo may build its store in dir: dir
+// does not exist, is empty, or holds an earlier demo.
+func demoStoreFree(dir string) error {
+	ents, err := os.ReadDir(dir)
+	if err != nil || len(ents) == 0 {
+		return nil
+	}
+	if _, err := os.Stat(filepath.Join(dir, demoMark)); err == nil {
+		return nil
+	}
+	return fmt.Errorf("--store %s is not empty and not an earlier demo's store; the demo rebuilds its store from scratch: pass a new directory, or leave --store out (./leaper-demo)", dir)
 }
 
 func runDemo(ctx context.Context, o *DemoOptions) error {
@@ -67,6 +99,9 @@ func runDemo(ctx context.Context, o *DemoOptions) error {
 			return err
 		}
 		fmt.Fprintf(o.IO.Out, "(%v: the sample includes malformed files on purpose)\n", err)
+	}
+	if err := os.WriteFile(filepath.Join(o.Store, demoMark), []byte("built by leaper demo; a later demo may rebuild it\n"), 0o644); err != nil {
+		return err
 	}
 	g, err := f.Graph()
 	if err != nil {

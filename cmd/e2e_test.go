@@ -275,9 +275,22 @@ func TestDemoEndToEnd(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("demo: exit %d\n%s\n%s", code, e, out)
 	}
-	for _, want := range []string{"=== leaper build", "=== leaper rollout", "oracle ISR"} {
+	// Each step is headed by a command that runs as shown: with the store.
+	for _, want := range []string{"=== leaper build", "=== leaper --store " + store + " rollout", "=== leaper --store " + store + " eval", "oracle ISR"} {
 		if !strings.Contains(out+e, want) {
 			t.Errorf("demo output lacks %q", want)
 		}
+	}
+	// The demo rebuilds its own store, and refuses to wipe any other.
+	if _, e, code := run(t, "--store", store, "demo", "--data", filepath.Join("..", "testdata", "corpus")); code != 0 {
+		t.Errorf("demo again on its store: exit %d\n%s", code, e)
+	}
+	other := t.TempDir()
+	writeFile(t, filepath.Join(other, "notes.txt"), []byte("mine"))
+	if _, e, code := run(t, "--store", other, "demo", "--data", filepath.Join("..", "testdata", "corpus")); code != ExitUsage || !strings.Contains(e, "not an earlier demo's store") {
+		t.Errorf("demo on a directory of something else: exit %d\n%s", code, e)
+	}
+	if _, err := os.Stat(filepath.Join(other, "notes.txt")); err != nil {
+		t.Errorf("demo wiped the directory: %v", err)
 	}
 }

@@ -21,6 +21,7 @@ import (
 type EvalOptions struct {
 	IO           IO
 	Graph        func() (*graph.Store, error) // nil: no aliases
+	Store        string                       // the store's directory, for messages
 	Tasks        string
 	Trajectories string
 	JSON         bool
@@ -36,12 +37,13 @@ func newEvalCmd(f *Factory, runF func(context.Context, *EvalOptions) error) *cob
 valid-action rate, soft precision/recall and F = (1+ω²)PR/(ω²P+R) of the
 answer's entities (§3.3), and WideSearch's success rate, row F1 and item F1
 of the answer table. Prints aggregates per task variant and histograms.
-Target aliases come from the store when it exists.`,
-		Example: `  leaper eval --tasks tasks.jsonl traj.jsonl
-  leaper eval --tasks tasks.jsonl traj.jsonl --json --omega 2`,
+Target aliases and the tasks' hardness come from the store when it exists;
+tasks synthesised on another store are refused.`,
+		Example: `  leaper eval --store DIR --tasks tasks.jsonl traj.jsonl
+  leaper eval --store DIR --tasks tasks.jsonl traj.jsonl --json --omega 2`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
-			opts.IO, opts.Trajectories = f.IO, args[0]
+			opts.IO, opts.Trajectories, opts.Store = f.IO, args[0], f.Store
 			if opts.Tasks == "" {
 				return usageErrorf("--tasks is required")
 			}
@@ -73,8 +75,16 @@ func runEval(ctx context.Context, o *EvalOptions) error {
 		return err
 	}
 	sc := &eval.Scorer{Omega: o.Omega}
-	if o.Graph != nil {
-		if g, err := o.Graph(); err == nil {
+	if o.Graph == nil {
+		noStoreNote(o.IO.ErrOut, "the targets' aliases and the tasks' hardness", fmt.Errorf("no store at %s", o.Store))
+	} else {
+		g, err := o.Graph()
+		if err != nil {
+			noStoreNote(o.IO.ErrOut, "the targets' aliases and the tasks' hardness", err)
+		} else {
+			if err := checkStore(tasks, g, o.Tasks, o.Store); err != nil {
+				return err
+			}
 			sc.Graph = g
 		}
 	}

@@ -20,6 +20,7 @@ import (
 type ExportOptions struct {
 	IO           IO
 	Graph        func() (*graph.Store, error)
+	Store        string // the store's directory, for messages
 	Trajectories string
 	Format       string
 	Tasks        string
@@ -92,7 +93,7 @@ tasks as training or evaluation data in a file or directory given by --out
   leaper export --format browsecomp-plus --tasks tasks.jsonl --out bcp/ traj.jsonl`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
-			opts.IO, opts.Graph = f.IO, f.Graph
+			opts.IO, opts.Graph, opts.Store = f.IO, f.Graph, f.Store
 			if len(args) == 1 {
 				opts.Trajectories = args[0]
 			}
@@ -178,6 +179,11 @@ func runExport(ctx context.Context, o *ExportOptions) error {
 	}
 	if o.Trajectories != "" {
 		if err := readTrajs(func(t *agent.Trajectory) error { trajs = append(trajs, t); return nil }); err != nil {
+			return err
+		}
+	}
+	if g != nil {
+		if err := checkStore(tasks, g, o.Tasks, o.Store); err != nil {
 			return err
 		}
 	}

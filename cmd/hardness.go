@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/leaper-dev/leaper/agent/eval"
+	"github.com/leaper-dev/leaper/query"
 )
 
 // printHardness prints eval.ComputeHardness's report, one block per
@@ -46,4 +47,18 @@ func printHardness(w io.Writer, hs []*eval.Hardness) {
 			fmt.Fprintf(w, "    naive ISR           %s\n", d(*h.NaiveISR, "%.2f"))
 		}
 	}
+}
+
+// checkStore refuses tasks that were synthesised on another store than
+// dir: their entity and tree ids would name other things there.
+func checkStore(tasks []*query.Task, g eval.Graph, file, dir string) error {
+	if err := eval.CheckStore(tasks, g); err != nil {
+		return fmt.Errorf("%s: %w; pass the --store they were synthesised on (this is %s)", file, err, dir)
+	}
+	return nil
+}
+
+// noStoreNote says on stderr what a command leaves out without a store.
+func noStoreNote(w io.Writer, what string, err error) {
+	fmt.Fprintf(w, "leaper: %s left out: %v (pass --store)\n", what, err)
 }

@@ -18,6 +18,7 @@ import (
 type StatsOptions struct {
 	IO    IO
 	Graph func() (*graph.Store, error)
+	Store string // the store's directory, for messages
 	JSON  bool
 	Tasks string // a tasks JSONL file to summarise instead of the store
 	// Hardness runs the oracle and naive policies over the store's web for
@@ -40,7 +41,7 @@ func newStatsCmd(f *Factory, runF func(context.Context, *StatsOptions) error) *c
 		Short: "Show what the store holds: counts, cleaning report, distributions",
 		Args:  cobra.NoArgs,
 		RunE: func(c *cobra.Command, args []string) error {
-			opts.IO, opts.Graph = f.IO, f.Graph
+			opts.IO, opts.Graph, opts.Store = f.IO, f.Graph, f.Store
 			if _, err := os.Stat(f.Store); err == nil {
 				opts.Web = f.Web
 			}
@@ -54,7 +55,7 @@ func newStatsCmd(f *Factory, runF func(context.Context, *StatsOptions) error) *c
 		},
 	}
 	c.Flags().BoolVar(&opts.JSON, "json", false, "print as JSON")
-	c.Flags().StringVar(&opts.Tasks, "tasks", "", "summarise a tasks JSONL file (variants, target-set sizes, hardness) instead of the store")
+	c.Flags().StringVar(&opts.Tasks, "tasks", "", "summarise a tasks JSONL file (variants, target-set sizes; hardness over the store they were synthesised on) instead of the store")
 	c.Flags().BoolVar(&opts.Hardness, "hardness", true, "with --tasks and a store: run the oracle and naive policies for the hardness report")
 	return c
 }

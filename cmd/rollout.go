@@ -19,6 +19,7 @@ import (
 type RolloutOptions struct {
 	IO            IO
 	Web           func() (*web.Web, error)
+	Store         string // the store's directory, for messages
 	Tasks         string
 	Policy        string
 	BaseURL       string
@@ -64,7 +65,7 @@ runs give identical bytes.`,
       --model Tongyi-DeepResearch-30B --workers 8 --cache responses.jsonl -o traj.jsonl`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, args []string) error {
-			opts.IO, opts.Web = f.IO, f.Web
+			opts.IO, opts.Web, opts.Store = f.IO, f.Web, f.Store
 			if opts.BaseURL == "" {
 				opts.BaseURL = os.Getenv("OPENAI_BASE_URL")
 			}
@@ -174,6 +175,9 @@ func runRollout(ctx context.Context, o *RolloutOptions) error {
 	}
 	w, err := o.Web()
 	if err != nil {
+		return err
+	}
+	if err := checkStore(tasks, w.Store().Graph(), o.Tasks, o.Store); err != nil {
 		return err
 	}
 	b := w

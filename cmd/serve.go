@@ -120,6 +120,12 @@ func runServe(ctx context.Context, o *ServeOptions) error {
 	if err != nil {
 		return err
 	}
+	if len(so.Tasks) > 0 {
+		// Rewards read the targets' aliases from the store.
+		if err := checkStore(so.Tasks, w.Store().Graph(), o.Tasks, o.Store); err != nil {
+			return err
+		}
+	}
 	defer collectNear(o.MaxMemory, -1)()
 	srv := serve.NewServer(w, so)
 	srv.Mount("/mcp", mcpserve.NewServer(w, &mcpserve.Options{Workers: so.Workers, SearchJSON: o.MCPSearchJSON}).Handler())

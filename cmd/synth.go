@@ -190,6 +190,7 @@ func sortedByCount(m map[string]int) []string {
 type TaskOptions struct {
 	IO    IO
 	Graph func() (*graph.Store, error)
+	Store string // the store's directory, for messages
 	File  string
 	ID    string
 	JSON  bool
@@ -206,7 +207,7 @@ func newTaskCmd(f *Factory, runF func(context.Context, *TaskOptions) error) *cob
   leaper task --check tasks.jsonl union-1-3`,
 		Args: cobra.ExactArgs(2),
 		RunE: func(c *cobra.Command, args []string) error {
-			opts.IO, opts.Graph, opts.File, opts.ID = f.IO, f.Graph, args[0], args[1]
+			opts.IO, opts.Graph, opts.File, opts.ID, opts.Store = f.IO, f.Graph, args[0], args[1], f.Store
 			if runF != nil {
 				return runF(c.Context(), opts)
 			}
@@ -238,6 +239,9 @@ func runTask(ctx context.Context, o *TaskOptions) error {
 	if o.Check {
 		g, err := o.Graph()
 		if err != nil {
+			return err
+		}
+		if err := checkStore([]*query.Task{t}, g, o.File, o.Store); err != nil {
 			return err
 		}
 		if err := synth.Check(ctx, g, t); err != nil {
@@ -303,9 +307,18 @@ func runTaskStats(ctx context.Context, o *StatsOptions) error {
 	}
 	st := eval.ComputeTaskStats(tasks)
 	st.File = o.Tasks
+	if o.Web == nil && o.Hardness {
+		noStoreNote(o.IO.ErrOut, "hardness", fmt.Errorf("no store at %s", o.Store))
+	}
 	if o.Web != nil && o.Hardness {
 		// The report needs the store: without one the file alone is summarised.
-		if wb, err := o.Web(); err == nil {
+		wb, err := o.Web()
+		if err != nil {
+			noStoreNote(o.IO.ErrOut, "hardness", err)
+		} else {
+			if err := checkStore(tasks, wb.Store().Graph(), o.Tasks, o.Store); err != nil {
+				return err
+			}
 			st.Hardness, err = eval.ComputeHardness(ctx, tasks, wb.Store().Graph(), &eval.HardnessOptions{Backend: wb, Workers: 2})
 			if err != nil {
 				return err

@@ -4,10 +4,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/leaper-dev/leaper/agent/eval"
 	"github.com/leaper-dev/leaper/store/storetest"
@@ -126,4 +129,93 @@ func TestSynthTaskStats(t *testing.T) {
 	if _, _, code := run(t, "task", "--store", store, all, "no-such-task"); code == 0 {
 		t.Error("unknown task id accepted")
 	}
+}
+
+// TestTasksFromAnotherStore gives tasks whose targets the store names
+// otherwise (as tasks synthesised on another store read there) to every
+// command that reads tasks with a store: each refuses them, naming the task
+// and the target, instead of reporting numbers of the wrong store.
+func TestTasksFromAnotherStore(t *testing.T) {
+	store := storetest.SampleStore(t)
+	out, errOut, code := run(t, "synth", "--store", store, "--variant", "basic", "-n", "2", "--seed", "4", "--hardness=false")
+	if code != 0 {
+		t.Fatalf("synth: exit %d: %s", code, errOut)
+	}
+	tasks, err := query.DecodeTasks(strings.NewReader(out), "synth")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	good := filepath.Join(dir, "good.jsonl")
+	writeFile(t, good, []byte(out))
+	trajs := filepath.Join(dir, "trajs.jsonl")
+	if _, errOut, code := run(t, "--store", store, "rollout", "--tasks", good, "--policy", "naive", "-o", trajs); code != 0 {
+		t.Fatalf("rollout: exit %d: %s", code, errOut)
+	}
+	for _, c := range []struct {
+		name, want string
+		doctor     func(tg *query.Target)
+	}{
+		{"renamed", "which this store names", func(tg *query.Target) { tg.Name = "Nobody Of That Name" }},
+		{"missing", "which this store does not have", func(tg *query.Target) { tg.Entity = 1 << 30 }},
+	} {
+		bad := *tasks[1]
+		bad.Targets = append([]query.Target(nil), bad.Targets...)
+		c.doctor(&bad.Targets[0])
+		var b bytes.Buffer
+		for _, tk := range []*query.Task{tasks[0], &bad} {
+			line, _ := json.Marshal(tk)
+			b.Write(append(line, '\n'))
+		}
+		file := filepath.Join(dir, c.name+".jsonl")
+		writeFile(t, file, b.Bytes())
+		for _, args := range [][]string{
+			{"stats", "--tasks", file},
+			{"eval", "--tasks", file, trajs},
+			{"rollout", "--tasks", file, "--policy", "naive", "-o", filepath.Join(dir, c.name+"-trajs.jsonl")},
+			{"task", "--check", file, bad.ID},
+			{"export", "--format", "browsecomp-plus", "--tasks", file, "--out", filepath.Join(dir, c.name+"-bcp")},
+			{"serve", "--tasks", file, "--addr", "127.0.0.1:0"},
+		} {
+			errOut, code := runBounded(t, append([]string{"--store", store}, args...)...)
+			if code != ExitError || !strings.Contains(errOut, "synthesised on another store") || !strings.Contains(errOut, c.want) ||
+				!strings.Contains(errOut, bad.ID) || !strings.Contains(errOut, "--store") {
+				t.Errorf("%s: %v: exit %d: %s", c.name, args[0], code, errOut)
+			}
+		}
+	}
+	// The tasks' own store passes; no store at all is said, not hidden.
+	if _, errOut, code := run(t, "--store", store, "eval", "--tasks", good, trajs); code != 0 || strings.Contains(errOut, "left out") {
+		t.Errorf("eval on the tasks' store: exit %d: %s", code, errOut)
+	}
+	_, errOut, code = run(t, "--store", filepath.Join(dir, "nowhere"), "eval", "--tasks", good, trajs)
+	if code != 0 || !strings.Contains(errOut, "left out: no store at") {
+		t.Errorf("eval without a store: exit %d: %s", code, errOut)
+	}
+	_, errOut, code = run(t, "--store", filepath.Join(dir, "nowhere"), "stats", "--tasks", good)
+	if code != 0 || !strings.Contains(errOut, "hardness left out: no store at") {
+		t.Errorf("stats --tasks without a store: exit %d: %s", code, errOut)
+	}
+}
+
+// runBounded runs leaper as run does, but kills it after a minute: a
+// server that should have refused to start would otherwise serve forever.
+func runBounded(t *testing.T, args ...string) (stderr string, code int) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	c := exec.CommandContext(ctx, os.Args[0], args...)
+	c.Env = append(os.Environ(), "LEAPER_MAIN=1")
+	var e bytes.Buffer
+	c.Stderr = &e
+	err := c.Run()
+	if ctx.Err() != nil {
+		return fmt.Sprintf("killed after a minute: %v\n%s", err, e.String()), -1
+	}
+	if ee, ok := err.(*exec.ExitError); ok {
+		return e.String(), ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return e.String(), 0
 }
