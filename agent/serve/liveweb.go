@@ -98,7 +98,9 @@ func (s *Server) serper(r *http.Request, body []byte) ([]byte, bool, error) {
 		if q.Page == 0 {
 			q.Page = 1
 		}
-		if q.Num < 0 || q.Page < 0 || q.Num*q.Page > s.opts.MaxTopK {
+		// Each factor is bounded before the product, which could
+		// overflow ("page": 9223372036854775807).
+		if q.Num < 0 || q.Page < 0 || q.Num > s.opts.MaxTopK || q.Page > s.opts.MaxTopK || q.Num*q.Page > s.opts.MaxTopK {
 			return nil, false, badf(false, `"num" × "page" must be within 1..%d`, s.opts.MaxTopK)
 		}
 	}
