@@ -130,7 +130,7 @@ func runBuild(ctx context.Context, o *BuildOptions) error {
 	if state, _ := store.State(o.Store); state != store.Missing {
 		switch {
 		case o.Force:
-			if err := os.RemoveAll(o.Store); err != nil {
+			if err := store.Remove(o.Store); err != nil {
 				return err
 			}
 		case o.Append:

@@ -160,6 +160,17 @@ func TestBuildRefusesExisting(t *testing.T) {
 	if _, e, code := run(t, "build", "-q", "--append", "--store", store, csv); code != 0 {
 		t.Fatalf("--append: %d %s", code, e)
 	}
+	// --force rebuilds the store and leaves what else the directory holds.
+	writeFile(t, filepath.Join(store, "tasks.jsonl"), []byte("mine\n"))
+	if _, e, code := run(t, "build", "-q", "--force", "--store", store, csv); code != 0 {
+		t.Fatalf("--force: %d %s", code, e)
+	}
+	if b, err := os.ReadFile(filepath.Join(store, "tasks.jsonl")); err != nil || string(b) != "mine\n" {
+		t.Errorf("--force removed a file beside the store: %q %v", b, err)
+	}
+	if out, e, code := run(t, "--store", store, "stats", "--json"); code != 0 || !strings.Contains(out, `"complete": true`) {
+		t.Errorf("stats after --force: %d %s", code, e)
+	}
 }
 
 func TestFlags(t *testing.T) {

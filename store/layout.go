@@ -1,6 +1,10 @@
 package store
 
-import "path/filepath"
+import (
+	"errors"
+	"os"
+	"path/filepath"
+)
 
 // This file owns the layout of a store directory; nothing else in leaper
 // names a path inside one.
@@ -38,3 +42,13 @@ func spillPath(dir string) string { return filepath.Join(dir, spillDir) }
 
 // markerPath is the file whose presence says dir holds a store.
 func markerPath(dir string) string { return filepath.Join(dir, graphDir, graphMarker) }
+
+// Remove deletes the store in dir: the entries above, and nothing else of
+// dir (a user's tasks or trajectories beside the store stay).
+func Remove(dir string) error {
+	var errs []error
+	for _, d := range []string{graphDir, indexDir, indexBuildDir, spillDir} {
+		errs = append(errs, os.RemoveAll(filepath.Join(dir, d)))
+	}
+	return errors.Join(errs...)
+}
