@@ -140,8 +140,11 @@ func Open(dir string, opts *Options) (*Store, error) {
 		bo = bo.WithInMemory(true).WithDir("").WithValueDir("")
 	} else {
 		if o.ReadOnly {
-			if _, err := os.Stat(filepath.Join(dir, "MANIFEST")); err != nil {
+			if _, err := os.Stat(filepath.Join(dir, "MANIFEST")); errors.Is(err, fs.ErrNotExist) {
 				return nil, fmt.Errorf("%w: %s", ErrNoStore, dir)
+			} else if err != nil {
+				// Not "no store": a user told so might rebuild it.
+				return nil, fmt.Errorf("graph: open %s: %w", dir, err)
 			}
 		}
 		bo = bo.WithReadOnly(o.ReadOnly)

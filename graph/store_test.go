@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"os"
 	"path/filepath"
 	"reflect"
 	"testing"
@@ -161,6 +162,18 @@ func TestReadOnlySharedAndClose(t *testing.T) {
 	b.Close()
 	if _, err := graph.Open(t.TempDir(), &graph.Options{ReadOnly: true}); !errors.Is(err, graph.ErrNoStore) {
 		t.Fatalf("read-only open of empty dir: %v", err)
+	}
+	// A directory that cannot be read is not "no store": told so, a user
+	// might rebuild it. (Root reads it anyway.)
+	if os.Geteuid() != 0 {
+		dir := t.TempDir()
+		if err := os.Chmod(dir, 0); err != nil {
+			t.Fatal(err)
+		}
+		defer os.Chmod(dir, 0o700)
+		if _, err := graph.Open(dir, &graph.Options{ReadOnly: true}); err == nil || errors.Is(err, graph.ErrNoStore) || !errors.Is(err, os.ErrPermission) {
+			t.Fatalf("read-only open of an unreadable dir: %v", err)
+		}
 	}
 }
 
