@@ -391,7 +391,7 @@ func (r *reader) parseWhole(name, vpath, hint string, f Format, data []byte) []I
 		}
 		items := make([]Item, len(tables))
 		for i, t := range tables {
-			items[i] = Item{Table: t}
+			items[i] = withPage(Item{Table: t}, name, 0)
 		}
 		return items
 	default:
@@ -409,6 +409,18 @@ func (r *reader) parseWhole(name, vpath, hint string, f Format, data []byte) []I
 		}
 		return []Item{{Table: t}}
 	}
+}
+
+// withPage skips a table that names no page: its page could be neither
+// indexed nor visited, and a whole build would fail on it at the index.
+// A WikiTableQuestions fragment takes its page from its page/*.json
+// sidecar; a fragment given alone has none.
+func withPage(it Item, file string, line int) Item {
+	if it.Table != nil && it.Table.PageURL == "" {
+		return Item{Skip: &ParseError{File: file, Line: line, Reason: "no page",
+			Msg: "the table names no page title or URL (a WikiTableQuestions fragment reads them from its page/*.json sidecar)"}}
+	}
+	return it
 }
 
 // skipItem turns a parse error into a Skip, filling File and Line.
@@ -544,14 +556,14 @@ func parseRecord(source, file string, line int, f Format, rec []byte) (Item, boo
 			return skipItem(file, line, err), true
 		}
 		t.Source = source
-		return Item{Table: t}, true
+		return withPage(Item{Table: t}, file, line), true
 	default:
 		t, err := ParseWikiTablesLine(rec)
 		if err != nil {
 			return skipItem(file, line, err), true
 		}
 		t.Source = source
-		return Item{Table: t}, true
+		return withPage(Item{Table: t}, file, line), true
 	}
 }
 

@@ -479,6 +479,10 @@ func TestBadInput(t *testing.T) {
 		{"badgz.jsonl.gz", []byte("\x1f\x8b\x08garbage"), "truncated", 0, 0},
 		{"badtar.tar.gz", gz(append(make([]byte, 257), []byte("ustar\x0000garbage")...)), "truncated", 0, 0},
 		{"passage.jsonl", []byte(`{"url": "http://example.com/x", "text": "t"}` + "\n"), "no title", 1, 0},
+		// A WikiTableQuestions fragment without its page/*.json sidecar,
+		// and a record without title or URL, name no page.
+		{"fragment.html", []byte(`<table class="wikitable"><tr><th>A</th><th>B</th></tr><tr><td>1</td><td>2</td></tr></table>`), "no page", 0, 0},
+		{"untitled.jsonl", []byte(`{"url": "", "title": "", "header": [["A", []]], "data": [[["1", []]]]}` + "\n"), "no page", 1, 0},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
