@@ -3,6 +3,7 @@ package agent
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"io"
 	"os"
 
@@ -146,5 +147,18 @@ func ReadTrajectories(path string) ([]*Trajectory, error) {
 // DecodeTrajectories reads trajectories, one per line; name is used in
 // errors. A tasks file is refused by name.
 func DecodeTrajectories(r io.Reader, name string) ([]*Trajectory, error) {
-	return query.DecodeLinesOf[Trajectory](r, name, query.KindTrajectory)
+	return query.DecodeLinesValid(r, name, query.KindTrajectory, (*Trajectory).Valid)
+}
+
+// ErrNotTrajectory says a JSON line is not a trajectory as leaper rollout
+// writes it: it names no task (an SFT export's lines, say).
+var ErrNotTrajectory = errors.New(`not a trajectory as leaper rollout writes it: no "task_id"`)
+
+// Valid reports whether t, as read from a file, is a trajectory: it names
+// its task.
+func (t *Trajectory) Valid() error {
+	if t.TaskID == "" {
+		return ErrNotTrajectory
+	}
+	return nil
 }

@@ -186,17 +186,35 @@ func eachLine(path string, in io.Reader, fn func(n int, line []byte) error) erro
 	return sc.Err()
 }
 
+// filterLine is what filter reads of a trajectory.
+type filterLine struct {
+	TaskID  string        `json:"task_id"`
+	Metrics agent.Metrics `json:"metrics"`
+}
+
 func runFilter(ctx context.Context, o *FilterOptions) error {
+	if o.Trajectories != "-" {
+		if _, err := os.Stat(o.Trajectories); err != nil {
+			return err
+		}
+	}
 	kept, n := 0, 0
 	err := eachLine(o.Trajectories, o.IO.In, func(line int, b []byte) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		var t struct {
-			Metrics agent.Metrics `json:"metrics"`
+		// A tasks file is the likeliest wrong input: its first line says so.
+		if n == 0 {
+			if err := query.WrongKind(b, query.KindTrajectory); err != nil {
+				return fmt.Errorf("%s:%d: %w", o.Trajectories, line, err)
+			}
 		}
+		var t filterLine
 		if err := json.Unmarshal(b, &t); err != nil {
 			return fmt.Errorf("%s:%d: %w", o.Trajectories, line, err)
+		}
+		if t.TaskID == "" {
+			return fmt.Errorf("%s:%d: %w", o.Trajectories, line, agent.ErrNotTrajectory)
 		}
 		n++
 		if t.Metrics.ISR > o.Alpha && t.Metrics.ISE > o.Beta {

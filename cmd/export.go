@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
 	"slices"
 	"strings"
 
@@ -135,6 +136,11 @@ tasks as training or evaluation data in a file or directory given by --out
 }
 
 func runExport(ctx context.Context, o *ExportOptions) error {
+	for _, in := range []string{o.Trajectories, o.Tasks} {
+		if in != "" && in != "-" && o.Out != "" && sameFile(in, o.Out) {
+			return usageErrorf("--out %s is an input of the export: write it elsewhere", o.Out)
+		}
+	}
 	var trajs []*agent.Trajectory
 	read := false // whether a line was read
 	readTrajs := func(each func(*agent.Trajectory) error) error {
@@ -154,6 +160,9 @@ func runExport(ctx context.Context, o *ExportOptions) error {
 				if err != nil {
 					return fmt.Errorf("%s:%d: %w", o.Trajectories, line, err)
 				}
+			}
+			if err := t.Valid(); err != nil {
+				return fmt.Errorf("%s:%d: %w", o.Trajectories, line, err)
 			}
 			return each(&t)
 		})
@@ -261,4 +270,14 @@ func reflow(s string, width int) string {
 		paras[i] = b.String()
 	}
 	return strings.Join(paras, "\n\n")
+}
+
+// sameFile reports whether a and b name one existing file.
+func sameFile(a, b string) bool {
+	fa, err := os.Stat(a)
+	if err != nil {
+		return false
+	}
+	fb, err := os.Stat(b)
+	return err == nil && os.SameFile(fa, fb)
 }

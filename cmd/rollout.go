@@ -151,18 +151,40 @@ func resume(path string) (map[string]bool, error) {
 	if err != nil {
 		return nil, err
 	}
+	// A torn last line (a killed rollout's) is cut once the rest is known
+	// to be trajectories, and only if it starts as one does: a file of
+	// something else is refused whole.
+	whole, torn := b, []byte(nil)
 	if i := bytes.LastIndexByte(b, '\n'); i+1 < len(b) {
-		if err := os.Truncate(path, int64(i+1)); err != nil {
-			return nil, err
-		}
-		b = b[:i+1]
+		whole, torn = b[:i+1], b[i+1:]
 	}
-	for _, line := range bytes.Split(b, []byte("\n")) {
+	// Every whole line must be a trajectory: rollout appends to the file,
+	// and appending to a tasks file or a CSV would spoil it.
+	for n, line := range bytes.Split(whole, []byte("\n")) {
+		line = bytes.TrimSpace(line)
+		if len(line) == 0 {
+			continue
+		}
 		var t struct {
 			TaskID string `json:"task_id"`
 		}
-		if len(bytes.TrimSpace(line)) > 0 && json.Unmarshal(line, &t) == nil {
-			done[t.TaskID] = true
+		err := query.WrongKind(line, query.KindTrajectory)
+		if err == nil {
+			if err = json.Unmarshal(line, &t); err == nil && t.TaskID == "" {
+				err = agent.ErrNotTrajectory
+			}
+		}
+		if err != nil {
+			return nil, fmt.Errorf("-o %s:%d: %w; rollout appends trajectories to -o (and resumes from them): give a new file or one it wrote", path, n+1, err)
+		}
+		done[t.TaskID] = true
+	}
+	if len(torn) > 0 {
+		if !bytes.HasPrefix(torn, []byte(`{"task_id":`)) {
+			return nil, fmt.Errorf("-o %s:%d: not a trajectory as leaper rollout writes it; rollout appends trajectories to -o (and resumes from them): give a new file or one it wrote", path, bytes.Count(whole, []byte("\n"))+1)
+		}
+		if err := os.Truncate(path, int64(len(whole))); err != nil {
+			return nil, err
 		}
 	}
 	return done, nil

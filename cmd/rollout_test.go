@@ -292,3 +292,56 @@ func golden(t *testing.T, name, got string) {
 		t.Errorf("%s differs (run with -update to accept):\n%s", name, got)
 	}
 }
+
+// TestOutputsSpareInputs: rollout appends only to a file of trajectories,
+// export does not write over its input, and readers of trajectories refuse
+// other files (tasks, an SFT export) by name; no file is changed by a
+// refused command.
+func TestOutputsSpareInputs(t *testing.T) {
+	store := storetest.SampleStore(t)
+	tasks, _ := writeTasks(t, 2)
+	dir := t.TempDir()
+	trajs := filepath.Join(dir, "traj.jsonl")
+	if _, stderr, err := leaperIn(t, "--store", store, "rollout", "--tasks", tasks, "--policy", "naive", "-o", trajs); err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	sft := filepath.Join(dir, "sft.jsonl")
+	if _, stderr, err := leaperIn(t, "export", "--format", "sft", "--out", sft, trajs); err != nil {
+		t.Fatalf("export sft: %v\n%s", err, stderr)
+	}
+	csv := filepath.Join(dir, "data.csv")
+	writeFile(t, csv, []byte("a,b\n1,2")) // no newline at the end
+	snapshot := func() map[string]string {
+		m := map[string]string{}
+		for _, p := range []string{tasks, trajs, sft, csv} {
+			b, _ := os.ReadFile(p)
+			m[p] = string(b)
+		}
+		return m
+	}
+	before := snapshot()
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--store", store, "rollout", "--tasks", tasks, "--policy", "naive", "-o", tasks}, "this is a tasks file"},
+		{[]string{"--store", store, "rollout", "--tasks", tasks, "--policy", "naive", "-o", csv}, "data.csv:1: "},
+		{[]string{"--store", store, "rollout", "--tasks", tasks, "--policy", "naive", "-o", sft}, `no "task_id"`},
+		{[]string{"export", "--format", "sft", "--out", trajs, trajs}, "is an input of the export"},
+		{[]string{"export", "--format", "leaper", "--out", filepath.Join(dir, "x.jsonl"), sft}, `sft.jsonl:1: not a trajectory`},
+		{[]string{"filter", tasks}, "this is a tasks file"},
+		{[]string{"filter", sft}, `sft.jsonl:1: not a trajectory`},
+		{[]string{"--store", store, "eval", "--tasks", tasks, sft}, `sft.jsonl:1: not a trajectory`},
+	} {
+		_, stderr, err := leaperIn(t, c.args...)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%v: %v (want %q)\n%s", c.args, err, c.want, stderr)
+		}
+	}
+	after := snapshot()
+	for p, b := range before {
+		if after[p] != b {
+			t.Errorf("%s changed by a refused command", filepath.Base(p))
+		}
+	}
+}

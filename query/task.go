@@ -310,6 +310,12 @@ func notKind(b []byte, want string) string {
 // KindTrajectory): a first line, or a line that does not decode, of the
 // other kind is reported as such (WrongKind).
 func DecodeLinesOf[T any](r io.Reader, name, want string) ([]*T, error) {
+	return DecodeLinesValid[T](r, name, want, nil)
+}
+
+// DecodeLinesValid is DecodeLinesOf with valid run on every decoded value;
+// its error is reported with the line.
+func DecodeLinesValid[T any](r io.Reader, name, want string, valid func(*T) error) ([]*T, error) {
 	check := func(b []byte) error {
 		if want == "" {
 			return nil
@@ -337,6 +343,11 @@ func DecodeLinesOf[T any](r io.Reader, name, want string) ([]*T, error) {
 				err = fmt.Errorf("%w (%s)", err, notKind(b, want))
 			}
 			return nil, fmt.Errorf("%s:%d: %w", name, line, err)
+		}
+		if valid != nil {
+			if err := valid(v); err != nil {
+				return nil, fmt.Errorf("%s:%d: %w", name, line, err)
+			}
 		}
 		out = append(out, v)
 	}
