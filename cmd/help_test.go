@@ -3,6 +3,8 @@ package cmd
 import (
 	"bytes"
 	"context"
+	"errors"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -78,5 +80,31 @@ func TestUsageHintNamesCommand(t *testing.T) {
 	}
 	if got := commandPath("leaper", root); got != "leaper" {
 		t.Errorf("commandPath of the root: %q", got)
+	}
+}
+
+// TestFlagBounds: out-of-range numbers are bad usage naming the flag,
+// checked before any store is opened.
+func TestFlagBounds(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"search", "-k", "-1", "x"}, "--top must be at least 0"},
+		{[]string{"mine", "--workers", "-1"}, "--workers must be at least 0"},
+		{[]string{"tree", "--rows", "-1", "1"}, "--rows must be at least 0"},
+		{[]string{"task", "--rows", "-3", "f", "id"}, "--rows must be at least 0"},
+		{[]string{"rollout", "--tasks", "x", "--policy", "naive", "--max-steps", "0", "-o", "y"}, "--max-steps must be at least 1"},
+		{[]string{"rollout", "--tasks", "x", "--policy", "naive", "--max-tokens", "-1", "-o", "y"}, "--max-tokens must be at least 1"},
+		{[]string{"synth", "--expand", "1000"}, "--expand must be at most 8"},
+		{[]string{"serve", "--grace", "-1s"}, "--grace must not be negative"},
+		{[]string{"eval", "--omega", "NaN", "--tasks", "a", "b"}, "--omega must be a finite number"},
+		{[]string{"filter", "--alpha", "+Inf", "x"}, "--alpha must be a finite number"},
+	} {
+		_, _, err := leaperIn(t, append([]string{"--store", filepath.Join(t.TempDir(), "none")}, c.args...)...)
+		var ue *usageError
+		if !errors.As(err, &ue) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%v: %v, want a usage error %q", c.args, err, c.want)
+		}
 	}
 }

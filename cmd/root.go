@@ -6,12 +6,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/signal"
 	"runtime/debug"
 	"runtime/pprof"
 	"runtime/trace"
 	"slices"
+	"sort"
 	"strings"
 	"syscall"
 
@@ -19,6 +21,7 @@ import (
 	"github.com/leaper-dev/leaper/store"
 	"github.com/leaper-dev/leaper/web"
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 )
 
 // Exit codes.
@@ -186,7 +189,10 @@ func Setup(f *Factory, root *cobra.Command) {
 	root.PersistentFlags().MarkHidden("cpuprofile")
 	root.PersistentFlags().StringVar(&traceOut, "trace", "", "write an execution trace (go tool trace) to this file")
 	root.PersistentFlags().MarkHidden("trace")
-	root.PersistentPreRunE = func(*cobra.Command, []string) error {
+	root.PersistentPreRunE = func(c *cobra.Command, _ []string) error {
+		if err := checkFlags(c); err != nil {
+			return err
+		}
 		var stops []func()
 		f.stopProfile = func() {
 			for _, stop := range stops {
@@ -384,4 +390,58 @@ func collectNear(maxMemory int64, gcPercent int) func() {
 		debug.SetGCPercent(oldPercent)
 		debug.SetMemoryLimit(oldLimit)
 	}
+}
+
+// flagFloors are the least values of integer flags, by command; each
+// command checks its other bounds itself.
+var flagFloors = map[string]map[string]int{
+	"search":  {"top": 0},
+	"tree":    {"rows": 0},
+	"task":    {"rows": 0},
+	"mine":    {"workers": 0},
+	"synth":   {"expand": 0},
+	"rollout": {"max-steps": 1, "max-tokens": 1},
+}
+
+// maxExpand bounds synth --expand: each expansion multiplies the work, and
+// WebShaper's tasks take one to three.
+const maxExpand = 8
+
+// checkFlags refuses, as bad usage naming the flag, an integer flag below
+// its floor, a float flag that is not a finite number and a negative
+// duration, for every command.
+func checkFlags(c *cobra.Command) error {
+	floors := flagFloors[c.Name()]
+	names := make([]string, 0, len(floors))
+	for n := range floors {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		if v, err := c.Flags().GetInt(n); err == nil && v < floors[n] {
+			return usageErrorf("--%s must be at least %d (got %d)", n, floors[n], v)
+		}
+	}
+	if c.Name() == "synth" {
+		if v, err := c.Flags().GetInt("expand"); err == nil && v > maxExpand {
+			return usageErrorf("--expand must be at most %d (got %d)", maxExpand, v)
+		}
+	}
+	var bad error
+	c.Flags().VisitAll(func(fl *pflag.Flag) {
+		if bad != nil {
+			return
+		}
+		switch fl.Value.Type() {
+		case "float64":
+			if v, err := c.Flags().GetFloat64(fl.Name); err == nil && (math.IsNaN(v) || math.IsInf(v, 0)) {
+				bad = usageErrorf("--%s must be a finite number (got %v)", fl.Name, v)
+			}
+		case "duration":
+			if v, err := c.Flags().GetDuration(fl.Name); err == nil && v < 0 {
+				bad = usageErrorf("--%s must not be negative (got %v)", fl.Name, v)
+			}
+		}
+	})
+	return bad
 }

@@ -88,7 +88,7 @@ counted on stderr. Same store, flags and seed give byte-identical output.`,
 	fl.StringVar(&opts.Variant, "variant", "basic", "basic, union or reverse-union")
 	fl.IntVarP(&opts.N, "n", "n", 10, "number of tasks")
 	fl.Int64Var(&opts.Seed, "seed", 1, "random seed")
-	fl.IntVar(&opts.Expand, "expand", 0, "layer-wise expansions of leaf constants (WebShaper)")
+	fl.IntVar(&opts.Expand, "expand", 0, "layer-wise expansions of leaf constants (WebShaper), at most 8")
 	fl.BoolVar(&opts.Aggregate, "aggregate", false, "ask for a computed answer: count, sum, avg, min/max, top-k, diff, member")
 	fl.IntVar(&opts.MinTargets, "min-targets", 0, "keep only tasks with at least this many targets")
 	fl.IntVar(&opts.MinTrees, "min-trees", 0, "union and reverse-union: keep only tasks over at least this many trees")
