@@ -215,7 +215,7 @@ func (s *Server) search(ctx context.Context, args json.RawMessage) (*answer, err
 	if err != nil {
 		return nil, err
 	}
-	return &answer{text: o.Text, entities: o.Entities, urls: o.URLs}, nil
+	return &answer{text: o.Text, entities: o.Entities, urls: o.URLs, isErr: o.Text == web.MsgSearchInvalid}, nil
 }
 
 func (s *Server) searchJSON(ctx context.Context, args json.RawMessage) (*answer, error) {
@@ -251,7 +251,8 @@ func (s *Server) visit(ctx context.Context, args json.RawMessage) (*answer, erro
 	if err != nil {
 		return nil, err
 	}
-	return &answer{text: o.Text, entities: o.Entities, urls: o.URLs}, nil
+	// Arguments the tool refuses are its error, with its own text.
+	return &answer{text: o.Text, entities: o.Entities, urls: o.URLs, isErr: o.Text == web.MsgVisitInvalid}, nil
 }
 
 // Document is get_document's answer, BrowseComp-Plus's fields with the

@@ -162,6 +162,20 @@ func checkTools(t *testing.T, w *web.Web, cs *mcp.ClientSession) {
 			t.Errorf("%s %v: %v %q", tc.tool, tc.args, res.IsError, got)
 		}
 	}
+	// search and visit refuse bad arguments with their own texts, as
+	// errors.
+	for _, tc := range []struct {
+		tool, want string
+		args       map[string]any
+	}{
+		{ToolSearch, web.MsgSearchInvalid, map[string]any{"query": 5}},
+		{ToolVisit, web.MsgVisitInvalid, map[string]any{"url": []any{1}, "goal": "g"}},
+		{ToolVisit, web.MsgVisitInvalid, map[string]any{"url": "https://en.wikipedia.org/wiki/X"}},
+	} {
+		if got, res := call(t, cs, tc.tool, tc.args); !res.IsError || got != tc.want {
+			t.Errorf("%s %v: %v %q", tc.tool, tc.args, res.IsError, got)
+		}
+	}
 }
 
 func toAny(ids []uint32) []any {
