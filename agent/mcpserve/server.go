@@ -134,16 +134,6 @@ func NewServer(w *web.Web, opts *Options) *Server {
 	return s
 }
 
-// RunStdio serves one session on stdin and stdout until it ends or ctx is
-// done.
-func (s *Server) RunStdio(ctx context.Context) error {
-	err := s.s.Run(ctx, &mcp.StdioTransport{})
-	if errors.Is(err, context.Canceled) {
-		return nil
-	}
-	return err
-}
-
 // Run serves one session over a transport (an in-memory one in tests).
 func (s *Server) Run(ctx context.Context, t mcp.Transport) error { return s.s.Run(ctx, t) }
 
