@@ -194,6 +194,9 @@ func runBuild(ctx context.Context, o *BuildOptions) error {
 	if skips > 0 {
 		return &partialError{fmt.Sprintf("%d input record(s) could not be read and were skipped", skips)}
 	}
+	if c := rep.Counts; c.Tables == 0 && c.Passages == 0 && c.Skipped == 0 {
+		return fmt.Errorf("no tables or passages in %s: the store in %s is empty", strings.Join(o.Inputs, " "), o.Store)
+	}
 	return nil
 }
 

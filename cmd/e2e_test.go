@@ -94,6 +94,12 @@ func TestBuildBadInput(t *testing.T) {
 	if _, _, code := run(t, "--store", store, "search", "Olympics shooting"); code != 0 {
 		t.Fatalf("search after partial build: exit %d", code)
 	}
+	// Inputs with nothing to read are an error, not an empty store in
+	// silence.
+	empty := t.TempDir()
+	if _, e, code := run(t, "build", "-q", "--store", filepath.Join(t.TempDir(), "e"), empty); code != ExitError || !strings.Contains(e, "no tables or passages in "+empty) {
+		t.Errorf("build of an empty directory: exit %d: %s", code, e)
+	}
 }
 
 // TestBuildKilled kills leaper build with SIGKILL and with SIGINT at several
