@@ -309,8 +309,16 @@ func IsLoopback(addr string) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
-// CheckAddr refuses a non-loopback address without a token.
+// CheckAddr refuses an address that is not HOST:PORT with a valid port,
+// and a non-loopback address without a token.
 func CheckAddr(addr, token string) error {
+	_, port, err := net.SplitHostPort(addr)
+	if err == nil {
+		_, err = net.LookupPort("tcp", port)
+	}
+	if err != nil {
+		return fmt.Errorf("address %q: want HOST:PORT, as 127.0.0.1:8080 (%v)", addr, err)
+	}
 	if !IsLoopback(addr) && token == "" {
 		return fmt.Errorf("%w: %s", ErrNoToken, addr)
 	}

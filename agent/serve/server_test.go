@@ -454,7 +454,7 @@ func TestServeUnknownTool(t *testing.T) {
 func TestServeLoopback(t *testing.T) {
 	for addr, want := range map[string]bool{
 		"127.0.0.1:8080": true, "localhost:8080": true, "[::1]:80": true, "127.3.4.5:1": true,
-		":8080": false, "0.0.0.0:8080": false, "[::]:80": false, "10.0.0.1:80": false, "example.com:80": false, "bad": false,
+		":8080": false, "0.0.0.0:8080": false, "[::]:80": false, "10.0.0.1:80": false, "example.com:80": false,
 	} {
 		if IsLoopback(addr) != want {
 			t.Errorf("IsLoopback(%q) = %v", addr, !want)
@@ -463,6 +463,12 @@ func TestServeLoopback(t *testing.T) {
 			t.Errorf("CheckAddr(%q, no token) = %v", addr, err)
 		}
 		if err := CheckAddr(addr, "t"); err != nil {
+			t.Errorf("CheckAddr(%q, token) = %v", addr, err)
+		}
+	}
+	// Not an address, token or not.
+	for _, addr := range []string{"bad", "127.0.0.1:99999", "127.0.0.1:-1", "127.0.0.1:nope"} {
+		if err := CheckAddr(addr, "t"); err == nil || !strings.Contains(err.Error(), "want HOST:PORT") {
 			t.Errorf("CheckAddr(%q, token) = %v", addr, err)
 		}
 	}
