@@ -5,7 +5,9 @@ import (
 	"context"
 	"errors"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -276,5 +278,56 @@ func TestParseAnswerTakesTheLast(t *testing.T) {
 	}
 	if _, ok := agent.ParseAnswer("no answer here"); ok {
 		t.Error("an answer found in a text without one")
+	}
+}
+
+// stallFirst is the naive policy, except that on one task it waits for the
+// run to be cancelled, as a slow model would; when every other task has
+// answered, it cancels the run.
+type stallFirst struct {
+	agent.Naive
+	stall   string
+	others  int
+	answers atomic.Int32
+	cancel  func()
+}
+
+func (p *stallFirst) Next(ctx context.Context, s *agent.State) (*agent.ChatResponse, error) {
+	if s.Task.ID == p.stall {
+		<-ctx.Done()
+		return nil, ctx.Err()
+	}
+	r, err := p.Naive.Next(ctx, s)
+	if _, ok := agent.ParseAnswer(r.Content); err == nil && ok && int(p.answers.Add(1)) == p.others {
+		p.cancel() // the answer still ends its trajectory
+	}
+	return r, err
+}
+
+// TestRunAllCancelKeepsFinished: trajectories done behind a task that is
+// still running are emitted when the run is cancelled, not lost.
+func TestRunAllCancelKeepsFinished(t *testing.T) {
+	w := webtest.OpenWeb(t)
+	tasks := agenttest.Tasks(t, w.Store().Graph(), 4)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	p := &stallFirst{stall: tasks[0].ID, others: len(tasks) - 1, cancel: cancel}
+	var got []string
+	err := agent.RunAll(ctx, tasks, p, w, &agent.Options{Deterministic: true, Workers: len(tasks)}, func(_ int, tr *agent.Trajectory) error {
+		if tr.End != agent.EndAnswer {
+			t.Errorf("%s ended %s", tr.TaskID, tr.End)
+		}
+		got = append(got, tr.TaskID)
+		return nil
+	})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("RunAll: %v", err)
+	}
+	var want []string
+	for _, tk := range tasks[1:] {
+		want = append(want, tk.ID)
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("emitted %v, want %v", got, want)
 	}
 }

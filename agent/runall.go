@@ -12,7 +12,10 @@ import (
 // backend and emits each trajectory in task order as soon as the ones
 // before it are done, so output can be written progressively. A task whose
 // model fails ends with End "error" and is emitted like the others; RunAll
-// stops at the first emit error or when ctx is cancelled.
+// stops at the first emit error or when ctx is cancelled. Cancelled, it
+// still emits the trajectories that finished behind an unfinished one (in
+// task order, after the others): a rollout stopped while one task waits on
+// a slow model keeps every task that was done.
 func RunAll(ctx context.Context, tasks []*query.Task, p Policy, b Backend, opts *Options,
 	emit func(i int, t *Trajectory) error) error {
 	o, err := opts.withDefaults()
@@ -47,8 +50,19 @@ func RunAll(ctx context.Context, tasks []*query.Task, p Policy, b Backend, opts 
 			return nil
 		})
 	}
-	if err := g.Wait(); err != nil {
-		return err
+	err = g.Wait()
+	if parent.Err() != nil {
+		mu.Lock()
+		defer mu.Unlock()
+		for j := next; j < len(done); j++ {
+			if done[j] != nil {
+				if err := emit(j, done[j]); err != nil {
+					return err
+				}
+				done[j] = nil
+			}
+		}
+		return parent.Err()
 	}
-	return parent.Err()
+	return err
 }
