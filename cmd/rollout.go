@@ -6,10 +6,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
+	"sort"
 	"time"
 
 	"github.com/leaper-dev/leaper/agent"
+	"github.com/leaper-dev/leaper/agent/export"
 	"github.com/leaper-dev/leaper/query"
 	"github.com/leaper-dev/leaper/web"
 	"github.com/spf13/cobra"
@@ -58,7 +61,9 @@ trajectories), naive (searches the question, visits the hits in order), llm
 With --cache FILE, model responses are recorded (--cache-mode record, the
 default) and can be replayed without the endpoint (--cache-mode replay).
 With -o FILE, tasks already in FILE are skipped, so an interrupted run
-resumes. --deterministic leaves out the run's timings and retries, so two
+resumes (a stopped run writes every trajectory that finished); tasks whose
+trajectory there ended in error (the endpoint failed) run again in its
+place. --deterministic leaves out the run's timings and retries, so two
 runs give identical bytes.`,
 		Example: `  leaper rollout --tasks tasks.jsonl --policy oracle -o gold.jsonl
   leaper rollout --tasks tasks.jsonl --policy llm --base-url http://localhost:8000/v1 \
@@ -141,15 +146,17 @@ func (o *RolloutOptions) validate() error {
 }
 
 // resume reads the trajectories already in an output file, cutting a torn
-// last line, and returns the ids of their tasks.
-func resume(path string) (map[string]bool, error) {
-	done := map[string]bool{}
+// last line, and returns the ids of their tasks. Trajectories that ended
+// in error (the model endpoint failed) are taken out of the file, so that
+// their tasks run again; retried is how many.
+func resume(path string) (done map[string]bool, retried int, err error) {
+	done = map[string]bool{}
 	b, err := os.ReadFile(path)
 	if errors.Is(err, os.ErrNotExist) {
-		return done, nil
+		return done, 0, nil
 	}
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	// A torn last line (a killed rollout's) is cut once the rest is known
 	// to be trajectories, and only if it starts as one does: a file of
@@ -160,13 +167,15 @@ func resume(path string) (map[string]bool, error) {
 	}
 	// Every whole line must be a trajectory: rollout appends to the file,
 	// and appending to a tasks file or a CSV would spoil it.
+	var kept bytes.Buffer
 	for n, line := range bytes.Split(whole, []byte("\n")) {
 		line = bytes.TrimSpace(line)
 		if len(line) == 0 {
 			continue
 		}
 		var t struct {
-			TaskID string `json:"task_id"`
+			TaskID string          `json:"task_id"`
+			End    agent.EndReason `json:"end"`
 		}
 		err := query.WrongKind(line, query.KindTrajectory)
 		if err == nil {
@@ -175,19 +184,30 @@ func resume(path string) (map[string]bool, error) {
 			}
 		}
 		if err != nil {
-			return nil, fmt.Errorf("-o %s:%d: %w; rollout appends trajectories to -o (and resumes from them): give a new file or one it wrote", path, n+1, err)
+			return nil, 0, fmt.Errorf("-o %s:%d: %w; rollout appends trajectories to -o (and resumes from them): give a new file or one it wrote", path, n+1, err)
+		}
+		if t.End == agent.EndError {
+			retried++
+			continue
 		}
 		done[t.TaskID] = true
+		kept.Write(line)
+		kept.WriteByte('\n')
 	}
-	if len(torn) > 0 {
-		if !bytes.HasPrefix(torn, []byte(`{"task_id":`)) {
-			return nil, fmt.Errorf("-o %s:%d: not a trajectory as leaper rollout writes it; rollout appends trajectories to -o (and resumes from them): give a new file or one it wrote", path, bytes.Count(whole, []byte("\n"))+1)
-		}
-		if err := os.Truncate(path, int64(len(whole))); err != nil {
-			return nil, err
-		}
+	if len(torn) > 0 && !bytes.HasPrefix(torn, []byte(`{"task_id":`)) {
+		return nil, 0, fmt.Errorf("-o %s:%d: not a trajectory as leaper rollout writes it; rollout appends trajectories to -o (and resumes from them): give a new file or one it wrote", path, bytes.Count(whole, []byte("\n"))+1)
 	}
-	return done, nil
+	switch {
+	case retried > 0:
+		// The file without them, whole or not at all.
+		err = export.WriteFile(path, func(w io.Writer) error { _, err := w.Write(kept.Bytes()); return err })
+	case len(torn) > 0:
+		err = os.Truncate(path, int64(len(whole)))
+	}
+	if err != nil {
+		return nil, 0, err
+	}
+	return done, retried, nil
 }
 
 func runRollout(ctx context.Context, o *RolloutOptions) error {
@@ -229,9 +249,12 @@ func runRollout(ctx context.Context, o *RolloutOptions) error {
 	out := o.IO.Out
 	skipped := 0
 	if o.Output != "" {
-		done, err := resume(o.Output)
+		done, retried, err := resume(o.Output)
 		if err != nil {
 			return err
+		}
+		if retried > 0 {
+			fmt.Fprintf(o.IO.ErrOut, "rollout: %d trajectories in %s had ended in error; their tasks run again\n", retried, o.Output)
 		}
 		var todo []*query.Task
 		for _, t := range tasks {
@@ -249,7 +272,7 @@ func runRollout(ctx context.Context, o *RolloutOptions) error {
 		defer f.Close()
 		out = f
 	}
-	ends := map[string]int{}
+	ends, errs := map[string]int{}, map[string]int{}
 	var isr, ise float64
 	n := 0
 	opts := &agent.Options{MaxSteps: o.MaxSteps, MaxTokens: o.MaxTokens, MaxDuration: o.MaxTime, Protocol: agent.Protocol(o.Protocol),
@@ -257,6 +280,9 @@ func runRollout(ctx context.Context, o *RolloutOptions) error {
 	start := time.Now()
 	err = agent.RunAll(ctx, tasks, p, b, opts, func(i int, t *agent.Trajectory) error {
 		ends[string(t.End)]++
+		if t.End == agent.EndError {
+			errs[t.Error]++
+		}
 		isr += t.Metrics.ISR
 		ise += t.Metrics.ISE
 		n++
@@ -277,7 +303,21 @@ func runRollout(ctx context.Context, o *RolloutOptions) error {
 		return err
 	}
 	if ends[agent.EndError] > 0 {
-		return &partialError{fmt.Sprintf("%d of %d tasks ended in error (their trajectories are written; see \"error\")", ends[agent.EndError], n)}
+		// Each distinct cause once, the commonest first.
+		causes := sortedStrings(errs)
+		sort.SliceStable(causes, func(i, j int) bool { return errs[causes[i]] > errs[causes[j]] })
+		for i, c := range causes {
+			if i == 3 {
+				fmt.Fprintf(o.IO.ErrOut, "rollout: ... and %d more causes\n", len(causes)-i)
+				break
+			}
+			fmt.Fprintf(o.IO.ErrOut, "rollout: %d ended in error: %s\n", errs[c], c)
+		}
+		again := `see "error"`
+		if o.Output != "" {
+			again = "the same command runs them again"
+		}
+		return &partialError{fmt.Sprintf("%d of %d tasks ended in error (their trajectories are written; %s)", ends[agent.EndError], n, again)}
 	}
 	return nil
 }

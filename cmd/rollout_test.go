@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -272,6 +273,27 @@ func TestRolloutLLMRecordReplayCLI(t *testing.T) {
 	var pe *partialError
 	if !errors.As(err, &pe) || strings.Count(out, "\n") != n || !strings.Contains(out, `"end":"error"`) {
 		t.Errorf("failing model: %v\n%s", err, out)
+	}
+	// With -o, the cause is said once, and the same command once the
+	// endpoint works runs the failed tasks again in place of their errors.
+	trajs := filepath.Join(dir, "traj.jsonl")
+	args := []string{"--store", store, "rollout", "--tasks", tasks, "--policy", "llm", "--model", "m", "--retries", "0", "-o", trajs}
+	_, stderr, err = leaperIn(t, append(args, "--base-url", bad.BaseURL())...)
+	if !errors.As(err, &pe) || strings.Count(stderr, "scripted 400") != 1 || !strings.Contains(err.Error(), "the same command runs them again") {
+		t.Errorf("failing model with -o: %v\n%s", err, stderr)
+	}
+	_, stderr, err = leaperIn(t, append(args, "--base-url", s.BaseURL())...)
+	if err != nil || !strings.Contains(stderr, fmt.Sprintf("%d trajectories in %s had ended in error", n, trajs)) {
+		t.Fatalf("rerun: %v\n%s", err, stderr)
+	}
+	got, err := agent.ReadTrajectories(trajs)
+	if err != nil || len(got) != n {
+		t.Fatalf("rerun wrote %d trajectories: %v", len(got), err)
+	}
+	for _, tr := range got {
+		if tr.End != agent.EndAnswer {
+			t.Errorf("%s ended %s after the rerun", tr.TaskID, tr.End)
+		}
 	}
 }
 
