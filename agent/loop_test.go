@@ -74,6 +74,7 @@ func TestRolloutScriptedModel(t *testing.T) {
 				}
 			}},
 		{name: "429 then success", actions: []agenttest.Action{{Status: 429}, {Content: answer}}, end: agent.EndAnswer, retried: 1},
+		{name: "no choices then success", actions: []agenttest.Action{{NoChoices: true}, {Content: answer}}, end: agent.EndAnswer, retried: 1},
 		{name: "500 until retries run out", retries: 2, actions: []agenttest.Action{{Status: 500}, {Status: 500}, {Status: 500}},
 			end: agent.EndError,
 			check: func(t *testing.T, tr *agent.Trajectory, s *agenttest.Server) {

@@ -31,7 +31,14 @@ type OpenAIOptions struct {
 	// Seed seeds the jitter, so retry schedules are reproducible.
 	Seed       int64
 	HTTPClient *http.Client
+	// OnRetry, when set, hears of each failed request that is retried:
+	// the retry's number (from 1), the wait before it and the failure.
+	OnRetry func(retry int, wait time.Duration, err error)
 }
+
+// errNoChoices is a reply without choices: a server's hiccup, retried as a
+// 5xx is.
+var errNoChoices = errors.New("response has no choices")
 
 // OpenAI is a ChatModel over an OpenAI-compatible endpoint, through
 // github.com/sashabaranov/go-openai.
@@ -82,7 +89,7 @@ func (m *OpenAI) Chat(ctx context.Context, req *ChatRequest) (*ChatResponse, err
 		cancel()
 		if err == nil {
 			if len(resp.Choices) == 0 {
-				err = errors.New("response has no choices")
+				err = errNoChoices
 			} else {
 				out := fromOpenAI(&resp)
 				out.Retries, out.Latency = attempt, time.Since(start)
@@ -101,6 +108,9 @@ func (m *OpenAI) Chat(ctx context.Context, req *ChatRequest) (*ChatResponse, err
 			d = m.opts.MaxBackoff
 		}
 		d += time.Duration(rng.Int64N(int64(d)/2 + 1))
+		if m.opts.OnRetry != nil {
+			m.opts.OnRetry(attempt+1, d, err)
+		}
 		t := time.NewTimer(d)
 		select {
 		case <-ctx.Done():
@@ -114,6 +124,9 @@ func (m *OpenAI) Chat(ctx context.Context, req *ChatRequest) (*ChatResponse, err
 // retryable reports whether a failure is transient: 429, 5xx, a timeout
 // or a broken connection.
 func retryable(err error) bool {
+	if errors.Is(err, errNoChoices) {
+		return true
+	}
 	var ae *openai.APIError
 	if errors.As(err, &ae) && ae.HTTPStatusCode != 0 {
 		return ae.HTTPStatusCode == http.StatusTooManyRequests || ae.HTTPStatusCode >= 500

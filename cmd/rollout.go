@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"sort"
+	"sync"
 	"time"
 
 	"github.com/leaper-dev/leaper/agent"
@@ -231,8 +232,14 @@ func runRollout(ctx context.Context, o *RolloutOptions) error {
 			if retries == 0 {
 				retries = -1 // the client's "none"; its 0 means the default
 			}
+			var mu sync.Mutex // workers retry at once
 			m = agent.NewOpenAI(&agent.OpenAIOptions{BaseURL: o.BaseURL, APIKey: o.APIKey, Timeout: o.Timeout,
-				MaxRetries: retries, Seed: o.Seed})
+				MaxRetries: retries, Seed: o.Seed,
+				OnRetry: func(n int, wait time.Duration, err error) {
+					mu.Lock()
+					defer mu.Unlock()
+					fmt.Fprintf(o.IO.ErrOut, "rollout: model request failed (%v); retry %d of %d in %s\n", err, n, retries, wait.Round(100*time.Millisecond))
+				}})
 		}
 		if o.CacheMode != agent.CacheOff {
 			c, err := agent.OpenCache(o.Cache, o.CacheMode, m)

@@ -286,6 +286,13 @@ func TestRolloutLLMRecordReplayCLI(t *testing.T) {
 	if err != nil || !strings.Contains(stderr, fmt.Sprintf("%d trajectories in %s had ended in error", n, trajs)) {
 		t.Fatalf("rerun: %v\n%s", err, stderr)
 	}
+	// A transient failure is retried, and said on stderr.
+	flaky := agenttest.NewServer(t, agenttest.Action{Status: 503})
+	flaky.Func = s.Func
+	_, stderr, err = leaperIn(t, "--store", store, "rollout", "--tasks", tasks, "--policy", "llm", "--model", "m", "--base-url", flaky.BaseURL())
+	if err != nil || !strings.Contains(stderr, "503") || !strings.Contains(stderr, "retry 1 of 5 in") {
+		t.Errorf("transient failure: %v\n%s", err, stderr)
+	}
 	got, err := agent.ReadTrajectories(trajs)
 	if err != nil || len(got) != n {
 		t.Fatalf("rerun wrote %d trajectories: %v", len(got), err)

@@ -37,6 +37,7 @@ type Action struct {
 	ToolCalls [][2]string   // name, arguments
 	Status    int           // an error status instead of a reply
 	Hang      time.Duration // sleep before answering (past the client's timeout)
+	NoChoices bool          // a 200 whose choices are empty
 }
 
 // Server is an OpenAI-compatible chat endpoint that answers from a script:
@@ -101,6 +102,10 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
 	if a.Status != 0 {
 		w.WriteHeader(a.Status)
 		fmt.Fprintf(w, `{"error":{"message":"scripted %d","type":"server_error","code":null}}`, a.Status)
+		return
+	}
+	if a.NoChoices {
+		fmt.Fprint(w, `{"id": "chatcmpl-test", "object": "chat.completion", "created": 0, "choices": []}`)
 		return
 	}
 	msg := map[string]any{"role": "assistant", "content": a.Content}
