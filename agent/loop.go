@@ -206,7 +206,7 @@ func Run(ctx context.Context, task *query.Task, p Policy, b Backend, opts *Optio
 		}
 		if len(r.ToolCalls) > 0 {
 			for _, tc := range r.ToolCalls {
-				text, err := exec(checkCall(tc.ID, tc.Name, json.RawMessage(tc.Arguments)))
+				text, err := exec(checkCall(tc.ID, tc.Name, json.RawMessage(tc.Arguments), true))
 				if err != nil {
 					return fail(err)
 				}
@@ -214,15 +214,20 @@ func Run(ctx context.Context, task *query.Task, p Policy, b Backend, opts *Optio
 			}
 		} else {
 			calls := parseTextCalls(r.Content)
-			c := call{err: msgNoCall}
-			if len(calls) > 0 {
+			c, wrap := call{err: msgNoCall}, ToolResponse
+			switch {
+			case len(calls) > 0:
 				c = calls[0] // Tongyi runs the first call of a turn
+			case o.Protocol == ProtocolNative:
+				// A native model told of tags it was never shown would
+				// be misled: the error in its own terms, untagged.
+				c, wrap = call{err: msgNoCallNative}, func(s string) string { return s }
 			}
 			text, err := exec(c)
 			if err != nil {
 				return fail(err)
 			}
-			s.Messages = append(s.Messages, Message{Role: RoleUser, Content: ToolResponse(text)})
+			s.Messages = append(s.Messages, Message{Role: RoleUser, Content: wrap(text)})
 		}
 		if r.PromptTokens+r.CompletionTokens > o.MaxTokens {
 			return finish(EndMaxTokens, nil)

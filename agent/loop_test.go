@@ -106,7 +106,20 @@ func TestRolloutScriptedModel(t *testing.T) {
 			}},
 		{name: "native unknown tool and bad arguments", protocol: agent.ProtocolNative,
 			actions: []agenttest.Action{{ToolCalls: [][2]string{{"browse", `{}`}, {"search", `{"query": [`}}}, {Content: answer}},
-			end:     agent.EndAnswer, steps: 2},
+			end:     agent.EndAnswer, steps: 2,
+			check: func(t *testing.T, tr *agent.Trajectory, s *agenttest.Server) {
+				// Errors in the native protocol's terms: no text tags.
+				if m := tr.Messages[4]; m.Role != agent.RoleTool || !strings.Contains(m.Content, "arguments of the search call") || strings.Contains(m.Content, "<tool_call>") {
+					t.Errorf("bad arguments message %+v", m)
+				}
+			}},
+		{name: "native no tool call", protocol: agent.ProtocolNative,
+			actions: []agenttest.Action{{Content: "I think so."}, {Content: answer}}, end: agent.EndAnswer, steps: 1,
+			check: func(t *testing.T, tr *agent.Trajectory, s *agenttest.Server) {
+				if m := tr.Messages[3]; m.Role != agent.RoleUser || !strings.HasPrefix(m.Content, "Error: no tool call found. Call a tool (search or visit)") || strings.Contains(m.Content, "<tool_") {
+					t.Errorf("no-call message %+v", m)
+				}
+			}},
 		{name: "no tool call", actions: []agenttest.Action{{Content: "I think so."}, {Content: answer}}, end: agent.EndAnswer, steps: 1},
 		{name: "answer in the first step", actions: []agenttest.Action{{Content: answer}}, end: agent.EndAnswer, steps: 0},
 		{name: "max steps", actions: []agenttest.Action{{Content: search}, {Content: search}, {Content: search}, {Content: search}},

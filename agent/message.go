@@ -116,6 +116,10 @@ const (
 	msgNoCall      = "Error: no tool call found. Call a tool with <tool_call>{\"name\": ..., \"arguments\": ...}</tool_call> or give the final answer inside <answer></answer>."
 	msgBadJSON     = "Error: the tool call is not valid JSON (%s). Write <tool_call>{\"name\": \"search\", \"arguments\": {\"query\": [\"...\"]}}</tool_call>."
 	msgUnknownTool = "Error: unknown tool %q. The available tools are search and visit."
+	// With native tool calls the model knows no tags: the same errors in
+	// its terms.
+	msgNoCallNative  = "Error: no tool call found. Call a tool (search or visit) or give the final answer inside <answer></answer>."
+	msgBadArgsNative = "Error: the arguments of the %s call are not a JSON object. Call it again with arguments such as {\"query\": [\"...\"]} for search or {\"url\": [\"...\"], \"goal\": \"...\"} for visit."
 )
 
 // extract returns the text between the first open tag and the close tag
@@ -167,14 +171,15 @@ func parseTextCalls(content string) []call {
 			out = append(out, call{err: fmt.Sprintf(msgBadJSON, err)})
 			continue
 		}
-		out = append(out, checkCall("", c.Name, c.Arguments))
+		out = append(out, checkCall("", c.Name, c.Arguments, false))
 	}
 	return out
 }
 
 // checkCall validates a tool name and arguments; string-encoded arguments
-// (as native calls carry them) are decoded.
-func checkCall(id, name string, args json.RawMessage) call {
+// (as native calls carry them) are decoded. native says which protocol's
+// words the error uses.
+func checkCall(id, name string, args json.RawMessage, native bool) call {
 	c := call{id: id, name: name}
 	if !knownTool(name) {
 		c.err = fmt.Sprintf(msgUnknownTool, name)
@@ -186,7 +191,11 @@ func checkCall(id, name string, args json.RawMessage) call {
 	}
 	var buf bytes.Buffer
 	if len(args) == 0 || json.Compact(&buf, args) != nil {
-		c.err = fmt.Sprintf(msgBadJSON, "arguments are not a JSON object")
+		if native {
+			c.err = fmt.Sprintf(msgBadArgsNative, name)
+		} else {
+			c.err = fmt.Sprintf(msgBadJSON, "arguments are not a JSON object")
+		}
 		return c
 	}
 	c.args = buf.Bytes()
