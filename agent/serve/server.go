@@ -123,9 +123,11 @@ func (s *Server) wrap(name, method string, h handlerFunc, render renderFunc) htt
 	return func(rw http.ResponseWriter, r *http.Request) {
 		t0 := time.Now()
 		s.flight.Add(1)
+		// Last, once the request is counted: InFlight 0 means every
+		// answered request is in the stats.
+		defer s.flight.Add(-1)
 		sw := &statusWriter{ResponseWriter: rw}
 		defer func() {
-			s.flight.Add(-1)
 			if p := recover(); p != nil {
 				if p == http.ErrAbortHandler {
 					panic(p)
@@ -409,9 +411,9 @@ func (s *Server) Mount(path string, h http.Handler) {
 	s.mux.HandleFunc(path, func(rw http.ResponseWriter, r *http.Request) {
 		t0 := time.Now()
 		s.flight.Add(1)
+		defer s.flight.Add(-1) // last, as in wrap
 		sw := &statusWriter{ResponseWriter: rw}
 		defer func() {
-			s.flight.Add(-1)
 			st.requests.Add(1)
 			switch {
 			case sw.status >= 500:
