@@ -251,7 +251,14 @@ func BenchmarkVisitHTTP(b *testing.B) {
 // The difference of their CPU per call, mcp-extra-us/op, is the protocol's
 // cost that no tool change can remove: the floor of BenchmarkVisitHTTP's
 // mcp/visit-cpu is (visit-cpu-us/op + mcp-extra-us/op) / visit-cpu-us/op.
-func BenchmarkCallOverhead(b *testing.B) {
+func BenchmarkCallOverhead(b *testing.B) { callOverhead(b, false) }
+
+// BenchmarkCallOverheadEmpty is BenchmarkCallOverhead with a one-byte tool
+// result and no entities on the MCP side: what the SDK costs a call
+// whatever the tool answers. The plain endpoint still answers whole.
+func BenchmarkCallOverheadEmpty(b *testing.B) { callOverhead(b, true) }
+
+func callOverhead(b *testing.B, empty bool) {
 	w := benchWeb(b)
 	bodies := visitBodies(b, w, 500)
 	type visitArgs struct {
@@ -293,6 +300,9 @@ func BenchmarkCallOverhead(b *testing.B) {
 		o, err := lookup(args)
 		if err != nil {
 			return nil, err
+		}
+		if empty {
+			return &answer{text: "x"}, nil
 		}
 		return &answer{text: o.Text, entities: o.Entities, urls: o.URLs}, nil
 	}))
