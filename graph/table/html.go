@@ -232,10 +232,15 @@ func readTable(n *html.Node) *Table {
 				col++
 			}
 		}
-		allTH := true
+		// A header row is th cells; an empty td among them is a spacer
+		// (a rowspan="100" column gap), not data.
+		allTH, anyTH := true, false
 		for _, rc := range srow {
 			fillPending()
-			if !rc.th {
+			switch {
+			case rc.th:
+				anyTH = true
+			case strings.TrimSpace(rc.cell.Text) != "":
 				allTH = false
 			}
 			rs := min(rc.rowspan, remaining+1)
@@ -282,7 +287,7 @@ func readTable(n *html.Node) *Table {
 			continue // a row of nothing but continued spans says nothing new
 		}
 		grid = append(grid, row)
-		ownTH = append(ownTH, allTH)
+		ownTH = append(ownTH, allTH && anyTH)
 	}
 
 	t := &Table{Caption: caption, Index: -1}

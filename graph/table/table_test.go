@@ -609,3 +609,29 @@ func TestDetect(t *testing.T) {
 		}
 	}
 }
+
+// TestHTMLHeaderWithSpacer: a two-row header whose first row holds an empty
+// td spacer (a rowspan="100" gap between column groups, as on Wikipedia's
+// championship pages) is still two header rows, joined into column names;
+// its second row is not read as data.
+func TestHTMLHeaderWithSpacer(t *testing.T) {
+	const page = `<html><head><title>Cup - Wikipedia</title></head><body><h1>Cup</h1>
+<table class="wikitable">
+<tr><th rowspan="2">Year</th><th rowspan="2">Host</th><td rowspan="100"></td><th colspan="2">Final</th></tr>
+<tr><th>Champions</th><th>Runners-up</th></tr>
+<tr><td>1954</td><td>Belgium</td><td>Italy</td><td>Spain</td></tr>
+<tr><td>1955</td><td>Spain</td><td>Spain</td><td>Germany</td></tr>
+</table></body></html>`
+	tables, err := ParseHTML("cup.html", strings.NewReader(page), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tb := tables[0]
+	want := []string{"Year", "Host", "", "Final Champions", "Final Runners-up"}
+	if !slices.Equal(tb.Header, want) {
+		t.Errorf("header %q, want %q", tb.Header, want)
+	}
+	if len(tb.Rows) != 2 || tb.Rows[0][0].Text != "1954" {
+		t.Errorf("%d rows, first %v", len(tb.Rows), tb.Rows[0])
+	}
+}
