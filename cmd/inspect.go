@@ -97,7 +97,7 @@ func runStats(ctx context.Context, o *StatsOptions, store string) error {
 	w := o.IO.Out
 	c := st.Counts
 	fmt.Fprintf(w, "Store %s\n", store)
-	fmt.Fprintf(w, "  tables    %8d read, %d passed cleaning (%.1f%%), %d rejected\n", c.Tables, c.Trees,
+	fmt.Fprintf(w, "  tables    %8d distinct read, %d passed cleaning (%.1f%%), %d rejected\n", c.Tables, c.Trees,
 		100*float64(c.Trees)/float64(max(1, c.Tables)), c.Rejected)
 	fmt.Fprintf(w, "  entities  %8d\n  relations %8d\n  triples   %8d\n  passages  %8d\n  pages     %8d\n",
 		c.Entities, c.Relations, c.Triples, c.Passages, c.Pages)
