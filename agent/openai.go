@@ -3,15 +3,13 @@ package agent
 import (
 	"context"
 	"encoding/binary"
-	"errors"
 	"fmt"
-	"io"
 	"math/rand/v2"
-	"net"
 	"net/http"
 	"strings"
 	"time"
 
+	"github.com/leaper-dev/leaper/internal/chatretry"
 	openai "github.com/sashabaranov/go-openai"
 )
 
@@ -35,10 +33,6 @@ type OpenAIOptions struct {
 	// the retry's number (from 1), the wait before it and the failure.
 	OnRetry func(retry int, wait time.Duration, err error)
 }
-
-// errNoChoices is a reply without choices: a server's hiccup, retried as a
-// 5xx is.
-var errNoChoices = errors.New("response has no choices")
 
 // OpenAI is a ChatModel over an OpenAI-compatible endpoint, through
 // github.com/sashabaranov/go-openai.
@@ -89,7 +83,7 @@ func (m *OpenAI) Chat(ctx context.Context, req *ChatRequest) (*ChatResponse, err
 		cancel()
 		if err == nil {
 			if len(resp.Choices) == 0 {
-				err = errNoChoices
+				err = chatretry.ErrNoChoices
 			} else {
 				out := fromOpenAI(&resp)
 				out.Retries, out.Latency = attempt, time.Since(start)
@@ -100,7 +94,7 @@ func (m *OpenAI) Chat(ctx context.Context, req *ChatRequest) (*ChatResponse, err
 			return nil, ctx.Err()
 		}
 		last = err
-		if !retryable(err) || m.opts.MaxRetries < 0 || attempt >= m.opts.MaxRetries {
+		if !chatretry.Retryable(err) || m.opts.MaxRetries < 0 || attempt >= m.opts.MaxRetries {
 			return nil, fmt.Errorf("%w after %d attempt(s): %w", ErrModel, attempt+1, last)
 		}
 		d := m.opts.Backoff << attempt
@@ -119,25 +113,6 @@ func (m *OpenAI) Chat(ctx context.Context, req *ChatRequest) (*ChatResponse, err
 		case <-t.C:
 		}
 	}
-}
-
-// retryable reports whether a failure is transient: 429, 5xx, a timeout
-// or a broken connection.
-func retryable(err error) bool {
-	if errors.Is(err, errNoChoices) {
-		return true
-	}
-	var ae *openai.APIError
-	if errors.As(err, &ae) && ae.HTTPStatusCode != 0 {
-		return ae.HTTPStatusCode == http.StatusTooManyRequests || ae.HTTPStatusCode >= 500
-	}
-	var re *openai.RequestError
-	if errors.As(err, &re) && re.HTTPStatusCode != 0 {
-		return re.HTTPStatusCode == http.StatusTooManyRequests || re.HTTPStatusCode >= 500
-	}
-	var ne net.Error
-	return errors.Is(err, context.DeadlineExceeded) || errors.As(err, &ne) ||
-		errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF)
 }
 
 func toOpenAI(r *ChatRequest) openai.ChatCompletionRequest {

@@ -399,8 +399,8 @@ var flagFloors = map[string]map[string]int{
 	"tree":    {"rows": 0},
 	"task":    {"rows": 0},
 	"mine":    {"workers": 0},
-	"synth":   {"expand": 0},
 	"rollout": {"max-steps": 1, "max-tokens": 1},
+	"synth":   {"expand": 0, "retries": 0},
 }
 
 // maxExpand bounds synth --expand: each expansion multiplies the work, and

@@ -9,6 +9,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
+	"time"
 
 	"github.com/leaper-dev/leaper/agent/eval"
 	"github.com/leaper-dev/leaper/graph"
@@ -36,6 +38,8 @@ type SynthOptions struct {
 	BaseURL    string
 	Model      string
 	APIKey     string
+	Timeout    time.Duration
+	Retries    int
 	JSON       bool
 }
 
@@ -98,6 +102,8 @@ counted on stderr. Same store, flags and seed give byte-identical output.`,
 	fl.StringVar(&opts.BaseURL, "base-url", "", "endpoint base URL (env OPENAI_BASE_URL)")
 	fl.StringVar(&opts.Model, "model", "", "model name for --llm")
 	fl.StringVar(&opts.APIKey, "api-key", "", "API key (env OPENAI_API_KEY)")
+	fl.DurationVar(&opts.Timeout, "timeout", 2*time.Minute, "--llm: bound on one paraphrase call")
+	fl.IntVar(&opts.Retries, "retries", 5, "--llm: retries of a call on 429, 5xx and timeouts; a call that still fails stops the run")
 	fl.BoolVar(&opts.JSON, "json", false, "print the summary on stderr as JSON")
 	return c
 }
@@ -110,7 +116,15 @@ func runSynth(ctx context.Context, o *SynthOptions) error {
 	so := &synth.Options{Variant: o.Variant, N: o.N, Seed: o.Seed, Expand: o.Expand,
 		Aggregate: o.Aggregate, MinTargets: o.MinTargets, MinTrees: o.MinTrees, Op: o.Op}
 	if o.LLM {
-		so.Paraphraser = synth.NewLLM(o.BaseURL, o.Model, o.APIKey, o.Seed)
+		l := synth.NewLLM(o.BaseURL, o.Model, o.APIKey, o.Seed)
+		l.Timeout, l.Retries = o.Timeout, o.Retries
+		var mu sync.Mutex
+		l.OnRetry = func(n int, wait time.Duration, err error) {
+			mu.Lock()
+			defer mu.Unlock()
+			fmt.Fprintf(o.IO.ErrOut, "synth: paraphrase call failed (%v); retry %d of %d in %s\n", err, n, o.Retries, wait.Round(100*time.Millisecond))
+		}
+		so.Paraphraser = l
 	}
 	w := bufio.NewWriterSize(o.IO.Out, 1<<16)
 	enc := json.NewEncoder(w)

@@ -4,8 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"strings"
+	"time"
 
+	"github.com/leaper-dev/leaper/internal/chatretry"
 	"github.com/leaper-dev/leaper/query"
 	openai "github.com/sashabaranov/go-openai"
 )
@@ -26,12 +29,28 @@ type Paraphraser interface {
 	Paraphrase(ctx context.Context, req ParaphraseRequest) (string, error)
 }
 
-// LLM is a Paraphraser over an OpenAI-compatible chat endpoint.
+// LLM is a Paraphraser over an OpenAI-compatible chat endpoint. A call
+// that fails for good (a 4xx other than 429, or a transient failure past
+// the retries) returns an error wrapping ErrEndpoint, which stops Run: a
+// wrong key or URL is said at once, not counted task by task.
 type LLM struct {
 	client *openai.Client
 	model  string
 	seed   int
+	// Timeout bounds one call; Retries is how many times a transient
+	// failure (429, 5xx, a timeout, a broken connection, a reply without
+	// choices) is retried, after Backoff doubled each time. NewLLM sets
+	// 2 minutes, 5 and 1 second.
+	Timeout time.Duration
+	Retries int
+	Backoff time.Duration
+	// OnRetry, when set, hears of each retry: its number, the wait before
+	// it and the failure.
+	OnRetry func(retry int, wait time.Duration, err error)
 }
+
+// ErrEndpoint wraps a paraphrase call that failed for good.
+var ErrEndpoint = errors.New("synth: paraphrase endpoint failed")
 
 // NewLLM returns a paraphraser for the endpoint at baseURL ("" is
 // OpenAI's) with the given model and key.
@@ -40,7 +59,8 @@ func NewLLM(baseURL, model, apiKey string, seed int64) *LLM {
 	if baseURL != "" {
 		cfg.BaseURL = strings.TrimSuffix(baseURL, "/")
 	}
-	return &LLM{client: openai.NewClientWithConfig(cfg), model: model, seed: int(seed)}
+	return &LLM{client: openai.NewClientWithConfig(cfg), model: model, seed: int(seed),
+		Timeout: 2 * time.Minute, Retries: 5, Backoff: time.Second}
 }
 
 const paraphrasePrompt = `You rewrite questions for an information-seeking benchmark.
@@ -62,70 +82,115 @@ func (l *LLM) Paraphrase(ctx context.Context, req ParaphraseRequest) (string, er
 		keep = []string{"(none)"}
 	}
 	seed := l.seed
-	resp, err := l.client.CreateChatCompletion(ctx, openai.ChatCompletionRequest{
-		Model:       l.model,
-		Temperature: 0,
+	creq := openai.ChatCompletionRequest{
+		Model: l.model,
+		// go-openai leaves a zero temperature out of the request (the
+		// server's default, often 1, would apply): the smallest positive
+		// one is sent instead, as its documentation advises.
+		Temperature: math.SmallestNonzeroFloat32,
 		Seed:        &seed,
 		Messages: []openai.ChatCompletionMessage{
 			{Role: openai.ChatMessageRoleSystem, Content: fmt.Sprintf(paraphrasePrompt, strings.Join(keep, ", "))},
 			{Role: openai.ChatMessageRoleUser, Content: req.Question},
 		},
-	})
-	if err != nil {
-		return "", fmt.Errorf("synth: paraphrase: %w", err)
 	}
-	if len(resp.Choices) == 0 {
-		return "", errors.New("synth: paraphrase: no choices")
+	for attempt := 0; ; attempt++ {
+		rctx, cancel := context.WithTimeout(ctx, l.Timeout)
+		resp, err := l.client.CreateChatCompletion(rctx, creq)
+		cancel()
+		if err == nil && len(resp.Choices) == 0 {
+			err = chatretry.ErrNoChoices
+		}
+		if err == nil {
+			return strings.TrimSpace(resp.Choices[0].Message.Content), nil
+		}
+		if ctx.Err() != nil {
+			return "", ctx.Err()
+		}
+		if !chatretry.Retryable(err) || attempt >= l.Retries {
+			return "", fmt.Errorf("%w after %d attempt(s): %w", ErrEndpoint, attempt+1, err)
+		}
+		d := l.Backoff << attempt
+		if d <= 0 || d > time.Minute {
+			d = time.Minute
+		}
+		if l.OnRetry != nil {
+			l.OnRetry(attempt+1, d, err)
+		}
+		t := time.NewTimer(d)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return "", ctx.Err()
+		case <-t.C:
+		}
 	}
-	return strings.TrimSpace(resp.Choices[0].Message.Content), nil
 }
 
 // Paraphrase outcomes, counted in Stats.Paraphrase.
 const (
 	ParaAccepted = "accepted"
 	ParaFailed   = "call_failed"
+	ParaEmpty    = "empty"
 	ParaMissing  = "constant_missing"
 	ParaLeak     = "leak"
 	ParaTable    = "names_table" // the rewrite names a table or page (NamesTable)
 )
 
 // paraphrase returns the model's rewrite of t.Question when it passes the
-// checks, else the template.
-func (s *synth) paraphrase(ctx context.Context, d *draft, t *query.Task, st *Stats) string {
-	keep := slices2keep(d)
-	p, err := s.o.Paraphraser.Paraphrase(ctx, ParaphraseRequest{Variant: d.variant, Question: t.Question, Keep: keep})
-	if err != nil || strings.TrimSpace(p) == "" {
+// checks, else the template. An error wrapping ErrEndpoint, or the context's, stops the run.
+func (s *synth) paraphrase(ctx context.Context, d *draft, t *query.Task, st *Stats) (string, error) {
+	q, err := s.paraphraseText(ctx, d, t, st)
+	if errors.Is(err, ErrEndpoint) || ctx.Err() != nil {
+		return "", err
+	}
+	if err != nil {
 		st.Paraphrase[ParaFailed]++
 		s.o.Logger.Debug("synth: paraphrase", "err", err)
-		return t.Question
+		return t.Question, nil
+	}
+	return q, nil
+}
+
+// paraphraseText returns the model's rewrite of t.Question when it passes
+// the checks, else the template.
+func (s *synth) paraphraseText(ctx context.Context, d *draft, t *query.Task, st *Stats) (string, error) {
+	keep := slices2keep(d)
+	p, err := s.o.Paraphraser.Paraphrase(ctx, ParaphraseRequest{Variant: d.variant, Question: t.Question, Keep: keep})
+	if err != nil {
+		return "", err
+	}
+	if strings.TrimSpace(p) == "" {
+		st.Paraphrase[ParaEmpty]++
+		return t.Question, nil
 	}
 	lp := strings.ToLower(p)
 	for _, k := range keep {
 		if !strings.Contains(lp, strings.ToLower(k)) {
 			st.Paraphrase[ParaMissing]++
-			return t.Question
+			return t.Question, nil
 		}
 	}
 	lq := strings.ToLower(t.Question)
 	for _, h := range d.hidden {
 		if n := strings.ToLower(s.name(h)); len(n) >= 3 && containsWord(lp, n) {
 			st.Paraphrase[ParaLeak]++
-			return t.Question
+			return t.Question, nil
 		}
 	}
 	for _, tg := range t.Targets {
 		n := strings.ToLower(strings.TrimSpace(tg.Name))
 		if len(n) >= 3 && containsWord(lp, n) && !containsWord(lq, n) {
 			st.Paraphrase[ParaLeak]++
-			return t.Question
+			return t.Question, nil
 		}
 	}
 	if NamesTable(p) {
 		st.Paraphrase[ParaTable]++
-		return t.Question
+		return t.Question, nil
 	}
 	st.Paraphrase[ParaAccepted]++
-	return p
+	return p, nil
 }
 
 // slices2keep lists what a paraphrase must keep: the live constants and

@@ -1,13 +1,19 @@
 package synth_test
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
+	"time"
 
+	"github.com/leaper-dev/leaper/query"
 	"github.com/leaper-dev/leaper/store/storetest"
 
 	"github.com/leaper-dev/leaper/synth"
@@ -73,7 +79,7 @@ func TestParaphrase(t *testing.T) {
 		{"good", 0, func(q string) string { return "Here is my question. " + q }, synth.ParaAccepted, true},
 		{"leak", 0, func(q string) string { return q + " Hint: think of " + leakOf[q] + "." }, synth.ParaLeak, false},
 		{"drops-constant", 0, func(q string) string { return "Which ones share it?" }, synth.ParaMissing, false},
-		{"500", http.StatusInternalServerError, nil, synth.ParaFailed, false},
+		{"empty", 0, func(q string) string { return " " }, synth.ParaEmpty, false},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -96,5 +102,65 @@ func TestParaphrase(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestParaphraseEndpointFails: a transient failure is retried; a call that
+// fails for good (a 401, or 5xx past the retries) stops the run with the
+// endpoint's message instead of keeping every template in silence.
+func TestParaphraseEndpointFails(t *testing.T) {
+	g := storetest.OpenGraph(t)
+	o := synth.Options{Variant: "reverse-union", N: 2, Seed: 5}
+	for _, c := range []struct {
+		name     string
+		status   int
+		attempts int
+	}{
+		{"401", http.StatusUnauthorized, 1},
+		{"500", http.StatusInternalServerError, 3},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var calls atomic.Int32
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				calls.Add(1)
+				w.WriteHeader(c.status)
+				w.Write([]byte(`{"error":{"message":"boom","type":"server_error"}}`))
+			}))
+			defer srv.Close()
+			l := synth.NewLLM(srv.URL+"/v1", "m", "key", o.Seed)
+			l.Retries, l.Backoff = 2, time.Millisecond
+			o.Paraphraser = l
+			_, err := synth.Run(context.Background(), g, &o, func(*query.Task) error { return nil })
+			if !errors.Is(err, synth.ErrEndpoint) || !strings.Contains(err.Error(), "boom") || int(calls.Load()) != c.attempts {
+				t.Errorf("Run: %v after %d calls, want ErrEndpoint after %d", err, calls.Load(), c.attempts)
+			}
+		})
+	}
+	// One 503, then answers: retried, and every task paraphrased.
+	var calls atomic.Int32
+	good := chatServer(t, 0, func(q string) string { return "Here is my question. " + q })
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if calls.Add(1) == 1 {
+			w.WriteHeader(http.StatusServiceUnavailable)
+			return
+		}
+		resp, err := http.Post(good.URL+r.URL.Path, "application/json", r.Body)
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		defer resp.Body.Close()
+		w.Header().Set("Content-Type", "application/json")
+		io.Copy(w, resp.Body)
+	}))
+	defer srv.Close()
+	l := synth.NewLLM(srv.URL+"/v1", "m", "key", o.Seed)
+	l.Backoff = time.Millisecond
+	retries := 0
+	l.OnRetry = func(int, time.Duration, error) { retries++ }
+	o.Paraphraser = l
+	tasks, st := run(t, g, o)
+	if retries != 1 || st.Paraphrase[synth.ParaAccepted] != len(tasks) {
+		t.Errorf("%d retries, outcomes %v for %d tasks", retries, st.Paraphrase, len(tasks))
 	}
 }

@@ -434,7 +434,11 @@ func (s *synth) finish(ctx context.Context, d *draft, rng *rand.Rand, st *Stats)
 		return nil, DropNamesTable, nil
 	}
 	if s.o.Paraphraser != nil {
-		t.Question = s.paraphrase(ctx, d, t, st)
+		q, err := s.paraphrase(ctx, d, t, st)
+		if err != nil {
+			return nil, "", err
+		}
+		t.Question = q
 	}
 	if !slices.Equal(tb.vars, tableVars(t.Formalization)) || len(t.Answer.Columns) != len(tb.vars)+1 {
 		return nil, DropInvariant, nil
