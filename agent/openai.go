@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/binary"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"net/http"
 	"strings"
@@ -117,6 +118,11 @@ func (m *OpenAI) Chat(ctx context.Context, req *ChatRequest) (*ChatResponse, err
 
 func toOpenAI(r *ChatRequest) openai.ChatCompletionRequest {
 	c := openai.ChatCompletionRequest{Model: r.Model, Temperature: r.Temperature, TopP: r.TopP, MaxTokens: r.MaxTokens, Seed: r.Seed}
+	if c.Temperature == 0 {
+		// go-openai leaves a zero temperature out (the server's default
+		// would apply); the smallest positive one is greedy decoding too.
+		c.Temperature = math.SmallestNonzeroFloat32
+	}
 	for _, m := range r.Messages {
 		om := openai.ChatCompletionMessage{Role: m.Role, Content: m.Content, ToolCallID: m.ToolCallID}
 		for _, tc := range m.ToolCalls {
