@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
+	"regexp"
 	"strings"
 	"time"
 
@@ -135,6 +137,10 @@ const (
 	ParaMissing  = "constant_missing"
 	ParaLeak     = "leak"
 	ParaTable    = "names_table" // the rewrite names a table or page (NamesTable)
+	// ParaNumbers: the rewrite drops a number of the question or adds one
+	// (a range's bound, a filter's threshold, an aggregate's value).
+	ParaNumbers = "numbers_changed"
+	ParaLong    = "too_long" // over three times the question's length
 )
 
 // paraphrase returns the model's rewrite of t.Question when it passes the
@@ -160,16 +166,29 @@ func (s *synth) paraphraseText(ctx context.Context, d *draft, t *query.Task, st 
 	if err != nil {
 		return "", err
 	}
+	// A reasoning model's thinking is not the question.
+	if i := strings.LastIndex(p, "</think>"); i >= 0 {
+		p = strings.TrimSpace(p[i+len("</think>"):])
+	}
 	if strings.TrimSpace(p) == "" {
 		st.Paraphrase[ParaEmpty]++
 		return t.Question, nil
 	}
+	if len(p) > 3*len(t.Question) {
+		st.Paraphrase[ParaLong]++
+		return t.Question, nil
+	}
 	lp := strings.ToLower(p)
 	for _, k := range keep {
-		if !strings.Contains(lp, strings.ToLower(k)) {
+		if !containsWord(lp, strings.ToLower(k)) {
 			st.Paraphrase[ParaMissing]++
 			return t.Question, nil
 		}
+	}
+	// The numbers are the question's conditions: the same ones, no more.
+	if !maps.Equal(numbersOf(p), numbersOf(t.Question)) {
+		st.Paraphrase[ParaNumbers]++
+		return t.Question, nil
 	}
 	lq := strings.ToLower(t.Question)
 	for _, h := range d.hidden {
@@ -185,12 +204,31 @@ func (s *synth) paraphraseText(ctx context.Context, d *draft, t *query.Task, st 
 			return t.Question, nil
 		}
 	}
+	// An aggregate's value is the answer too (numbers are checked above).
+	if a := t.Answer.Aggregate; a != nil {
+		if v := strings.ToLower(strings.TrimSpace(a.Value)); v != "" && containsWord(lp, v) && !containsWord(lq, v) {
+			st.Paraphrase[ParaLeak]++
+			return t.Question, nil
+		}
+	}
 	if NamesTable(p) {
 		st.Paraphrase[ParaTable]++
 		return t.Question, nil
 	}
 	st.Paraphrase[ParaAccepted]++
 	return p, nil
+}
+
+// numberRE matches a number as written in a question: 4, 1,250, 27.5.
+var numberRE = regexp.MustCompile(`[0-9]+(?:[.,][0-9]+)*`)
+
+// numbersOf returns the numbers s writes.
+func numbersOf(s string) map[string]bool {
+	out := map[string]bool{}
+	for _, n := range numberRE.FindAllString(s, -1) {
+		out[strings.TrimRight(n, ".,")] = true
+	}
+	return out
 }
 
 // slices2keep lists what a paraphrase must keep: the live constants and

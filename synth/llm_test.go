@@ -80,6 +80,9 @@ func TestParaphrase(t *testing.T) {
 		{"leak", 0, func(q string) string { return q + " Hint: think of " + leakOf[q] + "." }, synth.ParaLeak, false},
 		{"drops-constant", 0, func(q string) string { return "Which ones share it?" }, synth.ParaMissing, false},
 		{"empty", 0, func(q string) string { return " " }, synth.ParaEmpty, false},
+		{"thinking", 0, func(q string) string { return "<think>Maybe 42 words.</think>\nHere is my question. " + q }, synth.ParaAccepted, true},
+		{"adds-a-number", 0, func(q string) string { return q + " Give 987654 of them." }, synth.ParaNumbers, false},
+		{"too-long", 0, func(q string) string { return strings.Repeat(q+" ", 4) }, synth.ParaLong, false},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -162,5 +165,34 @@ func TestParaphraseEndpointFails(t *testing.T) {
 	tasks, st := run(t, g, o)
 	if retries != 1 || st.Paraphrase[synth.ParaAccepted] != len(tasks) {
 		t.Errorf("%d retries, outcomes %v for %d tasks", retries, st.Paraphrase, len(tasks))
+	}
+}
+
+// TestParaphraseAggregateLeak: a rewrite that states an aggregate's value
+// keeps the template.
+func TestParaphraseAggregateLeak(t *testing.T) {
+	g := storetest.OpenGraph(t)
+	base := synth.Options{Variant: "basic", N: 4, Seed: 1, Aggregate: true}
+	plain, _ := run(t, g, base)
+	value := map[string]string{}
+	for _, tk := range plain {
+		if tk.Answer.Aggregate != nil {
+			value[tk.Question] = tk.Answer.Aggregate.Value
+		}
+	}
+	if len(value) == 0 {
+		t.Skip("no aggregate task in the sample")
+	}
+	srv := chatServer(t, 0, func(q string) string { return q + " (The answer is " + value[q] + ".)" })
+	o := base
+	o.Paraphraser = synth.NewLLM(srv.URL+"/v1", "m", "key", o.Seed)
+	tasks, st := run(t, g, o)
+	for i, tk := range tasks {
+		if tk.Answer.Aggregate != nil && tk.Question != plain[i].Question {
+			t.Errorf("%s: the value %q leaked: %q", tk.ID, tk.Answer.Aggregate.Value, tk.Question)
+		}
+	}
+	if st.Paraphrase[synth.ParaAccepted] != 0 {
+		t.Errorf("outcomes %v", st.Paraphrase)
 	}
 }
