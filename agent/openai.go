@@ -75,45 +75,20 @@ func NewOpenAI(opts *OpenAIOptions) *OpenAI {
 func (m *OpenAI) Chat(ctx context.Context, req *ChatRequest) (*ChatResponse, error) {
 	creq := toOpenAI(req)
 	key := req.Key()
-	rng := rand.New(rand.NewPCG(uint64(m.opts.Seed), binary.BigEndian.Uint64([]byte(key[:8]))))
 	start := time.Now()
-	var last error
-	for attempt := 0; ; attempt++ {
-		rctx, cancel := context.WithTimeout(ctx, m.opts.Timeout)
-		resp, err := m.c.CreateChatCompletion(rctx, creq)
-		cancel()
-		if err == nil {
-			if len(resp.Choices) == 0 {
-				err = chatretry.ErrNoChoices
-			} else {
-				out := fromOpenAI(&resp)
-				out.Retries, out.Latency = attempt, time.Since(start)
-				return out, nil
-			}
-		}
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
-		last = err
-		if !chatretry.Retryable(err) || m.opts.MaxRetries < 0 || attempt >= m.opts.MaxRetries {
-			return nil, fmt.Errorf("%w after %d attempt(s): %w", ErrModel, attempt+1, last)
-		}
-		d := m.opts.Backoff << attempt
-		if d > m.opts.MaxBackoff || d <= 0 {
-			d = m.opts.MaxBackoff
-		}
-		d += time.Duration(rng.Int64N(int64(d)/2 + 1))
-		if m.opts.OnRetry != nil {
-			m.opts.OnRetry(attempt+1, d, err)
-		}
-		t := time.NewTimer(d)
-		select {
-		case <-ctx.Done():
-			t.Stop()
-			return nil, ctx.Err()
-		case <-t.C:
-		}
+	resp, attempts, err := chatretry.Do(ctx, chatretry.Policy{Timeout: m.opts.Timeout, Retries: m.opts.MaxRetries,
+		Backoff: m.opts.Backoff, MaxBackoff: m.opts.MaxBackoff, OnRetry: m.opts.OnRetry,
+		Jitter: rand.New(rand.NewPCG(uint64(m.opts.Seed), binary.BigEndian.Uint64([]byte(key[:8]))))},
+		chatretry.Complete(m.c, creq))
+	if ctx.Err() != nil {
+		return nil, ctx.Err()
 	}
+	if err != nil {
+		return nil, fmt.Errorf("%w after %d attempt(s): %w", ErrModel, attempts, err)
+	}
+	out := fromOpenAI(&resp)
+	out.Retries, out.Latency = attempts-1, time.Since(start)
+	return out, nil
 }
 
 func toOpenAI(r *ChatRequest) openai.ChatCompletionRequest {

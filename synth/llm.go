@@ -96,37 +96,16 @@ func (l *LLM) Paraphrase(ctx context.Context, req ParaphraseRequest) (string, er
 			{Role: openai.ChatMessageRoleUser, Content: req.Question},
 		},
 	}
-	for attempt := 0; ; attempt++ {
-		rctx, cancel := context.WithTimeout(ctx, l.Timeout)
-		resp, err := l.client.CreateChatCompletion(rctx, creq)
-		cancel()
-		if err == nil && len(resp.Choices) == 0 {
-			err = chatretry.ErrNoChoices
-		}
-		if err == nil {
-			return strings.TrimSpace(resp.Choices[0].Message.Content), nil
-		}
-		if ctx.Err() != nil {
-			return "", ctx.Err()
-		}
-		if !chatretry.Retryable(err) || attempt >= l.Retries {
-			return "", fmt.Errorf("%w after %d attempt(s): %w", ErrEndpoint, attempt+1, err)
-		}
-		d := l.Backoff << attempt
-		if d <= 0 || d > time.Minute {
-			d = time.Minute
-		}
-		if l.OnRetry != nil {
-			l.OnRetry(attempt+1, d, err)
-		}
-		t := time.NewTimer(d)
-		select {
-		case <-ctx.Done():
-			t.Stop()
-			return "", ctx.Err()
-		case <-t.C:
-		}
+	resp, attempts, err := chatretry.Do(ctx, chatretry.Policy{Timeout: l.Timeout, Retries: l.Retries,
+		Backoff: l.Backoff, MaxBackoff: time.Minute, OnRetry: l.OnRetry},
+		chatretry.Complete(l.client, creq))
+	if ctx.Err() != nil {
+		return "", ctx.Err()
 	}
+	if err != nil {
+		return "", fmt.Errorf("%w after %d attempt(s): %w", ErrEndpoint, attempts, err)
+	}
+	return strings.TrimSpace(resp.Choices[0].Message.Content), nil
 }
 
 // Paraphrase outcomes, counted in Stats.Paraphrase.

@@ -7,8 +7,10 @@ import (
 	"context"
 	"errors"
 	"io"
+	"math/rand/v2"
 	"net"
 	"net/http"
+	"time"
 
 	openai "github.com/sashabaranov/go-openai"
 )
@@ -34,4 +36,66 @@ func Retryable(err error) bool {
 	var ne net.Error
 	return errors.Is(err, context.DeadlineExceeded) || errors.As(err, &ne) ||
 		errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF)
+}
+
+// Policy is how a caller retries a chat call.
+type Policy struct {
+	Timeout    time.Duration // bounds one call
+	Retries    int           // retries of a transient failure; negative for none
+	Backoff    time.Duration // the first wait, doubled each retry
+	MaxBackoff time.Duration // the longest wait
+	// Jitter, when set, adds up to half of each wait, drawn from it.
+	Jitter *rand.Rand
+	// OnRetry, when set, hears of each retry: its number (from 1), the
+	// wait before it and the failure.
+	OnRetry func(retry int, wait time.Duration, err error)
+}
+
+// Do calls fn, each call bounded by p.Timeout, until it succeeds, fails
+// for good (not Retryable) or the retries run out; attempts is how many
+// calls were made. A done ctx returns ctx.Err() as it is.
+func Do[T any](ctx context.Context, p Policy, fn func(ctx context.Context) (T, error)) (out T, attempts int, err error) {
+	for attempt := 0; ; attempt++ {
+		rctx, cancel := context.WithTimeout(ctx, p.Timeout)
+		out, err = fn(rctx)
+		cancel()
+		if err == nil {
+			return out, attempt + 1, nil
+		}
+		if ctx.Err() != nil {
+			return out, attempt + 1, ctx.Err()
+		}
+		if !Retryable(err) || p.Retries < 0 || attempt >= p.Retries {
+			return out, attempt + 1, err
+		}
+		d := p.Backoff << attempt
+		if d > p.MaxBackoff || d <= 0 {
+			d = p.MaxBackoff
+		}
+		if p.Jitter != nil {
+			d += time.Duration(p.Jitter.Int64N(int64(d)/2 + 1))
+		}
+		if p.OnRetry != nil {
+			p.OnRetry(attempt+1, d, err)
+		}
+		t := time.NewTimer(d)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return out, attempt + 1, ctx.Err()
+		case <-t.C:
+		}
+	}
+}
+
+// Complete returns the call Do retries: one chat completion of req on c, a
+// reply without choices counted as ErrNoChoices.
+func Complete(c *openai.Client, req openai.ChatCompletionRequest) func(context.Context) (openai.ChatCompletionResponse, error) {
+	return func(ctx context.Context) (openai.ChatCompletionResponse, error) {
+		resp, err := c.CreateChatCompletion(ctx, req)
+		if err == nil && len(resp.Choices) == 0 {
+			err = ErrNoChoices
+		}
+		return resp, err
+	}
 }
