@@ -178,10 +178,14 @@ func resume(path string) (done map[string]bool, retried int, err error) {
 			TaskID string          `json:"task_id"`
 			End    agent.EndReason `json:"end"`
 		}
-		err := query.WrongKind(line, query.KindTrajectory)
-		if err == nil {
-			if err = json.Unmarshal(line, &t); err == nil && t.TaskID == "" {
-				err = agent.ErrNotTrajectory
+		err := json.Unmarshal(line, &t)
+		if err == nil && t.TaskID == "" {
+			err = agent.ErrNotTrajectory
+		}
+		if err != nil {
+			// A tasks file is the likeliest wrong -o: say so.
+			if werr := query.WrongKind(line, query.KindTrajectory); werr != nil {
+				err = werr
 			}
 		}
 		if err != nil {
