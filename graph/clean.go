@@ -154,6 +154,7 @@ func Shape(t *table.Table, opts CleanOptions) (*Shaped, *Reject) {
 	for j := 0; j < ncol; j++ {
 		h := cleanHeader(t.Header[j])
 		col := column(rows, j)
+		cutDetails(col)
 		if reason := dropReason(h, col); reason != "" {
 			s.Dropped = append(s.Dropped, headerOr(h, j)+": "+reason)
 			continue
@@ -272,6 +273,62 @@ func column(rows [][]table.Cell, j int) []table.Cell {
 		col[i] = r[j]
 	}
 	return col
+}
+
+// cutDetails removes the "details" link that Wikipedia's results tables
+// put after an event, a season or a country ("1948 St. Moritz details",
+// "1994 (details)", "Flyweight details") from a column's cells, when most
+// of the column's cells end with one: the cell's text loses the word, and a
+// cell with more than one link loses its last (the details page), so that
+// "1948 St. Moritz" is what the tree names, not "1948 St. Moritz details".
+// A single link stays: it is then the details page itself, a fine entity
+// for the cell. A column where only a few cells end so ("See the listings
+// for full details") is left as it is. col holds copies of the table's
+// cells; the table is not changed.
+func cutDetails(col []table.Cell) {
+	filled, hits := 0, 0
+	for _, c := range col {
+		if blank(c.Text) {
+			continue
+		}
+		filled++
+		if _, ok := detailsCut(c.Text); ok {
+			hits++
+		}
+	}
+	if hits < 2 || 2*hits < filled {
+		return
+	}
+	for i := range col {
+		text, ok := detailsCut(col[i].Text)
+		if !ok {
+			continue
+		}
+		col[i].Text = text
+		if n := len(col[i].Links); n > 1 {
+			col[i].Links = col[i].Links[: n-1 : n-1]
+		}
+	}
+}
+
+// detailsCut returns s without a trailing "details" word ("details",
+// "Details", "(details)", "[details]"), and whether it had one with some
+// text before it.
+func detailsCut(s string) (string, bool) {
+	const word = "details"
+	t := strings.TrimRight(s, " \t\n)]")
+	if len(t) <= len(word) || !strings.EqualFold(t[len(t)-len(word):], word) {
+		return s, false
+	}
+	t = t[:len(t)-len(word)]
+	if c := t[len(t)-1]; !isSpace(c) && c != '(' && c != '[' {
+		return s, false // "Retails", "Xdetails"
+	}
+	t = strings.TrimRight(t, " \t\n([")
+	if blank(t) {
+		return s, false
+	}
+	return t, true
 }
 
 // summaryRow reports a row that totals or averages the others: its first

@@ -184,3 +184,88 @@ func TestSqueezeSpaces(t *testing.T) {
 		}
 	}
 }
+
+func TestDetailsCut(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"1948 St. Moritz details", "1948 St. Moritz"},
+		{"1994 (details)", "1994"},
+		{"Albania (details)", "Albania"},
+		{"1975–76 Details", "1975–76"},
+		{"Men 's 470 details ", "Men 's 470"},
+		{"Flyweight [details]", "Flyweight"},
+		{"Retails", ""},
+		{"Xdetails", ""},
+		{"details", ""},
+		{" (Details)", ""},
+		{"The Devil Is in the Details of it", ""},
+	} {
+		got, ok := detailsCut(c.in)
+		if !ok {
+			got = ""
+		}
+		if got != c.want {
+			t.Errorf("detailsCut(%q) = %q, %v; want %q", c.in, got, ok, c.want)
+		}
+	}
+}
+
+// TestShapeCutsDetails: a results table whose event column ends each cell
+// with Wikipedia's "details" link names the events, not "... details"; the
+// details page, a second link, is no value of the cell. A column where a
+// few cells end so is left alone.
+func TestShapeCutsDetails(t *testing.T) {
+	games := []string{"1948 St. Moritz", "1952 Oslo", "1956 Cortina", "1960 Squaw Valley", "1964 Innsbruck", "1968 Grenoble", "1972 Sapporo", "1976 Innsbruck", "1980 Lake Placid", "1984 Sarajevo", "1988 Calgary"}
+	tb := mk([]string{"Games", "Gold", "Silver", "Venue"}, rowsOf(len(games), func(i int) []string {
+		note := fmt.Sprintf("Venue %d", i)
+		if i == 3 {
+			note = "See the listings for full details"
+		}
+		return []string{"", fmt.Sprintf("@Skier %d", i), fmt.Sprintf("@Skier %d", 100+i), note}
+	}))
+	for i, g := range games {
+		tb.Rows[i][0] = table.Cell{Text: g + " details", Links: []string{"Alpine skiing at " + g, "Alpine skiing at " + g + " – Men's downhill"}}
+	}
+	s, rej := Shape(tb, DefaultCleanOptions())
+	if rej != nil {
+		t.Fatal(rej)
+	}
+	if s.KeyHeader != "Games" {
+		t.Fatalf("key %q, want Games", s.KeyHeader)
+	}
+	for i, k := range s.Keys {
+		if want := "Alpine skiing at " + games[i]; k.Name != want || k.Surface != games[i] {
+			t.Errorf("key %d: %q (surface %q), want %q (surface %q)", i, k.Name, k.Surface, want, games[i])
+		}
+	}
+	notes := -1
+	for j, c := range s.Columns {
+		if c.Header == "Venue" {
+			notes = j
+		}
+	}
+	if notes < 0 {
+		t.Fatalf("no Venue column in %+v", s.Columns)
+	}
+	if got := s.Values[3][notes][0].Name; got != "See the listings for full details" {
+		t.Errorf("a note that ends in details in one cell of %d became %q", len(games), got)
+	}
+	if tb.Rows[0][0].Text != "1948 St. Moritz details" || len(tb.Rows[0][0].Links) != 2 {
+		t.Errorf("the table's own cell changed: %+v", tb.Rows[0][0])
+	}
+
+	// One link per cell: it is the details page, and stays the value.
+	tb = mk([]string{"Event", "Gold", "Silver"}, rowsOf(10, func(i int) []string {
+		return []string{"", fmt.Sprintf("@Wrestler %d", i), fmt.Sprintf("@Wrestler %d", 100+i)}
+	}))
+	for i := range tb.Rows {
+		w := fmt.Sprintf("%d kg", 50+4*i)
+		tb.Rows[i][0] = table.Cell{Text: w + " details", Links: []string{"Wrestling – Men's freestyle " + w}}
+	}
+	s, rej = Shape(tb, DefaultCleanOptions())
+	if rej != nil {
+		t.Fatal(rej)
+	}
+	if k := s.Keys[0]; k.Name != "Wrestling – Men's freestyle 50 kg" || k.Surface != "50 kg" {
+		t.Errorf("key 0: %q (surface %q)", k.Name, k.Surface)
+	}
+}
