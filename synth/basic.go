@@ -400,6 +400,7 @@ func (s *synth) basicHops(t *graph.Tree, f filter, rng *rand.Rand) ([]column, bo
 	for _, c := range t.Columns {
 		own[c.Name] = true
 	}
+	ownW := ownWords(t)
 	shown := map[uint32]bool{}
 	for _, r := range t.Rows {
 		shown[r.Key] = true
@@ -417,7 +418,7 @@ func (s *synth) basicHops(t *graph.Tree, f filter, rng *rand.Rand) ([]column, bo
 			return nil, false, err
 		}
 		for r, tis := range m {
-			if own[r] {
+			if own[r] || sharesWord(r, ownW) {
 				continue
 			}
 			if _, ok := header[r]; !ok {
@@ -459,7 +460,13 @@ func (s *synth) basicHops(t *graph.Tree, f filter, rng *rand.Rand) ([]column, bo
 				}
 			}
 		}
-		if ok && len(off) >= 2 && 2*len(off) >= len(ks) {
+		if !ok || len(off) < 2 || 2*len(off) < len(ks) {
+			continue
+		}
+		// Read store-wide, it must be the keys' own, not the tables'.
+		if st, err := s.stable(r, ks); err != nil {
+			return nil, false, err
+		} else if st {
 			cands = append(cands, hc{r, ks, len(off)})
 		}
 	}

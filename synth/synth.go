@@ -211,16 +211,19 @@ func formKey(t *query.Task) string {
 // synth holds what candidates share: the trees in memory and caches of
 // store reads.
 type synth struct {
-	g      *graph.Store
-	o      *Options
-	trees  []*graph.Tree
-	index  map[uint32]int // tree id → position in trees
-	keys   []*roaring.Bitmap
-	rels   map[string][]uint32 // relation name → relation ids
-	objs   map[objKey][]uint32 // (relation name, subject) → objects, sorted
-	names  map[uint32]*graph.Entity
-	krels  map[uint32]map[string][]int // key → relation → trees where it is a key
-	groups int
+	g     *graph.Store
+	o     *Options
+	trees []*graph.Tree
+	index map[uint32]int // tree id → position in trees
+	keys  []*roaring.Bitmap
+	rels  map[string][]uint32 // relation name → relation ids
+	objs  map[objKey][]uint32 // (relation name, subject) → objects, sorted
+	names map[uint32]*graph.Entity
+	krels map[uint32]map[string][]int // key → relation → trees where it is a key
+	// relstab caches relStable: relation name → whether it may be read
+	// beyond a task's tables.
+	relstab map[string]bool
+	groups  int
 	// requireHop drops Basic candidates with no attribute beyond the
 	// table (the first round over the trees).
 	requireHop bool
@@ -237,7 +240,7 @@ type objKey struct {
 func newSynth(ctx context.Context, g *graph.Store, o *Options) (*synth, error) {
 	s := &synth{g: g, o: o, index: map[uint32]int{}, rels: map[string][]uint32{},
 		objs: map[objKey][]uint32{}, names: map[uint32]*graph.Entity{},
-		krels: map[uint32]map[string][]int{}}
+		krels: map[uint32]map[string][]int{}, relstab: map[string]bool{}}
 	err := g.EachTree(ctx, func(t *graph.Tree) error {
 		if t.Untitled {
 			return nil // a question would have to name it by its file

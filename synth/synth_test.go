@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -79,6 +80,18 @@ func TestInvariant(t *testing.T) {
 			o.N, o.Seed = 40, 7
 			tasks, st := run(t, g, o)
 			t.Logf("%d tasks, %d candidates, dropped %v", len(tasks), st.Candidates, st.Dropped)
+			if c.name == "union-op-difference" {
+				// The sample store has no sound difference: the keys the
+				// 128th Ohio House adds to the 127th have no column beyond
+				// those two tables whose values the other trees agree on
+				// (party is "Rep" in one, "Republican" in another), and a
+				// difference must ask for one (its keys are on one page).
+				// The curated corpus has them; here the refusal is checked.
+				if len(tasks) != 0 || st.Dropped[synth.DropNoColumns] == 0 {
+					t.Fatalf("%d tasks, dropped %v; want none, dropped for no columns", len(tasks), st.Dropped)
+				}
+				return
+			}
 			if len(tasks) == 0 {
 				t.Fatalf("no tasks")
 			}
@@ -311,5 +324,155 @@ func TestCompare(t *testing.T) {
 		if err := synth.Check(context.Background(), g, &bad); !errors.Is(err, synth.ErrInvariant) {
 			t.Errorf("%s: changed value: %v, want ErrInvariant", tk.ID, err)
 		}
+	}
+}
+
+// TestBeyondTablesAgree: a column a task reads beyond its tables (the
+// engine reads relations store-wide) is a property of the keys, not of the
+// tables they sit in: for every answer key, either the store's values are
+// exactly the key's cells in the task's trees, or every tree that states
+// the relation of the key gives the same values. And a reverse-union's
+// clues are resolved within the task's trees: one of their keys has every
+// clue value.
+func TestBeyondTablesAgree(t *testing.T) {
+	g := storetest.OpenGraph(t)
+	trees := map[uint32]*graph.Tree{}
+	tree := func(id uint32) *graph.Tree {
+		if tr, ok := trees[id]; ok {
+			return tr
+		}
+		tr, err := g.Tree(id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		trees[id] = tr
+		return tr
+	}
+	names := func(ids []uint32) string {
+		es, err := g.Entities(ids)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ns []string
+		for _, e := range es {
+			ns = append(ns, strings.ToLower(e.Name))
+		}
+		slices.Sort(ns)
+		return strings.Join(slices.Compact(ns), "; ")
+	}
+	// cellOf: the names of k's values of rel in tree tr, and whether tr
+	// states rel of k.
+	cellOf := func(tr *graph.Tree, rel string, k uint32) (string, bool) {
+		for c, col := range tr.Columns {
+			if col.Name != rel {
+				continue
+			}
+			for _, r := range tr.Rows {
+				if r.Key == k && len(r.Values[c]) > 0 {
+					return names(r.Values[c]), true
+				}
+			}
+		}
+		return "", false
+	}
+	checked := 0
+	for _, c := range configs {
+		o := c.opts
+		o.N, o.Seed = 40, 7
+		tasks, _ := run(t, g, o)
+		for _, tk := range tasks {
+			named := map[uint32]bool{}
+			for _, id := range tk.Trees {
+				named[id] = true
+			}
+			var keys []uint32
+			for _, tg := range tk.Targets {
+				if tg.Layer == 2 {
+					keys = append(keys, tg.Entity)
+				}
+			}
+			var clues [][2]string
+			for _, tr := range tk.Formalization {
+				if tr.R == "in_tree" || tr.R == "not_in_tree" {
+					continue
+				}
+				if tr.S.Var == "Anchor" && len(tr.O.Consts) == 1 {
+					clues = append(clues, [2]string{tr.R, strings.ToLower(tr.O.Consts[0])})
+				}
+				if !tr.S.Target || tr.O.Var == "" {
+					continue
+				}
+				rels, err := g.RelationsByName(tr.R)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, k := range keys {
+					var store []uint32
+					for _, r := range rels {
+						bm, err := g.Objects(r.ID, k)
+						if err != nil {
+							t.Fatal(err)
+						}
+						store = append(store, bm.ToArray()...)
+					}
+					ts, err := g.TreesOfEntity(k)
+					if err != nil {
+						t.Fatal(err)
+					}
+					var local []string
+					stated := map[string]bool{}
+					for _, id := range ts.ToArray() {
+						v, ok := cellOf(tree(id), tr.R, k)
+						if !ok {
+							continue
+						}
+						stated[v] = true
+						if named[id] {
+							local = append(local, strings.Split(v, "; ")...)
+						}
+					}
+					slices.Sort(local)
+					if len(stated) <= 1 || names(store) == strings.Join(slices.Compact(local), "; ") {
+						checked++
+						continue
+					}
+					var all []string
+					for v := range stated {
+						all = append(all, v)
+					}
+					slices.Sort(all)
+					t.Errorf("%s %s: %s of %s read beyond its trees %v, where trees disagree: %q", c.name, tk.ID, tr.R, names([]uint32{k}), tk.Trees, all)
+				}
+			}
+			if len(clues) == 0 {
+				continue
+			}
+			found := false
+			for _, id := range tk.Trees {
+				for _, r := range tree(id).Rows {
+					all := true
+					for _, cl := range clues {
+						ok := false
+						for tid := range named {
+							if v, has := cellOf(tree(tid), cl[0], r.Key); has && strings.Contains("; "+v+"; ", "; "+cl[1]+"; ") {
+								ok = true
+								break
+							}
+						}
+						if !ok {
+							all = false
+							break
+						}
+					}
+					found = found || all
+				}
+			}
+			if !found {
+				t.Errorf("%s %s: no key of its trees %v has the clues %v", c.name, tk.ID, tk.Trees, clues)
+			}
+		}
+	}
+	if checked == 0 {
+		t.Fatal("no column checked")
 	}
 }

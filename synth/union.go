@@ -369,7 +369,14 @@ func (s *synth) sharedColsSplit(ts []*graph.Tree, keys []uint32) (good, wide []i
 		if err != nil {
 			return nil, nil, err
 		}
-		if covered {
+		if !covered {
+			continue
+		}
+		// Values from other trees only where they agree with the
+		// tables': a club's manager of another season is no answer.
+		if st, err := s.stable(c.Name, keys); err != nil {
+			return nil, nil, err
+		} else if st {
 			other = append(other, i)
 		}
 	}
@@ -428,9 +435,13 @@ func (s *synth) oneHop(ts []*graph.Tree, keys []uint32, rng *rand.Rand) (column,
 		return column{}, false, nil
 	}
 	own := map[string]bool{}
+	ownW := map[string]bool{}
 	for _, t := range ts {
 		for _, c := range t.Columns {
 			own[c.Name] = true
+		}
+		for w := range ownWords(t) {
+			ownW[w] = true
 		}
 	}
 	count := map[string]int{}
@@ -453,12 +464,18 @@ func (s *synth) oneHop(ts []*graph.Tree, keys []uint32, rng *rand.Rand) (column,
 	}
 	var cands []string
 	for r, n := range count {
-		if n == len(keys) {
-			if ok, err := s.covered(r, keys); err != nil {
-				return column{}, false, err
-			} else if ok {
-				cands = append(cands, r)
-			}
+		if n != len(keys) || sharesWord(r, ownW) {
+			continue
+		}
+		if ok, err := s.covered(r, keys); err != nil {
+			return column{}, false, err
+		} else if !ok {
+			continue
+		}
+		if ok, err := s.stable(r, keys); err != nil {
+			return column{}, false, err
+		} else if ok {
+			cands = append(cands, r)
 		}
 	}
 	if len(cands) == 0 {
@@ -796,12 +813,36 @@ func (s *synth) reverse(ctx context.Context, group []int, rng *rand.Rand) (*draf
 		}
 		return 0
 	})
-	pc := cands[rng.IntN(min(3, len(cands)))]
+	// The pivot's values must be the tables' own for every target: a key
+	// whose named table gives another value, and that some other tree
+	// gives the anchor's, is no answer.
+	var good []cand
+	for _, c := range cands {
+		if len(good) == 3 {
+			break
+		}
+		sub, err := s.subjects(c.rel, c.value)
+		if err != nil {
+			return nil, "", err
+		}
+		ok, err := s.consistent(ts, c.rel, roaring.And(sub, space).ToArray())
+		if err != nil {
+			return nil, "", err
+		}
+		if ok {
+			good = append(good, c)
+		}
+	}
+	if len(good) == 0 {
+		return nil, DropSmall, nil
+	}
+	pc := good[rng.IntN(len(good))]
 	anchor := pc.anchor
 	anchorName := strings.ToLower(s.name(anchor))
 
-	// Clue facts: the anchor's single-valued facts in the trees where it
-	// is a key, the pivot excepted.
+	// Clue facts: the anchor's single-valued facts in the task's trees
+	// where it is a key, the pivot excepted: a clue from a table the
+	// question does not name could not be resolved.
 	type fact struct {
 		rel, header string
 		v           uint32
@@ -827,7 +868,19 @@ func (s *synth) reverse(ctx context.Context, group []int, rng *rand.Rand) (*draf
 		if len(vs) != 1 {
 			continue
 		}
-		t := s.trees[m[r][0]]
+		var t *graph.Tree
+		for _, ti := range m[r] {
+			if !slices.Contains(base, ti) {
+				continue
+			}
+			if v, _ := cell(s.trees[ti], colIndex(s.trees[ti], r), anchor); slices.Equal(v, vs) {
+				t = s.trees[ti]
+				break
+			}
+		}
+		if t == nil {
+			continue
+		}
 		facts = append(facts, fact{r, t.Columns[colIndex(t, r)].Header, vs[0]})
 	}
 	rng.Shuffle(len(facts), func(i, j int) { facts[i], facts[j] = facts[j], facts[i] })
