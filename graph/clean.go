@@ -115,7 +115,7 @@ func Shape(t *table.Table, opts CleanOptions) (*Shaped, *Reject) {
 		if len(r) != ncol {
 			continue
 		}
-		if isSectionRow(r) {
+		if isSectionRow(r) || isNoteRow(r) {
 			s.DroppedRows++
 			continue
 		}
@@ -148,6 +148,10 @@ func Shape(t *table.Table, opts CleanOptions) (*Shaped, *Reject) {
 		unique bool
 		filled float64
 		linked float64
+		// scores says most cells are a game's score or a day of the
+		// year ("W 21–16", "June 23"): no key, as "t:w 21–16" would be
+		// one entity for every game so scored.
+		scores bool
 	}
 	var cols []*colInfo
 	seen := map[string]bool{}
@@ -196,6 +200,7 @@ func Shape(t *table.Table, opts CleanOptions) (*Shaped, *Reject) {
 			}
 			uniq[v.Key] = true
 		}
+		ci.scores = scoreColumn(col)
 		ci.filled = float64(filled) / float64(len(rows))
 		ci.linked = float64(linked) / math.Max(1, float64(filled))
 		cols = append(cols, ci)
@@ -208,7 +213,7 @@ func Shape(t *table.Table, opts CleanOptions) (*Shaped, *Reject) {
 	// leftmost on ties.
 	best, bestScore := -1, math.Inf(-1)
 	for i, c := range cols {
-		if !c.unique || c.filled < 0.9 || (c.typ != TypeEntity && c.typ != TypeText) {
+		if !c.unique || c.filled < 0.9 || (c.typ != TypeEntity && c.typ != TypeText) || c.scores {
 			continue
 		}
 		score := 2*c.linked + c.filled - 0.05*float64(i)
@@ -337,6 +342,48 @@ func summaryRow(r []table.Cell) bool {
 	for j := 0; j < len(r) && j < 3; j++ {
 		switch NormText(r[j].Text) {
 		case "total", "totals", "grand total", "total (all)", "sum", "average", "overall", "totals:", "total:":
+			return true
+		}
+	}
+	return false
+}
+
+var (
+	reScore = regexp.MustCompile(`(?i)^(w|l|t|d|won|lost|win|loss|tie|draw)?[\s,]*\(?[0-9]{1,3}\s*[-–—:]\s*[0-9]{1,3}\)?(\s*\(?(ot|so|aet|pen\.?|[0-9]*ot)\)?)?$`)
+	reDay   = regexp.MustCompile(`(?i)^([0-9]{1,2}\s+)?(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?(\s+[0-9]{1,2})?(st|nd|rd|th)?$`)
+)
+
+// scoreColumn reports whether at least half of col's filled cells are
+// unlinked scores ("W 21–16", "2–1") or days of a year with no year
+// ("June 23"): records of games, not names of things.
+func scoreColumn(col []table.Cell) bool {
+	filled, hits := 0, 0
+	for _, c := range col {
+		t := strings.TrimSpace(squeezeSpaces(c.Text))
+		if t == "" {
+			continue
+		}
+		filled++
+		if len(c.Links) == 0 && (reScore.MatchString(t) || reDay.MatchString(t) && strings.ContainsAny(t, "0123456789")) {
+			hits++
+		}
+	}
+	return filled > 0 && 2*hits >= filled
+}
+
+// isNoteRow reports a row that one cell spans for at least three columns
+// and half the row: a note in place of the record ("Traded to the New York
+// Giants" over a draft pick's player, position, college and notes), not a
+// record with those values.
+func isNoteRow(r []table.Cell) bool {
+	run := 1
+	for j := 1; j < len(r); j++ {
+		if r[j].Spanned && r[j].Text == r[j-1].Text && !blank(r[j].Text) {
+			run++
+		} else {
+			run = 1
+		}
+		if run >= 3 && 2*run >= len(r) {
 			return true
 		}
 	}
@@ -499,7 +546,7 @@ var domainWords = []struct {
 	domain string
 	words  []string
 }{
-	{"person", []string{"name", "player", "laureate", "author", "writer", "artist", "actor", "actress", "driver", "rider", "winner", "recipient", "candidate", "director", "coach", "manager", "president", "member", "athlete", "composer", "singer", "leader", "governor", "mayor", "senator", "representative", "chairman", "holder", "champion", "nominee", "producer", "captain", "head coach", "incumbent", "person", "pilot", "skater", "swimmer", "wrestler", "boxer", "cyclist", "runner", "jockey", "golfer", "minister", "monarch", "king", "queen", "pope", "bishop", "architect", "designer", "scientist", "poet", "novelist", "relation", "spouse", "partner", "opponent", "opponents", "husband", "wife", "father", "mother"}},
+	{"person", []string{"player", "laureate", "author", "writer", "artist", "actor", "actress", "driver", "rider", "winner", "recipient", "candidate", "director", "coach", "manager", "president", "member", "athlete", "composer", "singer", "leader", "governor", "mayor", "senator", "representative", "chairman", "holder", "champion", "nominee", "producer", "captain", "head coach", "incumbent", "person", "pilot", "skater", "swimmer", "wrestler", "boxer", "cyclist", "runner", "jockey", "golfer", "minister", "monarch", "king", "queen", "pope", "bishop", "architect", "designer", "scientist", "poet", "novelist", "relation", "spouse", "partner", "opponent", "opponents", "husband", "wife", "father", "mother"}},
 	{"work", []string{"title", "film", "album", "song", "single", "book", "novel", "work", "show", "series", "episode", "game", "movie", "play", "opera", "track", "program", "programme", "role", "character", "publication", "painting", "release"}},
 	{"place", []string{"country", "nation", "city", "venue", "location", "state", "province", "town", "place", "stadium", "ground", "arena", "county", "district", "region", "municipality", "hometown", "birthplace", "nationality", "born", "circuit", "track", "island", "territory", "capital", "constituency", "site", "village", "destination", "origin", "station", "airport", "route", "address"}},
 	{"organization", []string{"team", "club", "party", "company", "school", "college", "university", "network", "label", "publisher", "studio", "manufacturer", "constructor", "franchise", "organisation", "organization", "affiliation", "institution", "broadcaster", "channel", "airline", "operator", "owner", "band", "group", "league", "conference", "entrant", "sponsor", "brand", "employer", "agency"}},
@@ -520,6 +567,13 @@ func Domain(header string, typ Datatype) string {
 					return d.domain
 				}
 			}
+		}
+	}
+	// "Name" says person only when no other word says what is named
+	// ("Team name" is an organisation, "Name of the stadium" a place).
+	for _, w := range words {
+		if w == "name" || w == "names" {
+			return "person"
 		}
 	}
 	switch typ {

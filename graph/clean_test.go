@@ -269,3 +269,69 @@ func TestShapeCutsDetails(t *testing.T) {
 		t.Errorf("key 0: %q (surface %q)", k.Name, k.Surface)
 	}
 }
+
+// TestShapeDropsNoteRows: a row whose note spans most of it ("Traded to the
+// New York Giants" over player, position and college) is no record; a row
+// with two merged cells is one.
+func TestShapeDropsNoteRows(t *testing.T) {
+	tb := mk([]string{"Round", "Overall", "Player", "Position", "College"}, rowsOf(12, func(i int) []string {
+		return []string{fmt.Sprint(1 + i/3), fmt.Sprint(10 + i), fmt.Sprintf("@Player %d", i), []string{"QB", "CB", "WR"}[i%3], fmt.Sprintf("@College %d", i)}
+	}))
+	note := table.Cell{Text: "Traded to the New York Giants", Links: []string{"New York Giants"}}
+	spanned := note
+	spanned.Spanned = true
+	tb.Rows[4] = []table.Cell{{Text: "2"}, {Text: "14"}, note, spanned, spanned}
+	tie := table.Cell{Text: "Tied", Spanned: true}
+	tb.Rows[7] = []table.Cell{{Text: "3"}, {Text: "17"}, {Text: "Player 7", Links: []string{"Player 7"}}, {Text: "Tied"}, tie}
+	s, rej := Shape(tb, DefaultCleanOptions())
+	if rej != nil {
+		t.Fatal(rej)
+	}
+	if len(s.Keys) != 11 || s.DroppedRows != 1 {
+		t.Errorf("%d keys, %d dropped rows; want 11, 1", len(s.Keys), s.DroppedRows)
+	}
+	for _, k := range s.Keys {
+		if strings.Contains(k.Name, "Giants") || strings.Contains(k.Name, "Traded") {
+			t.Errorf("a note became a key: %+v", k)
+		}
+	}
+}
+
+// TestDomainName: "name" says person only when nothing else in the header
+// says what is named.
+func TestDomainName(t *testing.T) {
+	for h, want := range map[string]string{
+		"Name": "person", "Names": "person", "Player name": "person", "Team name": "organization",
+		"Name of the stadium": "place", "Landmark name": "person", "Album name": "work",
+	} {
+		if got := Domain(h, TypeEntity); got != want {
+			t.Errorf("Domain(%q) = %q, want %q", h, got, want)
+		}
+	}
+}
+
+// TestShapeNoScoreKeys: a game log's dates without a year and its scores
+// are no keys ("June 23" or "W 21–16" would be one entity across every
+// season's log): a log whose other columns repeat has no key.
+func TestShapeNoScoreKeys(t *testing.T) {
+	months := []string{"June", "July", "August"}
+	tb := mk([]string{"Date", "Score", "Opponent", "Venue"}, rowsOf(12, func(i int) []string {
+		return []string{fmt.Sprintf("%s %d", months[i%3], 1+i), fmt.Sprintf("W %d–%d", 20+i, 3+i), fmt.Sprintf("Team %d", i%4), []string{"Home", "Away"}[i%2]}
+	}))
+	if s, rej := Shape(tb, DefaultCleanOptions()); rej == nil || rej.Reason != RejectNoKey {
+		key := ""
+		if s != nil {
+			key = s.KeyHeader
+		}
+		t.Errorf("key %q, reject %v; want no key column", key, rej)
+	}
+	for _, c := range []struct {
+		s    string
+		want bool
+	}{{"W 21–16", true}, {"L 72-69", true}, {"2–1 (OT)", true}, {"June 23", true}, {"23 June", true}, {"1–0 Wanderers", false}, {"June Carter", false}, {"May", false}} {
+		got := scoreColumn([]table.Cell{{Text: c.s}})
+		if got != c.want {
+			t.Errorf("scoreColumn(%q) = %v, want %v", c.s, got, c.want)
+		}
+	}
+}

@@ -27,12 +27,32 @@ var domainNouns = map[string]noun{
 	"time":   {"date", "dates"},
 }
 
+// domainNoun names t's keys by their domain, unless the domain comes only
+// from the word "name": a Name column of companies or buildings is no list
+// of people.
+func domainNoun(t *graph.Tree) (noun, bool) {
+	n, ok := domainNouns[t.KeyDomain]
+	if !ok {
+		return noun{}, false
+	}
+	var ws []string
+	for _, w := range strings.FieldsFunc(strings.ToLower(t.KeyHeader), func(r rune) bool { return !unicode.IsLetter(r) }) {
+		if w != "name" && w != "names" {
+			ws = append(ws, w)
+		}
+	}
+	if graph.Domain(strings.Join(ws, " "), t.KeyDatatype) != t.KeyDomain {
+		return noun{}, false
+	}
+	return n, true
+}
+
 // keyNoun names the keys of a tree from its key header, or its domain when
 // the header is generic.
 func keyNoun(t *graph.Tree) noun {
 	h := words(t.KeyHeader)
 	if genericKeys[strings.ToLower(h)] || len(h) > 30 {
-		if n, ok := domainNouns[t.KeyDomain]; ok {
+		if n, ok := domainNoun(t); ok {
 			return n
 		}
 		return noun{"entry", "entries"}

@@ -500,7 +500,7 @@ func unionNoun(ts []*graph.Tree) noun {
 	n := keyNoun(ts[0])
 	for _, t := range ts[1:] {
 		if keyNoun(t) != n {
-			if dn, ok := domainNouns[ts[0].KeyDomain]; ok {
+			if dn, ok := domainNoun(ts[0]); ok {
 				return dn
 			}
 			return noun{"entry", "entries"}
@@ -764,7 +764,7 @@ func (s *synth) reverse(ctx context.Context, group []int, rng *rand.Rand) (*draf
 			if err != nil {
 				return nil, "", err
 			}
-			if len(v) != 1 {
+			if len(v) != 1 || placeholder(s.name(v[0])) {
 				continue
 			}
 			sub, err := s.subjects(r, v[0])
@@ -1054,3 +1054,13 @@ func spreadOver(ts []*graph.Tree, rel string, ids []uint32) bool {
 	}
 	return true
 }
+
+// placeholders are values that say a fact is missing, not what it is: two
+// keys that share one ("the same fee as ...": Undisclosed) share nothing.
+var placeholders = map[string]bool{
+	"undisclosed": true, "unknown": true, "address restricted": true, "n/a": true, "na": true,
+	"none": true, "tba": true, "tbd": true, "tbc": true, "free": true, "free transfer": true,
+	"-": true, "—": true, "–": true, "?": true, "nil": true, "not known": true, "not disclosed": true,
+}
+
+func placeholder(name string) bool { return placeholders[strings.ToLower(strings.TrimSpace(name))] }

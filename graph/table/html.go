@@ -404,7 +404,7 @@ func hidden(n *html.Node) bool {
 		case "class":
 			for f := range strings.FieldsSeq(a.Val) {
 				switch f {
-				case "sortkey", "mw-editsection", "reference", "noprint", "printonly", "mw-cite-backlink":
+				case "sortkey", "mw-editsection", "reference", "noprint", "printonly", "mw-cite-backlink", "autonumber":
 					return true
 				}
 			}
@@ -427,6 +427,7 @@ func hidden(n *html.Node) bool {
 // nil), each once.
 func textOf(n *html.Node, links *[]string) string {
 	var b strings.Builder
+	var images []string // titles of links that show no text
 	var walk func(n *html.Node)
 	walk = func(n *html.Node) {
 		for c := n.FirstChild; c != nil; c = c.NextSibling {
@@ -451,7 +452,13 @@ func textOf(n *html.Node, links *[]string) string {
 			case atom.A:
 				if links != nil {
 					if t := Title(attr(c, "href")); t != "" && !contains(*links, t) {
-						*links = append(*links, t)
+						if hasText(c) {
+							*links = append(*links, t)
+						} else if !contains(images, t) {
+							// A flag or an icon: it names the cell only
+							// when the cell says nothing else (below).
+							images = append(images, t)
+						}
 					}
 				}
 			case atom.P, atom.Div, atom.Li, atom.Ul, atom.Ol, atom.Dl, atom.Dd, atom.Dt,
@@ -468,5 +475,33 @@ func textOf(n *html.Node, links *[]string) string {
 		}
 	}
 	walk(n)
-	return collapseSpace(b.String())
+	text := collapseSpace(b.String())
+	if links != nil && len(*links) == 0 {
+		// An image link (a flag before a name whose article does not exist)
+		// is no link of the text, unless the cell is that image alone or
+		// says what it links to ("France" beside France's flag).
+		for _, t := range images {
+			if text == "" || strings.EqualFold(text, t) {
+				*links = append(*links, t)
+			}
+		}
+	}
+	return text
+}
+
+// hasText reports whether n shows any text.
+func hasText(n *html.Node) bool {
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		switch c.Type {
+		case html.TextNode:
+			if strings.TrimSpace(c.Data) != "" {
+				return true
+			}
+		case html.ElementNode:
+			if !hidden(c) && c.DataAtom != atom.Img && hasText(c) {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -635,3 +635,37 @@ func TestHTMLHeaderWithSpacer(t *testing.T) {
 		t.Errorf("%d rows, first %v", len(tb.Rows), tb.Rows[0])
 	}
 }
+
+// TestHTMLImageLinks: a flag's link is no link of a rider whose own article
+// does not exist (the cell would name France for Clément Dunikowski); it is
+// the cell's link when the cell is the flag alone or says the same; an
+// external link's autonumber ("[8]") is not text.
+func TestHTMLImageLinks(t *testing.T) {
+	const flag = `<span class="flagicon"><a href="/wiki/France" title="France"><img alt="France" src="f.png"></a></span>`
+	const page = `<html><head><title>Race - Wikipedia</title></head><body><h1>Race</h1>
+<table class="wikitable">
+<tr><th>Rider</th><th>Nation</th><th>Federation</th></tr>
+<tr><td>` + flag + ` <a href="/w/index.php?title=Cl%C3%A9ment_Dunikowski&action=edit&redlink=1" class="new">Clément Dunikowski</a></td><td>` + flag + `</td><td>Fédération Française des Échecs <a rel="nofollow" class="external autonumber" href="http://www.echecs.asso.fr">[26]</a></td></tr>
+<tr><td>` + flag + ` <a href="/wiki/Alain_Prost" title="Alain Prost">Alain Prost</a></td><td>` + flag + ` France</td><td>x</td></tr>
+</table></body></html>`
+	tables, err := ParseHTML("race.html", strings.NewReader(page), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := tables[0].Rows
+	for _, c := range []struct {
+		got   Cell
+		text  string
+		links []string
+	}{
+		{r[0][0], "Clément Dunikowski", nil},
+		{r[0][1], "", []string{"France"}},
+		{r[0][2], "Fédération Française des Échecs", nil},
+		{r[1][0], "Alain Prost", []string{"Alain Prost"}},
+		{r[1][1], "France", []string{"France"}},
+	} {
+		if c.got.Text != c.text || !slices.Equal(c.got.Links, c.links) {
+			t.Errorf("cell %q %q, want %q %q", c.got.Text, c.got.Links, c.text, c.links)
+		}
+	}
+}

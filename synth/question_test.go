@@ -1,0 +1,42 @@
+package synth
+
+import (
+	"testing"
+
+	"github.com/leaper-dev/leaper/graph"
+)
+
+// TestKeyNouns: keys are "people" when their header says so, not because
+// it says "name" (companies, buildings).
+func TestKeyNouns(t *testing.T) {
+	tree := func(h string) *graph.Tree {
+		return &graph.Tree{KeyHeader: h, KeyDatatype: graph.TypeEntity, KeyDomain: graph.Domain(h, graph.TypeEntity)}
+	}
+	for _, c := range []struct {
+		headers []string
+		want    string
+	}{
+		{[]string{"Name"}, "entries"},
+		{[]string{"Name on the Register", "Landmark name"}, "entries"},
+		{[]string{"Winner", "Player"}, "people"},
+		{[]string{"Name of the player who scored the goal"}, "people"},
+		{[]string{"Name of the stadium where it was played"}, "places"},
+		{[]string{"Title"}, "works"},
+	} {
+		var ts []*graph.Tree
+		for _, h := range c.headers {
+			ts = append(ts, tree(h))
+		}
+		if got := unionNoun(ts).many; got != c.want {
+			t.Errorf("%q: %q, want %q", c.headers, got, c.want)
+		}
+	}
+}
+
+func TestPlaceholder(t *testing.T) {
+	for s, want := range map[string]bool{"Undisclosed": true, " Address restricted ": true, "—": true, "Toledo, Ohio": false, "Not Nominated": false} {
+		if placeholder(s) != want {
+			t.Errorf("placeholder(%q) = %v", s, !want)
+		}
+	}
+}
