@@ -148,10 +148,6 @@ func Shape(t *table.Table, opts CleanOptions) (*Shaped, *Reject) {
 		unique bool
 		filled float64
 		linked float64
-		// scores says most cells are a game's score or a day of the
-		// year ("W 21–16", "June 23"): no key, as "t:w 21–16" would be
-		// one entity for every game so scored.
-		scores bool
 	}
 	var cols []*colInfo
 	seen := map[string]bool{}
@@ -200,7 +196,6 @@ func Shape(t *table.Table, opts CleanOptions) (*Shaped, *Reject) {
 			}
 			uniq[v.Key] = true
 		}
-		ci.scores = scoreColumn(col)
 		ci.filled = float64(filled) / float64(len(rows))
 		ci.linked = float64(linked) / math.Max(1, float64(filled))
 		cols = append(cols, ci)
@@ -213,7 +208,12 @@ func Shape(t *table.Table, opts CleanOptions) (*Shaped, *Reject) {
 	// leftmost on ties.
 	best, bestScore := -1, math.Inf(-1)
 	for i, c := range cols {
-		if !c.unique || c.filled < 0.9 || (c.typ != TypeEntity && c.typ != TypeText) || c.scores {
+		if !c.unique || c.filled < 0.9 || (c.typ != TypeEntity && c.typ != TypeText) {
+			continue
+		}
+		// A game's score or a day of the year ("W 21–16", "June 23") is
+		// no key: "t:w 21–16" would be one entity for every game so scored.
+		if scoreColumn(column(rows, c.idx)) {
 			continue
 		}
 		score := 2*c.linked + c.filled - 0.05*float64(i)
