@@ -22,6 +22,10 @@ import (
 // task's tables.
 const maxVolatile = 0.2
 
+// maxEvidenceTrees bounds the trees relStable reads of one relation (the
+// first by id): enough to judge it, and a bound on a store of millions.
+const maxEvidenceTrees = 5000
+
 // minEvidence is how many keys two or more trees must state a relation of
 // before its disagreement share is judged; with fewer it passes.
 const minEvidence = 3
@@ -46,20 +50,26 @@ func (s *synth) agrees(rel string, k uint32) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	first := ""
+	var first []uint32
 	for _, ti := range m[rel] {
 		t := s.trees[ti]
 		v, _ := cell(t, colIndex(t, rel), k)
 		if len(v) == 0 {
 			continue
 		}
-		if n := s.valueNames(v); first == "" {
-			first = n
-		} else if n != first {
+		if first == nil {
+			first = v
+		} else if !s.sameValues(first, v) {
 			return false, nil
 		}
 	}
 	return true, nil
+}
+
+// sameValues reports whether two sorted cells hold the same values: the
+// same entities, or entities of the same names.
+func (s *synth) sameValues(a, b []uint32) bool {
+	return slices.Equal(a, b) || s.valueNames(a) == s.valueNames(b)
 }
 
 // valueNames is a cell's values as the agent reads them: their names,
@@ -88,11 +98,11 @@ func (s *synth) relStable(rel string) (bool, error) {
 		}
 		trees.Or(bm)
 	}
-	seen := map[uint32]string{}
+	seen := map[uint32][]uint32{}
 	multi, differ := 0, 0
 	state := map[uint32]int8{} // 1: stated twice, 2: and they disagree
 	it := trees.Iterator()
-	for it.HasNext() {
+	for n := 0; it.HasNext() && n < maxEvidenceTrees; {
 		ti, ok := s.index[it.Next()]
 		if !ok {
 			continue
@@ -102,11 +112,12 @@ func (s *synth) relStable(rel string) (bool, error) {
 		if c < 0 {
 			continue
 		}
+		n++
 		for _, r := range t.Rows {
 			if len(r.Values[c]) == 0 {
 				continue
 			}
-			v := s.valueNames(r.Values[c])
+			v := slices.Compact(slices.Sorted(slices.Values(r.Values[c])))
 			prev, ok := seen[r.Key]
 			if !ok {
 				seen[r.Key] = v
@@ -116,7 +127,7 @@ func (s *synth) relStable(rel string) (bool, error) {
 				state[r.Key] = 1
 				multi++
 			}
-			if state[r.Key] == 1 && prev != v {
+			if state[r.Key] == 1 && !s.sameValues(prev, v) {
 				state[r.Key] = 2
 				differ++
 			}
