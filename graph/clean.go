@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -111,11 +112,15 @@ func Shape(t *table.Table, opts CleanOptions) (*Shaped, *Reject) {
 	// the table, not records.
 	rows := make([][]table.Cell, 0, len(t.Rows))
 	horiz, cells := 0, 0
-	for _, r := range t.Rows {
+	for i, r := range t.Rows {
 		if len(r) != ncol {
 			continue
 		}
-		if isSectionRow(r) || isNoteRow(r) {
+		var above []table.Cell
+		if i > 0 {
+			above = t.Rows[i-1]
+		}
+		if isSectionRow(r) || isNoteRow(r, above) {
 			s.DroppedRows++
 			continue
 		}
@@ -349,7 +354,9 @@ func summaryRow(r []table.Cell) bool {
 }
 
 var (
-	reScore = regexp.MustCompile(`(?i)^(w|l|t|d|won|lost|win|loss|tie|draw)?[\s,]*\(?[0-9]{1,3}\s*[-–—:]\s*[0-9]{1,3}\)?(\s*\(?(ot|so|aet|pen\.?|[0-9]*ot)\)?)?$`)
+	// A score or a record: "2–1", "W 21–16", "L 2:1 (OT)", "0–1–0",
+	// "6–2, 6–1"; a colon only after a result ("3:2" is a ratio).
+	reScore = regexp.MustCompile(`(?i)^((w|l|t|d|won|lost|win|loss|tie|draw)[\s,]*\(?[0-9]{1,3}\s*[-–—:]\s*[0-9]{1,3}\)?|\(?[0-9]{1,3}\s*[-–—]\s*[0-9]{1,3}(\s*[-–—]\s*[0-9]{1,3})?\)?([,;]\s*[0-9]{1,3}\s*[-–—]\s*[0-9]{1,3})*)(\s*\(?(ot|so|aet|pen\.?|[0-9]*ot)\)?)?$`)
 	reDay   = regexp.MustCompile(`(?i)^([0-9]{1,2}\s+)?(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?(\s+[0-9]{1,2})?(st|nd|rd|th)?$`)
 )
 
@@ -374,11 +381,14 @@ func scoreColumn(col []table.Cell) bool {
 // isNoteRow reports a row that one cell spans for at least three columns
 // and half the row: a note in place of the record ("Traded to the New York
 // Giants" over a draft pick's player, position, college and notes), not a
-// record with those values.
-func isNoteRow(r []table.Cell) bool {
+// record with those values. A spanned cell that repeats the cell above it
+// (above: the previous row) spans down, not across: three such cells of
+// one rider side by side are a record.
+func isNoteRow(r, above []table.Cell) bool {
 	run := 1
 	for j := 1; j < len(r); j++ {
-		if r[j].Spanned && r[j].Text == r[j-1].Text && !blank(r[j].Text) {
+		down := j < len(above) && above[j].Text == r[j].Text
+		if r[j].Spanned && !down && r[j].Text == r[j-1].Text && !blank(r[j].Text) {
 			run++
 		} else {
 			run = 1
@@ -560,10 +570,16 @@ var domainWords = []struct {
 // domain agree; the domain lets Authors unite with Writers.
 func Domain(header string, typ Datatype) string {
 	words := strings.FieldsFunc(normHeader(header), func(r rune) bool { return !unicode.IsLetter(r) && r != '%' })
+	named := slices.ContainsFunc(words, func(w string) bool { return w == "name" || w == "names" })
 	for _, d := range domainWords {
 		for _, w := range words {
 			for _, k := range d.words {
 				if rest, ok := strings.CutPrefix(w, k); ok && (rest == "" || rest == "s" || rest == "es") {
+					if named && (d.domain == "time" || d.domain == "measure") {
+						// "Name and birth year", "Metropolitan area
+						// name": a name is never a date or a number.
+						return "person"
+					}
 					return d.domain
 				}
 			}
@@ -571,10 +587,8 @@ func Domain(header string, typ Datatype) string {
 	}
 	// "Name" says person only when no other word says what is named
 	// ("Team name" is an organisation, "Name of the stadium" a place).
-	for _, w := range words {
-		if w == "name" || w == "names" {
-			return "person"
-		}
+	if named {
+		return "person"
 	}
 	switch typ {
 	case TypeYear, TypeDate:

@@ -274,15 +274,23 @@ func TestShapeCutsDetails(t *testing.T) {
 // New York Giants" over player, position and college) is no record; a row
 // with two merged cells is one.
 func TestShapeDropsNoteRows(t *testing.T) {
-	tb := mk([]string{"Round", "Overall", "Player", "Position", "College"}, rowsOf(12, func(i int) []string {
-		return []string{fmt.Sprint(1 + i/3), fmt.Sprint(10 + i), fmt.Sprintf("@Player %d", i), []string{"QB", "CB", "WR"}[i%3], fmt.Sprintf("@College %d", i)}
+	tb := mk([]string{"Round", "Overall", "Player", "Position", "College", "Hometown"}, rowsOf(12, func(i int) []string {
+		return []string{fmt.Sprint(1 + i/3), fmt.Sprint(10 + i), fmt.Sprintf("@Player %d", i), []string{"QB", "CB", "WR"}[i%3], fmt.Sprintf("@College %d", i), fmt.Sprintf("@Town %d", i)}
 	}))
 	note := table.Cell{Text: "Traded to the New York Giants", Links: []string{"New York Giants"}}
 	spanned := note
 	spanned.Spanned = true
-	tb.Rows[4] = []table.Cell{{Text: "2"}, {Text: "14"}, note, spanned, spanned}
+	tb.Rows[4] = []table.Cell{{Text: "2"}, {Text: "14"}, note, spanned, spanned, spanned}
 	tie := table.Cell{Text: "Tied", Spanned: true}
-	tb.Rows[7] = []table.Cell{{Text: "3"}, {Text: "17"}, {Text: "Player 7", Links: []string{"Player 7"}}, {Text: "Tied"}, tie}
+	tb.Rows[7] = []table.Cell{{Text: "3"}, {Text: "17"}, {Text: "Player 7", Links: []string{"Player 7"}}, {Text: "Tied"}, tie, {Text: "Town 7"}}
+	// Three cells of one text side by side, each spanning down from the
+	// row above (a stage winner who also leads two classifications): a
+	// record.
+	same := table.Cell{Text: "Rudi Altig", Links: []string{"Rudi Altig"}}
+	down := same
+	down.Spanned = true
+	tb.Rows[9] = []table.Cell{{Text: "4"}, {Text: "19"}, {Text: "Player 9", Links: []string{"Player 9"}}, same, same, same}
+	tb.Rows[10] = []table.Cell{{Text: "4"}, {Text: "20"}, {Text: "Player 10", Links: []string{"Player 10"}}, down, down, down}
 	s, rej := Shape(tb, DefaultCleanOptions())
 	if rej != nil {
 		t.Fatal(rej)
@@ -303,6 +311,7 @@ func TestDomainName(t *testing.T) {
 	for h, want := range map[string]string{
 		"Name": "person", "Names": "person", "Player name": "person", "Team name": "organization",
 		"Name of the stadium": "place", "Landmark name": "person", "Album name": "work",
+		"Name and birth year": "person", "Name Birth date": "person", "Metropolitan area name": "person",
 	} {
 		if got := Domain(h, TypeEntity); got != want {
 			t.Errorf("Domain(%q) = %q, want %q", h, got, want)
@@ -328,7 +337,8 @@ func TestShapeNoScoreKeys(t *testing.T) {
 	for _, c := range []struct {
 		s    string
 		want bool
-	}{{"W 21–16", true}, {"L 72-69", true}, {"2–1 (OT)", true}, {"June 23", true}, {"23 June", true}, {"1–0 Wanderers", false}, {"June Carter", false}, {"May", false}} {
+	}{{"W 21–16", true}, {"L 72-69", true}, {"2–1 (OT)", true}, {"L 2:1", true}, {"0–1–0", true}, {"6–2, 6–1", true}, {"June 23", true}, {"23 June", true},
+		{"1–0 Wanderers", false}, {"June Carter", false}, {"May", false}, {"3:2", false}, {"17:12", false}} {
 		got := scoreColumn([]table.Cell{{Text: c.s}})
 		if got != c.want {
 			t.Errorf("scoreColumn(%q) = %v, want %v", c.s, got, c.want)

@@ -1061,6 +1061,7 @@ var placeholders = map[string]bool{
 	"undisclosed": true, "unknown": true, "address restricted": true, "n/a": true, "na": true,
 	"none": true, "tba": true, "tbd": true, "tbc": true, "free": true, "free transfer": true,
 	"-": true, "—": true, "–": true, "?": true, "nil": true, "not known": true, "not disclosed": true,
+	"vacant": true, "various": true, "website": true, "n.a.": true, "not applicable": true,
 }
 
 func placeholder(name string) bool { return placeholders[strings.ToLower(strings.TrimSpace(name))] }

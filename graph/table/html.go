@@ -478,15 +478,31 @@ func textOf(n *html.Node, links *[]string) string {
 	text := collapseSpace(b.String())
 	if links != nil && len(*links) == 0 {
 		// An image link (a flag before a name whose article does not exist)
-		// is no link of the text, unless the cell is that image alone or
-		// says what it links to ("France" beside France's flag).
+		// is no link of the text, unless the cell is that image alone,
+		// says what it links to ("France" beside France's flag) or gives
+		// its code ("FRA", "(NSW)").
 		for _, t := range images {
-			if text == "" || strings.EqualFold(text, t) {
+			if text == "" || strings.EqualFold(text, t) || isCode(text) {
 				*links = append(*links, t)
 			}
 		}
 	}
 	return text
+}
+
+// isCode reports a short code beside a flag ("FRA", "(NSW)"): the flag
+// is then what the cell names.
+func isCode(s string) bool {
+	s = strings.Trim(s, "() []")
+	if len(s) < 2 || len(s) > 4 {
+		return false
+	}
+	for _, r := range s {
+		if r < 'A' || r > 'Z' {
+			return false
+		}
+	}
+	return true
 }
 
 // hasText reports whether n shows any text.

@@ -647,6 +647,7 @@ func TestHTMLImageLinks(t *testing.T) {
 <tr><th>Rider</th><th>Nation</th><th>Federation</th></tr>
 <tr><td>` + flag + ` <a href="/w/index.php?title=Cl%C3%A9ment_Dunikowski&action=edit&redlink=1" class="new">Clément Dunikowski</a></td><td>` + flag + `</td><td>Fédération Française des Échecs <a rel="nofollow" class="external autonumber" href="http://www.echecs.asso.fr">[26]</a></td></tr>
 <tr><td>` + flag + ` <a href="/wiki/Alain_Prost" title="Alain Prost">Alain Prost</a></td><td>` + flag + ` France</td><td>x</td></tr>
+<tr><td>Wild Oats</td><td>` + flag + ` (NSW)</td><td>y</td></tr>
 </table></body></html>`
 	tables, err := ParseHTML("race.html", strings.NewReader(page), nil)
 	if err != nil {
@@ -663,6 +664,7 @@ func TestHTMLImageLinks(t *testing.T) {
 		{r[0][2], "Fédération Française des Échecs", nil},
 		{r[1][0], "Alain Prost", []string{"Alain Prost"}},
 		{r[1][1], "France", []string{"France"}},
+		{r[2][1], "(NSW)", []string{"France"}},
 	} {
 		if c.got.Text != c.text || !slices.Equal(c.got.Links, c.links) {
 			t.Errorf("cell %q %q, want %q %q", c.got.Text, c.got.Links, c.text, c.links)
