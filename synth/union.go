@@ -754,7 +754,8 @@ func (s *synth) reverse(ctx context.Context, group []int, rng *rand.Rand) (*draf
 		anchor, value uint32
 		rel           string
 		share         uint64
-		pages         int // pages holding targets (none holds over half)
+		pages         int      // pages holding targets (none holds over half)
+		targets       []uint32 // the keys of the space with the value
 	}
 	var cands []cand
 	n := space.GetCardinality()
@@ -791,7 +792,7 @@ func (s *synth) reverse(ctx context.Context, group []int, rng *rand.Rand) (*draf
 							pages++
 						}
 					}
-					cands = append(cands, cand{a, v[0], r, share, pages})
+					cands = append(cands, cand{a, v[0], r, share, pages, roaring.And(sub, space).ToArray()})
 				}
 			}
 		}
@@ -821,11 +822,7 @@ func (s *synth) reverse(ctx context.Context, group []int, rng *rand.Rand) (*draf
 		if len(good) == 3 {
 			break
 		}
-		sub, err := s.subjects(c.rel, c.value)
-		if err != nil {
-			return nil, "", err
-		}
-		ok, err := s.consistent(ts, c.rel, roaring.And(sub, space).ToArray())
+		ok, err := s.consistent(ts, c.rel, c.targets)
 		if err != nil {
 			return nil, "", err
 		}
@@ -946,11 +943,7 @@ func (s *synth) reverse(ctx context.Context, group []int, rng *rand.Rand) (*draf
 	// column occurs once in the formalization (see tableVars).
 	pivot.v = d.newVar(words(pivot.header))
 	d.cols = []column{pivot}
-	target, err := s.subjects(pc.rel, pc.value)
-	if err != nil {
-		return nil, "", err
-	}
-	tkeys := roaring.And(target, space).ToArray()
+	tkeys := pc.targets
 	cols, err := s.sharedCols(ts, tkeys)
 	if err != nil {
 		return nil, "", err
