@@ -11,23 +11,24 @@ import (
 // its sub-packages, test helpers included) may import only the rooms listed
 // for it, and its own.
 //
-//	cmd → agent/{serve, eval, export} → agent → {web, query}
+//	cmd → agent/{serve, eval, export} → agent → {web, task}
 //	web → store → {graph, index}
-//	synth → {query, mining} → graph
+//	synth → {query, mining} → graph; query → task → graph
 //	graph and index side by side on the ground floor, neither importing
 //	the other; internal/ (shared helpers) below everything; bench/ (the
 //	benchmarks' peers, used by cmd/leaper-bench) imports nothing of leaper.
 var rooms = map[string][]string{
 	"cmd":            {"*"},
-	"agent/serve":    {"agent", "agent/eval", "web", "store", "query", "graph", "index", "internal"},
-	"agent/eval":     {"agent", "web", "query", "graph", "internal"},
-	"agent/export":   {"agent", "web", "query", "graph", "internal"},
+	"agent/serve":    {"agent", "agent/eval", "web", "store", "task", "graph", "index", "internal"},
+	"agent/eval":     {"agent", "web", "task", "graph", "internal"},
+	"agent/export":   {"agent", "web", "task", "graph", "internal"},
 	"agent/mcpserve": {"web", "graph", "internal"},
-	"agent":          {"web", "query", "graph", "internal"},
+	"agent":          {"web", "task", "graph", "internal"},
 	"web":            {"store", "graph", "index", "internal"},
 	"store":          {"graph", "index", "internal"},
-	"synth":          {"query", "mining", "graph", "internal"},
-	"query":          {"graph", "internal"},
+	"synth":          {"query", "task", "mining", "graph", "internal"},
+	"query":          {"task", "graph", "internal"},
+	"task":           {"graph", "internal"},
 	"mining":         {"graph", "internal"},
 	"graph":          {"internal"},
 	"index":          {"internal"},

@@ -15,7 +15,7 @@ import (
 
 	"github.com/leaper-dev/leaper/agent"
 	"github.com/leaper-dev/leaper/agent/agenttest"
-	"github.com/leaper-dev/leaper/query"
+	"github.com/leaper-dev/leaper/task"
 	"github.com/leaper-dev/leaper/web"
 	"github.com/leaper-dev/leaper/web/webtest"
 )
@@ -130,7 +130,7 @@ func BenchmarkRolloutOracle(b *testing.B) {
 func BenchmarkRolloutLoopOverhead(b *testing.B) {
 	w := webtest.OpenWeb(b)
 	be := w
-	task := agenttest.Tasks(b, w.Store().Graph(), 1)[0]
+	tk := agenttest.Tasks(b, w.Store().Graph(), 1)[0]
 	s := agenttest.NewServer(b)
 	s.Func = func(r *agenttest.Request) agenttest.Action {
 		if len(r.Messages) < 22 {
@@ -143,7 +143,7 @@ func BenchmarkRolloutLoopOverhead(b *testing.B) {
 	calls := 0
 	b.ResetTimer()
 	for range b.N {
-		tr, err := agent.Run(context.Background(), task, p, be, nil)
+		tr, err := agent.Run(context.Background(), tk, p, be, nil)
 		if err != nil || tr.End != agent.EndAnswer {
 			b.Fatal(err, tr.End)
 		}
@@ -158,18 +158,18 @@ func BenchmarkRolloutLoopOverhead(b *testing.B) {
 // BenchmarkEvalScore scores a 200-row, 5-column answer against its 1000
 // targets, as a reward endpoint would.
 func BenchmarkEvalScore(b *testing.B) {
-	task := &query.Task{Answer: query.Answer{Columns: []string{"Name", "A", "B", "C", "D"}}}
+	tk := &task.Task{Answer: task.Answer{Columns: []string{"Name", "A", "B", "C", "D"}}}
 	for i := range 200 {
 		row := []string{fmt.Sprintf("Person Number %d", i), fmt.Sprintf("Town %d", i), fmt.Sprint(1900 + i), fmt.Sprintf("%d.5", i), "United States"}
-		task.Answer.Rows = append(task.Answer.Rows, row)
+		tk.Answer.Rows = append(tk.Answer.Rows, row)
 		for j, c := range row {
-			task.Targets = append(task.Targets, query.Target{Entity: uint32(i*5 + j), Name: c})
+			tk.Targets = append(tk.Targets, task.Target{Entity: uint32(i*5 + j), Name: c})
 		}
 	}
-	ans := (&agent.Table{Columns: task.Answer.Columns, Rows: task.Answer.Rows}).Markdown()
+	ans := (&agent.Table{Columns: tk.Answer.Columns, Rows: tk.Answer.Rows}).Markdown()
 	b.ResetTimer()
 	for range b.N {
-		if s := eval.Score(task, ans, nil); !s.Success {
+		if s := eval.Score(tk, ans, nil); !s.Success {
 			b.Fatal("not a success")
 		}
 	}

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/leaper-dev/leaper/query"
+	"github.com/leaper-dev/leaper/task"
 	"github.com/leaper-dev/leaper/web"
 )
 
@@ -35,7 +35,7 @@ type Policy interface {
 // State is what a policy sees: the task, the conversation so far, the steps
 // and their observations.
 type State struct {
-	Task         *query.Task
+	Task         *task.Task
 	Seed         int64
 	Protocol     Protocol
 	Messages     []Message
@@ -108,7 +108,7 @@ func (o *Options) withDefaults() (Options, error) {
 // Run runs one task to its end. The trajectory is returned even when the
 // run ended in error (End says how it ended); the error is non-nil only when
 // ctx was cancelled or the options are invalid.
-func Run(ctx context.Context, task *query.Task, p Policy, b Backend, opts *Options) (*Trajectory, error) {
+func Run(ctx context.Context, task *task.Task, p Policy, b Backend, opts *Options) (*Trajectory, error) {
 	o, err := opts.withDefaults()
 	if err != nil {
 		return nil, err

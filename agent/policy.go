@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/leaper-dev/leaper/graph"
-	"github.com/leaper-dev/leaper/query"
+	"github.com/leaper-dev/leaper/task"
 	"github.com/leaper-dev/leaper/web"
 )
 
@@ -97,7 +97,7 @@ func (o *Oracle) Next(ctx context.Context, s *State) (*ChatResponse, error) {
 }
 
 // Goal is the visit goal built-in policies use for a task.
-func Goal(t *query.Task) string {
+func Goal(t *task.Task) string {
 	if len(t.Answer.Columns) == 0 {
 		return t.Question
 	}
@@ -361,7 +361,7 @@ func (o *Oracle) probe(ctx context.Context, goal string, cs []cand) error {
 	return nil
 }
 
-func (o *Oracle) plan(ctx context.Context, t *query.Task) (*plan, error) {
+func (o *Oracle) plan(ctx context.Context, t *task.Task) (*plan, error) {
 	if o.Graph == nil || o.Probe == nil {
 		return nil, fmt.Errorf("agent: the oracle needs the store's graph and web")
 	}
@@ -511,7 +511,7 @@ func (o *Oracle) plan(ctx context.Context, t *query.Task) (*plan, error) {
 
 // lastResort searches each unseen target by name (an attribute with its
 // key's name too) and visits the first result page that shows it.
-func (op *oraclePlan) lastResort(t *query.Task) error {
+func (op *oraclePlan) lastResort(t *task.Task) error {
 	keyName := map[uint32]string{} // attribute → the key of its row (targets list keys first)
 	var lastKey string
 	for _, tg := range t.Targets {
@@ -564,7 +564,7 @@ func (o *Oracle) call(ctx context.Context, tool string, args any) (*web.Observat
 }
 
 // answerText is a task's gold answer as the oracle writes it.
-func answerText(t *query.Task) string {
+func answerText(t *task.Task) string {
 	tab := (&Table{Columns: t.Answer.Columns, Rows: t.Answer.Rows}).Markdown()
 	if a := t.Answer.Aggregate; a != nil {
 		return a.Value + "\n\n" + tab

@@ -4,7 +4,7 @@ import (
 	"context"
 	"sync"
 
-	"github.com/leaper-dev/leaper/query"
+	"github.com/leaper-dev/leaper/task"
 	"golang.org/x/sync/errgroup"
 )
 
@@ -16,7 +16,7 @@ import (
 // still emits the trajectories that finished behind an unfinished one (in
 // task order, after the others): a rollout stopped while one task waits on
 // a slow model keeps every task that was done.
-func RunAll(ctx context.Context, tasks []*query.Task, p Policy, b Backend, opts *Options,
+func RunAll(ctx context.Context, tasks []*task.Task, p Policy, b Backend, opts *Options,
 	emit func(i int, t *Trajectory) error) error {
 	o, err := opts.withDefaults()
 	if err != nil {

@@ -7,20 +7,20 @@ import (
 	"io"
 	"os"
 
-	"github.com/leaper-dev/leaper/query"
+	"github.com/leaper-dev/leaper/task"
 )
 
 // Trajectory is the record of one run, one JSONL line per task.
 type Trajectory struct {
-	TaskID   string        `json:"task_id"`
-	Variant  query.Variant `json:"variant,omitempty"`
-	Question string        `json:"question"`
-	Policy   string        `json:"policy"`
-	Model    string        `json:"model,omitempty"`
-	Seed     int64         `json:"seed"`
-	Protocol Protocol      `json:"protocol"`
-	Messages []Message     `json:"messages"`
-	Steps    []Step        `json:"steps"`
+	TaskID   string       `json:"task_id"`
+	Variant  task.Variant `json:"variant,omitempty"`
+	Question string       `json:"question"`
+	Policy   string       `json:"policy"`
+	Model    string       `json:"model,omitempty"`
+	Seed     int64        `json:"seed"`
+	Protocol Protocol     `json:"protocol"`
+	Messages []Message    `json:"messages"`
+	Steps    []Step       `json:"steps"`
 	// Answer is the text inside <answer></answer>; Table its markdown
 	// table, when it has one.
 	Answer  string    `json:"answer"`
@@ -147,7 +147,7 @@ func ReadTrajectories(path string) ([]*Trajectory, error) {
 // DecodeTrajectories reads trajectories, one per line; name is used in
 // errors. A tasks file is refused by name.
 func DecodeTrajectories(r io.Reader, name string) ([]*Trajectory, error) {
-	return query.DecodeLinesValid(r, name, query.KindTrajectory, (*Trajectory).Valid)
+	return task.DecodeLinesValid(r, name, task.KindTrajectory, (*Trajectory).Valid)
 }
 
 // ErrNotTrajectory says a JSON line is not a trajectory as leaper rollout

@@ -10,7 +10,7 @@ import (
 	"strings"
 
 	"github.com/leaper-dev/leaper/graph"
-	"github.com/leaper-dev/leaper/query"
+	"github.com/leaper-dev/leaper/task"
 	"github.com/spf13/cobra"
 )
 
@@ -185,7 +185,7 @@ func demoPipeline(ctx context.Context, o *DemoOptions) error {
 	if err := os.WriteFile(tasks, all.Bytes(), 0o644); err != nil {
 		return err
 	}
-	ts, err := query.ReadTasks(tasks)
+	ts, err := task.ReadFile(tasks)
 	if err != nil {
 		return err
 	}

@@ -13,7 +13,7 @@ import (
 
 	"github.com/leaper-dev/leaper/agent"
 	"github.com/leaper-dev/leaper/graph"
-	"github.com/leaper-dev/leaper/query"
+	"github.com/leaper-dev/leaper/task"
 	"github.com/spf13/cobra"
 )
 
@@ -66,7 +66,7 @@ tasks synthesised on another store are refused.`,
 }
 
 func runEval(ctx context.Context, o *EvalOptions) error {
-	tasks, err := query.ReadTasks(o.Tasks)
+	tasks, err := task.ReadFile(o.Tasks)
 	if err != nil {
 		return err
 	}
@@ -205,7 +205,7 @@ func runFilter(ctx context.Context, o *FilterOptions) error {
 		}
 		// A tasks file is the likeliest wrong input: its first line says so.
 		if n == 0 {
-			if err := query.WrongKind(b, query.KindTrajectory); err != nil {
+			if err := task.WrongKind(b, task.KindTrajectory); err != nil {
 				return fmt.Errorf("%s:%d: %w", o.Trajectories, line, err)
 			}
 		}

@@ -13,7 +13,7 @@ import (
 	"github.com/leaper-dev/leaper/agent"
 	"github.com/leaper-dev/leaper/agent/export"
 	"github.com/leaper-dev/leaper/graph"
-	"github.com/leaper-dev/leaper/query"
+	"github.com/leaper-dev/leaper/task"
 	"github.com/spf13/cobra"
 )
 
@@ -154,7 +154,7 @@ func runExport(ctx context.Context, o *ExportOptions) error {
 			if err := json.Unmarshal(b, &t); err != nil || first {
 				// A tasks file is the likeliest wrong input; say so
 				// rather than what the decoder made of its answer.
-				if werr := query.WrongKind(b, query.KindTrajectory); werr != nil {
+				if werr := task.WrongKind(b, task.KindTrajectory); werr != nil {
 					return fmt.Errorf("%s:%d: %w", o.Trajectories, line, werr)
 				}
 				if err != nil {
@@ -182,7 +182,7 @@ func runExport(ctx context.Context, o *ExportOptions) error {
 			return fmt.Errorf("--format %s reads pages from the store: pass --store DIR (or set LEAPER_STORE): %w", o.Format, err)
 		}
 	}
-	tasks, err := query.ReadTasks(o.Tasks)
+	tasks, err := task.ReadFile(o.Tasks)
 	if err != nil {
 		return err
 	}

@@ -13,7 +13,7 @@ import (
 
 	"github.com/leaper-dev/leaper/agent"
 	"github.com/leaper-dev/leaper/agent/export"
-	"github.com/leaper-dev/leaper/query"
+	"github.com/leaper-dev/leaper/task"
 )
 
 func TestReflow(t *testing.T) {
@@ -38,7 +38,7 @@ func TestExportHelpFits(t *testing.T) {
 // as leaper synth and leaper rollout write them, to dir.
 func exportFiles(t *testing.T, dir string) (tasks, trajs string) {
 	t.Helper()
-	task, err := json.Marshal(&query.Task{ID: "t1", Question: "Which?", Trees: []uint32{1}})
+	task, err := json.Marshal(&task.Task{ID: "t1", Question: "Which?", Trees: []uint32{1}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -165,7 +165,7 @@ func TestExportWrongKindOfFile(t *testing.T) {
 		t.Errorf("serve --tasks trajectories: %v, want %s", err, wantTasks)
 	}
 	// The right files still load.
-	if ts, err := query.ReadTasks(tasks); err != nil || len(ts) != 1 {
+	if ts, err := task.ReadFile(tasks); err != nil || len(ts) != 1 {
 		t.Errorf("tasks: %d, %v", len(ts), err)
 	}
 	o = &ExportOptions{IO: IO{Out: &bytes.Buffer{}, ErrOut: &errOut}, Format: "sft", Trajectories: trajs}

@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/leaper-dev/leaper/agent/eval"
-	"github.com/leaper-dev/leaper/query"
+	"github.com/leaper-dev/leaper/task"
 )
 
 // printHardness prints eval.ComputeHardness's report, one block per
@@ -51,8 +51,8 @@ func printHardness(w io.Writer, hs []*eval.Hardness) {
 
 // checkStore refuses tasks that were synthesised on another store than
 // dir: their entity and tree ids would name other things there.
-func checkStore(tasks []*query.Task, g eval.Graph, file, dir string) error {
-	if err := eval.CheckStore(tasks, g); err != nil {
+func checkStore(tasks []*task.Task, g eval.Graph, file, dir string) error {
+	if err := task.CheckStore(tasks, g); err != nil {
 		return fmt.Errorf("%s: %w; pass the --store they were synthesised on (this is %s)", file, err, dir)
 	}
 	return nil

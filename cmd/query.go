@@ -8,6 +8,7 @@ import (
 
 	"github.com/leaper-dev/leaper/graph"
 	"github.com/leaper-dev/leaper/query"
+	"github.com/leaper-dev/leaper/task"
 	"github.com/spf13/cobra"
 )
 
@@ -55,11 +56,11 @@ type QueryCell struct {
 
 // QueryOutput is what leaper query --json prints.
 type QueryOutput struct {
-	Query     string           `json:"query"`
-	Columns   []string         `json:"columns"`
-	Rows      [][]QueryCell    `json:"rows"`
-	Total     int              `json:"total"`
-	Aggregate *query.Aggregate `json:"aggregate,omitempty"`
+	Query     string          `json:"query"`
+	Columns   []string        `json:"columns"`
+	Rows      [][]QueryCell   `json:"rows"`
+	Total     int             `json:"total"`
+	Aggregate *task.Aggregate `json:"aggregate,omitempty"`
 }
 
 func runQuery(ctx context.Context, opts *QueryOptions) error {

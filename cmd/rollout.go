@@ -14,7 +14,7 @@ import (
 
 	"github.com/leaper-dev/leaper/agent"
 	"github.com/leaper-dev/leaper/agent/export"
-	"github.com/leaper-dev/leaper/query"
+	"github.com/leaper-dev/leaper/task"
 	"github.com/leaper-dev/leaper/web"
 	"github.com/spf13/cobra"
 )
@@ -184,7 +184,7 @@ func resume(path string) (done map[string]bool, retried int, err error) {
 		}
 		if err != nil {
 			// A tasks file is the likeliest wrong -o: say so.
-			if werr := query.WrongKind(line, query.KindTrajectory); werr != nil {
+			if werr := task.WrongKind(line, task.KindTrajectory); werr != nil {
 				err = werr
 			}
 		}
@@ -216,7 +216,7 @@ func resume(path string) (done map[string]bool, retried int, err error) {
 }
 
 func runRollout(ctx context.Context, o *RolloutOptions) error {
-	tasks, err := query.ReadTasks(o.Tasks)
+	tasks, err := task.ReadFile(o.Tasks)
 	if err != nil {
 		return err
 	}
@@ -267,7 +267,7 @@ func runRollout(ctx context.Context, o *RolloutOptions) error {
 		if retried > 0 {
 			fmt.Fprintf(o.IO.ErrOut, "rollout: %d trajectories in %s had ended in error; their tasks run again\n", retried, o.Output)
 		}
-		var todo []*query.Task
+		var todo []*task.Task
 		for _, t := range tasks {
 			if done[t.ID] {
 				skipped++

@@ -9,7 +9,7 @@ import (
 
 	"github.com/leaper-dev/leaper/agent/mcpserve"
 	"github.com/leaper-dev/leaper/agent/serve"
-	"github.com/leaper-dev/leaper/query"
+	"github.com/leaper-dev/leaper/task"
 	"github.com/leaper-dev/leaper/web"
 	"github.com/spf13/cobra"
 )
@@ -102,7 +102,7 @@ func serveOptions(o *ServeOptions) (*serve.Options, error) {
 		return nil, &usageError{err}
 	}
 	if o.Tasks != "" {
-		ts, err := query.ReadTasks(o.Tasks)
+		ts, err := task.ReadFile(o.Tasks)
 		if err != nil {
 			return nil, err
 		}

@@ -16,6 +16,7 @@ import (
 	"github.com/leaper-dev/leaper/graph"
 	"github.com/leaper-dev/leaper/query"
 	"github.com/leaper-dev/leaper/synth"
+	"github.com/leaper-dev/leaper/task"
 	"github.com/leaper-dev/leaper/web"
 	"github.com/spf13/cobra"
 )
@@ -58,7 +59,7 @@ counted on stderr. Same store, flags and seed give byte-identical output.`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, args []string) error {
 			opts.IO, opts.Graph, opts.Web = f.IO, f.Graph, f.Web
-			v, ok := synth.Variant(opts.Variant)
+			v, ok := task.ParseVariant(opts.Variant)
 			if !ok {
 				return usageErrorf("--variant must be basic, union or reverse-union, not %q", opts.Variant)
 			}
@@ -68,7 +69,7 @@ counted on stderr. Same store, flags and seed give byte-identical output.`,
 			if opts.Op != "" && !slices.Contains(synth.Ops, opts.Op) {
 				return usageErrorf("--op must be one of %s, not %q", strings.Join(synth.Ops, ", "), opts.Op)
 			}
-			if opts.Op != "" && v != query.Union {
+			if opts.Op != "" && v != task.Union {
 				return usageErrorf("--op is for --variant union")
 			}
 			if opts.LLM {
@@ -129,8 +130,8 @@ func runSynth(ctx context.Context, o *SynthOptions) error {
 	w := bufio.NewWriterSize(o.IO.Out, 1<<16)
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
-	var tasks []*query.Task
-	st, err := synth.Run(ctx, g, so, func(t *query.Task) error {
+	var tasks []*task.Task
+	st, err := synth.Run(ctx, g, so, func(t *task.Task) error {
 		if o.Hardness { // kept only for the report: --hardness=false streams
 			tasks = append(tasks, t)
 		}
@@ -235,11 +236,11 @@ func newTaskCmd(f *Factory, runF func(context.Context, *TaskOptions) error) *cob
 }
 
 func runTask(ctx context.Context, o *TaskOptions) error {
-	tasks, err := query.ReadTasks(o.File)
+	tasks, err := task.ReadFile(o.File)
 	if err != nil {
 		return err
 	}
-	var t *query.Task
+	var t *task.Task
 	for _, x := range tasks {
 		if x.ID == o.ID {
 			t = x
@@ -255,7 +256,7 @@ func runTask(ctx context.Context, o *TaskOptions) error {
 		if err != nil {
 			return err
 		}
-		if err := checkStore([]*query.Task{t}, g, o.File, o.Store); err != nil {
+		if err := checkStore([]*task.Task{t}, g, o.File, o.Store); err != nil {
 			return err
 		}
 		if err := synth.Check(ctx, g, t); err != nil {
@@ -315,7 +316,7 @@ func runTask(ctx context.Context, o *TaskOptions) error {
 }
 
 func runTaskStats(ctx context.Context, o *StatsOptions) error {
-	tasks, err := query.ReadTasks(o.Tasks)
+	tasks, err := task.ReadFile(o.Tasks)
 	if err != nil {
 		return err
 	}

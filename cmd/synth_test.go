@@ -15,7 +15,7 @@ import (
 	"github.com/leaper-dev/leaper/agent/eval"
 	"github.com/leaper-dev/leaper/store/storetest"
 
-	"github.com/leaper-dev/leaper/query"
+	"github.com/leaper-dev/leaper/task"
 	"github.com/spf13/cobra"
 )
 
@@ -80,7 +80,7 @@ func TestSynthTaskStats(t *testing.T) {
 		if out != again {
 			t.Errorf("synth %s: output differs between runs", v)
 		}
-		tasks, err := query.DecodeTasks(strings.NewReader(out), v)
+		tasks, err := task.Decode(strings.NewReader(out), v)
 		if err != nil || len(tasks) != 5 {
 			t.Fatalf("synth %s: %d tasks, %v", v, len(tasks), err)
 		}
@@ -141,7 +141,7 @@ func TestTasksFromAnotherStore(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("synth: exit %d: %s", code, errOut)
 	}
-	tasks, err := query.DecodeTasks(strings.NewReader(out), "synth")
+	tasks, err := task.Decode(strings.NewReader(out), "synth")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -154,16 +154,16 @@ func TestTasksFromAnotherStore(t *testing.T) {
 	}
 	for _, c := range []struct {
 		name, want string
-		doctor     func(tg *query.Target)
+		doctor     func(tg *task.Target)
 	}{
-		{"renamed", "which this store names", func(tg *query.Target) { tg.Name = "Nobody Of That Name" }},
-		{"missing", "which this store does not have", func(tg *query.Target) { tg.Entity = 1 << 30 }},
+		{"renamed", "which this store names", func(tg *task.Target) { tg.Name = "Nobody Of That Name" }},
+		{"missing", "which this store does not have", func(tg *task.Target) { tg.Entity = 1 << 30 }},
 	} {
 		bad := *tasks[1]
-		bad.Targets = append([]query.Target(nil), bad.Targets...)
+		bad.Targets = append([]task.Target(nil), bad.Targets...)
 		c.doctor(&bad.Targets[0])
 		var b bytes.Buffer
-		for _, tk := range []*query.Task{tasks[0], &bad} {
+		for _, tk := range []*task.Task{tasks[0], &bad} {
 			line, _ := json.Marshal(tk)
 			b.Write(append(line, '\n'))
 		}

@@ -12,8 +12,8 @@ import (
 
 	"github.com/leaper-dev/leaper/agent/eval"
 	"github.com/leaper-dev/leaper/agent/serve"
-	"github.com/leaper-dev/leaper/query"
 	"github.com/leaper-dev/leaper/store/storetest"
+	"github.com/leaper-dev/leaper/task"
 	"github.com/leaper-dev/leaper/web/webtest"
 )
 
@@ -27,11 +27,11 @@ func TestVerlRewardShim(t *testing.T) {
 	}
 	store := storetest.SampleStore(t)
 	tasksPath, _ := writeTasks(t, 2)
-	tasks, err := query.ReadTasks(tasksPath)
+	tasks, err := task.ReadFile(tasksPath)
 	if err != nil {
 		t.Fatal(err)
 	}
-	task := tasks[0]
+	tk := tasks[0]
 
 	srv := leaper(t, "serve", "--store", store, "--addr", "127.0.0.1:0", "--tasks", tasksPath)
 	stderr, _ := srv.StderrPipe()
@@ -55,13 +55,13 @@ func TestVerlRewardShim(t *testing.T) {
 		t.Fatal("leaper serve did not start")
 	}
 
-	right := "<think>done</think><answer>\n" + answerTable(task) + "\n</answer>"
+	right := "<think>done</think><answer>\n" + answerTable(tk) + "\n</answer>"
 	wrong := "<answer>| x |\n|---|\n| nobody |</answer>"
 	// What the server itself says for the right answer.
 	w := webtest.OpenWeb(t)
-	want := (&eval.Scorer{Graph: w.Store().Graph()}).Score(task, right, nil).F
+	want := (&eval.Scorer{Graph: w.Store().Graph()}).Score(tk, right, nil).F
 	c := serve.New(base, "")
-	got, err := c.Reward(context.Background(), &serve.RewardRequest{TaskID: task.ID, Answer: &right})
+	got, err := c.Reward(context.Background(), &serve.RewardRequest{TaskID: tk.ID, Answer: &right})
 	if err != nil || got.F != want || want < 0.99 {
 		t.Fatalf("/reward f = %v (%v), scorer %v", got, err, want)
 	}
@@ -81,7 +81,7 @@ except RuntimeError as e:
     bad = str(e)
 print(json.dumps({"one": one, "two": two, "batch": batch, "bad": bad}))
 `
-	in, _ := json.Marshal(map[string]string{"right": right, "wrong": wrong, "id": task.ID})
+	in, _ := json.Marshal(map[string]string{"right": right, "wrong": wrong, "id": tk.ID})
 	cmd := exec.Command(py, "-c", script, filepath.Join("..", "examples"))
 	cmd.Env = append(cmd.Environ(), "LEAPER_URL="+base)
 	cmd.Stdin = strings.NewReader(string(in))
@@ -106,7 +106,7 @@ print(json.dumps({"one": one, "two": two, "batch": batch, "bad": bad}))
 }
 
 // answerTable writes a task's answer as the markdown table a model would.
-func answerTable(t *query.Task) string {
+func answerTable(t *task.Task) string {
 	var b strings.Builder
 	b.WriteString("| " + strings.Join(t.Answer.Columns, " | ") + " |\n|")
 	for range t.Answer.Columns {

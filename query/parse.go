@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/leaper-dev/leaper/task"
 	"io"
 	"strconv"
 	"strings"
@@ -34,14 +35,14 @@ func parseJSON(src string, start int) (*Query, error) {
 	if err != nil || tok != json.Delim('[') {
 		return nil, &SyntaxError{Pos: start, Msg: "expected a JSON list of triples"}
 	}
-	var ts []Triple
+	var ts []task.Triple
 	for dec.More() {
 		off := int(dec.InputOffset())
 		// InputOffset points after the previous token; skip the separator.
 		for off < len(src) && strings.ContainsRune(" \t\r\n,", rune(src[off])) {
 			off++
 		}
-		var t Triple
+		var t task.Triple
 		if err := dec.Decode(&t); err != nil {
 			var se *json.SyntaxError
 			if errors.As(err, &se) {
@@ -482,11 +483,11 @@ func isCmp(s string) bool {
 	return false
 }
 
-func varTerm(v string) Term {
+func varTerm(v string) task.Term {
 	if v == TargetVar {
-		return Term{Target: true}
+		return task.Term{Target: true}
 	}
-	return Term{Var: v}
+	return task.Term{Var: v}
 }
 
 func (p *parser) number() (float64, error) {
@@ -549,7 +550,7 @@ func (p *parser) treeIDs() ([]uint32, error) {
 
 // term reads a subject (object false) or object. Objects may also be a
 // comparison or a range, which become a made-up variable and a filter.
-func (p *parser) term(q *Query, object bool) (Term, error) {
+func (p *parser) term(q *Query, object bool) (task.Term, error) {
 	t := p.peek()
 	switch {
 	case t.kind == tPunct && t.text == "?", t.kind == tIdent, t.kind == tQuotedVar:
@@ -557,24 +558,24 @@ func (p *parser) term(q *Query, object bool) (Term, error) {
 		return varTerm(v), err
 	case t.kind == tString:
 		p.next()
-		return C(t.text), nil
+		return task.C(t.text), nil
 	case t.kind == tNumber:
 		if object && p.peekAt(1).kind == tPunct && p.peekAt(1).text == ".." {
 			lo, hi, err := p.rangeLit()
 			if err != nil {
-				return Term{}, err
+				return task.Term{}, err
 			}
 			return p.inline(q, Atom{Kind: KindFilter, Op: OpRange, Lo: lo, Hi: hi}), nil
 		}
 		p.next()
-		return C(t.text), nil
+		return task.C(t.text), nil
 	case t.kind == tPunct && t.text == "{":
 		p.next()
 		var cs []string
 		for {
 			c := p.next()
 			if c.kind != tString && c.kind != tNumber {
-				return Term{}, p.errf(c, "expected a constant in {...}, found %s", describe(c))
+				return task.Term{}, p.errf(c, "expected a constant in {...}, found %s", describe(c))
 			}
 			cs = append(cs, c.text)
 			if !p.is(",") {
@@ -582,25 +583,25 @@ func (p *parser) term(q *Query, object bool) (Term, error) {
 			}
 			p.next()
 		}
-		return C(cs...), p.expect("}")
+		return task.C(cs...), p.expect("}")
 	case object && t.kind == tPunct && isCmp(t.text):
 		p.next()
 		x, err := p.number()
 		if err != nil {
-			return Term{}, err
+			return task.Term{}, err
 		}
 		return p.inline(q, Atom{Kind: KindFilter, Op: t.text, Lo: x}), nil
 	}
-	return Term{}, p.errf(t, "expected a variable, a constant, {constants} or ?, found %s", describe(t))
+	return task.Term{}, p.errf(t, "expected a variable, a constant, {constants} or ?, found %s", describe(t))
 }
 
 // inline records a filter on a made-up variable; parseAtom moves it after
 // the triple that uses the variable.
-func (p *parser) inline(q *Query, f Atom) Term {
+func (p *parser) inline(q *Query, f Atom) task.Term {
 	p.anon++
 	f.Var = "#" + strconv.Itoa(p.anon)
 	q.Atoms = append(q.Atoms, f)
-	return Term{Var: f.Var}
+	return task.Term{Var: f.Var}
 }
 
 // MarshalJSON writes the query's triple form; see Triples.

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"github.com/RoaringBitmap/roaring/v2"
+	"github.com/leaper-dev/leaper/task"
 	"slices"
 
 	"github.com/leaper-dev/leaper/graph"
@@ -59,7 +60,7 @@ func prepare(ctx context.Context, g *graph.Store, q *Query) (*plan, error) {
 	}
 	p.filters = make([][]*Atom, len(p.vars))
 	consts := map[string][]uint32{}
-	sideOf := func(t Term) (side, error) {
+	sideOf := func(t task.Term) (side, error) {
 		if v, ok := termVar(t); ok {
 			return side{v: p.idx[v]}, nil
 		}

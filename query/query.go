@@ -2,6 +2,7 @@ package query
 
 import (
 	"fmt"
+	"github.com/leaper-dev/leaper/task"
 	"strconv"
 	"strings"
 )
@@ -39,7 +40,7 @@ type Atom struct {
 	Kind Kind
 	// S and O are the subject and object of a triple; S is the bound term
 	// of in_tree.
-	S, O Term
+	S, O task.Term
 	// Rel is the relation of a triple: a standardised name (has_gold), a
 	// full identity "name|datatype|domain", or free text.
 	Rel string
@@ -54,20 +55,19 @@ type Atom struct {
 	Lo, Hi float64
 }
 
-// Aggregate operators.
+// Aggregate operators: task's, so a task's Aggregate.Op and a query's
+// head name the same functions.
 const (
-	AggCount  = "count"
-	AggSum    = "sum"
-	AggAvg    = "avg"
-	AggMin    = "min"
-	AggMax    = "max"
-	AggTop    = "top"
-	AggBottom = "bottom"
-	AggDiff   = "diff"
-	AggMember = "member"
-	// AggCountDiff compares two trees across a set: how many of X's values
-	// are keys of the first tree, less how many are keys of the second.
-	AggCountDiff = "countdiff"
+	AggCount     = task.AggCount
+	AggSum       = task.AggSum
+	AggAvg       = task.AggAvg
+	AggMin       = task.AggMin
+	AggMax       = task.AggMax
+	AggTop       = task.AggTop
+	AggBottom    = task.AggBottom
+	AggDiff      = task.AggDiff
+	AggMember    = task.AggMember
+	AggCountDiff = task.AggCountDiff
 )
 
 // AggFunc is the aggregate function of a query's head (count, sum, top…); the
@@ -102,7 +102,7 @@ type Query struct {
 func anonymous(v string) bool { return strings.HasPrefix(v, "#") }
 
 // termVar returns the variable a term names, if it is one.
-func termVar(t Term) (string, bool) {
+func termVar(t task.Term) (string, bool) {
 	switch {
 	case t.Target:
 		return TargetVar, true
@@ -166,7 +166,7 @@ func (q *Query) validate() error {
 			if a.Rel == "" {
 				return fmt.Errorf("%w: empty relation", ErrInvalid)
 			}
-			for _, t := range []Term{a.S, a.O} {
+			for _, t := range []task.Term{a.S, a.O} {
 				if err := checkTerm(t); err != nil {
 					return err
 				}
@@ -216,7 +216,7 @@ func (q *Query) validate() error {
 	return nil
 }
 
-func checkTerm(t Term) error {
+func checkTerm(t task.Term) error {
 	n := 0
 	if t.Target {
 		n++
@@ -240,7 +240,7 @@ func checkTerm(t Term) error {
 // then "?" (one row per subject with its value); when "?" is a subject,
 // "?" alone; without "?", the variable T if there is one, else the first
 // variable.
-func FromTriples(ts []Triple) (*Query, error) {
+func FromTriples(ts []task.Triple) (*Query, error) {
 	q := &Query{}
 	for _, t := range ts {
 		if r := strings.ToLower(strings.TrimSpace(t.R)); r == "in_tree" || r == "not_in_tree" {
@@ -294,15 +294,15 @@ func FromTriples(ts []Triple) (*Query, error) {
 // Triples returns the query in WebShaper's triple form. Filters and
 // aggregates have no triple form: they give ErrNotTriples. The answer
 // variables are not written; FromTriples derives them again.
-func (q *Query) Triples() ([]Triple, error) {
+func (q *Query) Triples() ([]task.Triple, error) {
 	if q.Agg != nil {
 		return nil, fmt.Errorf("%w: aggregate %s", ErrNotTriples, q.Agg.Op)
 	}
-	out := make([]Triple, 0, len(q.Atoms))
+	out := make([]task.Triple, 0, len(q.Atoms))
 	for _, a := range q.Atoms {
 		switch a.Kind {
 		case KindTriple:
-			out = append(out, Triple{S: a.S, R: a.Rel, O: a.O})
+			out = append(out, task.Triple{S: a.S, R: a.Rel, O: a.O})
 		case KindInTree:
 			ids := make([]string, len(a.Trees))
 			for i, t := range a.Trees {
@@ -312,7 +312,7 @@ func (q *Query) Triples() ([]Triple, error) {
 			if a.Not {
 				r = "not_in_tree"
 			}
-			out = append(out, Triple{S: a.S, R: r, O: C(ids...)})
+			out = append(out, task.Triple{S: a.S, R: r, O: task.C(ids...)})
 		default:
 			return nil, fmt.Errorf("%w: comparison on %s", ErrNotTriples, a.Var)
 		}
@@ -408,7 +408,7 @@ func fmtCmp(a Atom) string {
 
 func fmtNum(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
 
-func fmtTerm(t Term, inline map[string]Atom) string {
+func fmtTerm(t task.Term, inline map[string]Atom) string {
 	if t.Target {
 		return "?"
 	}

@@ -2,6 +2,7 @@ package query
 
 import (
 	"fmt"
+	"github.com/leaper-dev/leaper/task"
 	"math"
 	"slices"
 	"strconv"
@@ -17,7 +18,7 @@ import (
 type Result struct {
 	Columns   []string
 	Rows      [][]uint32
-	Aggregate *Aggregate
+	Aggregate *task.Aggregate
 }
 
 // Names returns the entity names of every row, in the same shape as Rows.
@@ -77,7 +78,7 @@ func (p *plan) finish(rows [][]uint32) (*Result, error) {
 			return nil, err
 		}
 	}
-	agg := &Aggregate{Op: a.Op, Column: a.Vars[len(a.Vars)-1]}
+	agg := &task.Aggregate{Op: a.Op, Column: a.Vars[len(a.Vars)-1]}
 	res.Aggregate = agg
 	switch a.Op {
 	case AggCount:

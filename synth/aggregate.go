@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/leaper-dev/leaper/query"
+	"github.com/leaper-dev/leaper/task"
 )
 
 // numeric is an entity's number: a year or number literal, else its name.
@@ -79,16 +80,16 @@ func (s *synth) aggregate(ctx context.Context, d *draft, rng *rand.Rand) (string
 	// membership fit every set and would otherwise crowd them out.
 	var ops []string
 	if len(nums) > 0 {
-		ops = append(ops, query.AggMin, query.AggMax, query.AggTop, query.AggBottom, query.AggDiff)
+		ops = append(ops, task.AggMin, task.AggMax, task.AggTop, task.AggBottom, task.AggDiff)
 		if singleRows {
-			ops = append(ops, query.AggSum, query.AggAvg)
+			ops = append(ops, task.AggSum, task.AggAvg)
 		}
 	}
 	rng.Shuffle(len(ops), func(i, j int) { ops[i], ops[j] = ops[j], ops[i] })
 	if rng.IntN(2) == 0 {
-		ops = append(ops, query.AggCount, query.AggMember)
+		ops = append(ops, task.AggCount, task.AggMember)
 	} else {
-		ops = append(ops, query.AggMember, query.AggCount)
+		ops = append(ops, task.AggMember, task.AggCount)
 	}
 	many := d.keyNoun.many
 	for _, op := range ops {
@@ -102,29 +103,29 @@ func (s *synth) aggregate(ctx context.Context, d *draft, rng *rand.Rand) (string
 		var agg *query.AggFunc
 		var sentence string
 		switch op {
-		case query.AggCount:
+		case task.AggCount:
 			agg = &query.AggFunc{Op: op, Vars: []string{query.TargetVar}}
 			sentence = pick(rng, []string{"How many " + many + " is that in total?", "Also say how many " + many + " there are.", "How many such " + many + " are there?"})
-		case query.AggSum:
+		case task.AggSum:
 			agg = &query.AggFunc{Op: op, Vars: []string{v}}
 			sentence = pick(rng, []string{"What is the total " + h + " across all of them?", "Also give the sum of their " + h + "."})
-		case query.AggAvg:
+		case task.AggAvg:
 			agg = &query.AggFunc{Op: op, Vars: []string{v}}
 			sentence = pick(rng, []string{"What is their average " + h + "?", "What is the mean " + h + " among them?"})
-		case query.AggMin:
+		case task.AggMin:
 			agg = &query.AggFunc{Op: op, Vars: []string{v}}
 			sentence = pick(rng, []string{"What is the lowest " + h + " among them?", "What is the smallest " + h + " of any of them?"})
-		case query.AggMax:
+		case task.AggMax:
 			agg = &query.AggFunc{Op: op, Vars: []string{v}}
 			sentence = pick(rng, []string{"What is the highest " + h + " among them?", "What is the largest " + h + " of any of them?"})
-		case query.AggTop, query.AggBottom:
+		case task.AggTop, task.AggBottom:
 			k := 3
 			if n <= 4 {
 				k = 1
 			}
 			sorted := slices.Clone(nc.vals)
 			slices.Sort(sorted)
-			if op == query.AggTop {
+			if op == task.AggTop {
 				slices.Reverse(sorted)
 			}
 			if sorted[k-1] == sorted[k] { // a tie at the cut: no single answer
@@ -132,7 +133,7 @@ func (s *synth) aggregate(ctx context.Context, d *draft, rng *rand.Rand) (string
 			}
 			agg = &query.AggFunc{Op: op, K: k, Vars: []string{query.TargetVar, v}}
 			word := "highest"
-			if op == query.AggBottom {
+			if op == task.AggBottom {
 				word = "lowest"
 			}
 			if k == 1 {
@@ -140,7 +141,7 @@ func (s *synth) aggregate(ctx context.Context, d *draft, rng *rand.Rand) (string
 			} else {
 				sentence = "Which " + strconv.Itoa(k) + " of them have the " + word + " " + h + "?"
 			}
-		case query.AggDiff:
+		case task.AggDiff:
 			i, j := rng.IntN(n), rng.IntN(n)
 			if nc.vals[i] == nc.vals[j] {
 				continue
@@ -155,13 +156,13 @@ func (s *synth) aggregate(ctx context.Context, d *draft, rng *rand.Rand) (string
 			}
 			va, vb := d.newVar("Diff A"), d.newVar("Diff B")
 			d.triples = append(d.triples,
-				query.Triple{S: query.C(na), R: rel, O: query.V(va)},
-				query.Triple{S: query.C(nb), R: rel, O: query.V(vb)})
+				task.Triple{S: task.C(na), R: rel, O: task.V(va)},
+				task.Triple{S: task.C(nb), R: rel, O: task.V(vb)})
 			ra, rb := d.addSlot(na, tb.keys[i], na), d.addSlot(nb, tb.keys[j], nb)
 			agg = &query.AggFunc{Op: op, Vars: []string{va, vb}}
 			sentence = pick(rng, []string{"How much higher is the " + h + " of " + ra + " than that of " + rb + "?",
 				"By how much does the " + h + " of " + ra + " exceed that of " + rb + "?"})
-		case query.AggMember:
+		case task.AggMember:
 			c, ok := s.memberConst(d, tb, rng)
 			if !ok {
 				continue

@@ -8,19 +8,19 @@ import (
 	"strings"
 
 	"github.com/leaper-dev/leaper/graph"
-	"github.com/leaper-dev/leaper/query"
+	"github.com/leaper-dev/leaper/task"
 )
 
 // candidate builds one task from a base (one tree for Basic, a tree set
 // for the union variants), or names the check it failed.
-func (s *synth) candidate(ctx context.Context, base []int, rng *rand.Rand, st *Stats) (*query.Task, string, error) {
+func (s *synth) candidate(ctx context.Context, base []int, rng *rand.Rand, st *Stats) (*task.Task, string, error) {
 	var d *draft
 	var reason string
 	var err error
-	switch query.Variant(s.o.Variant) {
-	case query.Basic:
+	switch task.Variant(s.o.Variant) {
+	case task.Basic:
 		d, reason, err = s.basic(ctx, s.trees[base[0]], rng)
-	case query.Union:
+	case task.Union:
 		d, reason, err = s.union(ctx, base, rng)
 	default:
 		d, reason, err = s.reverse(ctx, base, rng)
@@ -94,7 +94,7 @@ func (s *synth) usableColumns(ts []*graph.Tree, t *graph.Tree, keys []uint32) ([
 // stays in triple form.
 type filter struct {
 	col    int
-	triple query.Triple
+	triple task.Triple
 	phrase string // relative clause, " whose ..."
 	static string // the phrase without slot references, for the leak check
 	keep   []string
@@ -172,7 +172,7 @@ func (s *synth) chooseFilter(d *draft, t *graph.Tree, keys []uint32, cols []int,
 			name := es[v].Name
 			ref := d.addSlot(name, v, name)
 			phrase := pick(rng, []string{" whose " + h + " is " + ref, " with " + ref + " as " + h})
-			return filter{col: c, triple: query.Triple{S: query.Term{Target: true}, R: col.Name, O: query.C(name)},
+			return filter{col: c, triple: task.Triple{S: task.Term{Target: true}, R: col.Name, O: task.C(name)},
 				phrase: phrase, static: d.render(phrase), ids: []uint32{v}}, true, nil
 		case graph.TypeYear, graph.TypeNumber:
 			type nv struct {
@@ -230,7 +230,7 @@ func (s *synth) chooseFilter(d *draft, t *graph.Tree, keys []uint32, cols []int,
 			if count < 2 || count >= n {
 				continue
 			}
-			return filter{col: c, triple: query.Triple{S: query.Term{Target: true}, R: col.Name, O: query.C(names...)},
+			return filter{col: c, triple: task.Triple{S: task.Term{Target: true}, R: col.Name, O: task.C(names...)},
 				phrase: phrase, static: phrase, keep: []string{es[nums[lo].id].Name}, ids: ids}, true, nil
 		}
 	}
@@ -257,10 +257,10 @@ func chooseCols(d *draft, t *graph.Tree, cols []int, skip int, rng *rand.Rand) [
 	return out
 }
 
-func colTriples(cols []column) []query.Triple {
-	out := make([]query.Triple, len(cols))
+func colTriples(cols []column) []task.Triple {
+	out := make([]task.Triple, len(cols))
 	for i, c := range cols {
-		out[i] = query.Triple{S: query.Term{Target: true}, R: c.rel, O: query.V(c.v)}
+		out[i] = task.Triple{S: task.Term{Target: true}, R: c.rel, O: task.V(c.v)}
 	}
 	return out
 }
@@ -272,12 +272,12 @@ func isTreeRel(r string) bool {
 	return r == "in_tree" || r == "not_in_tree"
 }
 
-func inTree(ids ...uint32) query.Triple {
+func inTree(ids ...uint32) task.Triple {
 	cs := make([]string, len(ids))
 	for i, id := range ids {
 		cs[i] = strconv.FormatUint(uint64(id), 10)
 	}
-	return query.Triple{S: query.Term{Target: true}, R: "in_tree", O: query.C(cs...)}
+	return task.Triple{S: task.Term{Target: true}, R: "in_tree", O: task.C(cs...)}
 }
 
 // basic drafts a Version-I task over one tree: its keys (optionally
@@ -315,8 +315,8 @@ func (s *synth) basic(ctx context.Context, t *graph.Tree, rng *rand.Rand) (*draf
 	if len(cols) == 0 && len(beyond) == 0 {
 		return nil, DropNoColumns, nil
 	}
-	d := &draft{variant: query.Basic, trees: []*graph.Tree{t}, keyNoun: keyNoun(t), keyHeader: t.KeyHeader}
-	d.triples = []query.Triple{inTree(t.ID)}
+	d := &draft{variant: task.Basic, trees: []*graph.Tree{t}, keyNoun: keyNoun(t), keyHeader: t.KeyHeader}
+	d.triples = []task.Triple{inTree(t.ID)}
 	f := filter{col: -1}
 	if s.o.Expand > 0 || rng.IntN(2) == 0 {
 		var ok bool

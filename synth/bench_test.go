@@ -7,10 +7,10 @@ import (
 
 	"github.com/leaper-dev/leaper/graph"
 	"github.com/leaper-dev/leaper/internal/cputime"
-	"github.com/leaper-dev/leaper/query"
 	"github.com/leaper-dev/leaper/store"
 	"github.com/leaper-dev/leaper/store/storetest"
 	"github.com/leaper-dev/leaper/synth"
+	"github.com/leaper-dev/leaper/task"
 )
 
 // benchGraph opens LEAPER_BENCH_STORE (a store built from the shared
@@ -42,7 +42,7 @@ func BenchmarkSynth(b *testing.B) {
 			tasks, cands, targets := 0, 0, 0
 			cpu0 := cputime.Process()
 			for b.Loop() {
-				st, err := synth.Run(context.Background(), g, &o, func(t *query.Task) error {
+				st, err := synth.Run(context.Background(), g, &o, func(t *task.Task) error {
 					targets += len(t.Targets)
 					return nil
 				})

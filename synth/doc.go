@@ -5,7 +5,7 @@
 //
 // # Tasks
 //
-// Run streams query.Task values. A task's formalization is in triple form:
+// Run streams task.Task values. A task's formalization is in triple form:
 // "?" is the target key (layer 2); ["?", "in_tree", "C@12"] scopes it to a
 // tree (one in_tree per tree is an intersection, one with several ids a
 // union); ["?", "has_year", ["C@1980", ..., "C@1990"]] is a filter written

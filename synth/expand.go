@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/leaper-dev/leaper/query"
+	"github.com/leaper-dev/leaper/task"
 )
 
 // maxTries bounds the identifying facts tried per constant.
@@ -86,7 +87,7 @@ func (s *synth) expand(ctx context.Context, d *draft, rng *rand.Rand) (string, e
 }
 
 // usesConst reports whether text is a single-constant term of a triple.
-func usesConst(ts []query.Triple, text string) bool {
+func usesConst(ts []task.Triple, text string) bool {
 	for _, t := range ts {
 		if isTreeRel(t.R) {
 			continue
@@ -153,14 +154,14 @@ func (s *synth) expandSlot(ctx context.Context, d *draft, li int, inR map[uint32
 		}
 		tries++
 		x := d.newVar("X " + words(f.header))
-		X := query.V(x)
-		var tr query.Triple
+		X := task.V(x)
+		var tr task.Triple
 		if f.subj {
-			tr = query.Triple{S: X, R: f.rel, O: query.C(oname)}
+			tr = task.Triple{S: X, R: f.rel, O: task.C(oname)}
 		} else {
-			tr = query.Triple{S: query.C(oname), R: f.rel, O: X}
+			tr = task.Triple{S: task.C(oname), R: f.rel, O: X}
 		}
-		q, err := query.FromTriples([]query.Triple{tr})
+		q, err := query.FromTriples([]task.Triple{tr})
 		if err != nil {
 			continue
 		}

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/leaper-dev/leaper/internal/chatretry"
-	"github.com/leaper-dev/leaper/query"
+	"github.com/leaper-dev/leaper/task"
 	openai "github.com/sashabaranov/go-openai"
 )
 
@@ -19,7 +19,7 @@ import (
 // and the phrases it must keep verbatim (the constants of the formal
 // query).
 type ParaphraseRequest struct {
-	Variant  query.Variant
+	Variant  task.Variant
 	Question string
 	Keep     []string
 }
@@ -124,7 +124,7 @@ const (
 
 // paraphrase returns the model's rewrite of t.Question when it passes the
 // checks, else the template. An error wrapping ErrEndpoint, or the context's, stops the run.
-func (s *synth) paraphrase(ctx context.Context, d *draft, t *query.Task, st *Stats) (string, error) {
+func (s *synth) paraphrase(ctx context.Context, d *draft, t *task.Task, st *Stats) (string, error) {
 	q, err := s.paraphraseText(ctx, d, t, st)
 	if errors.Is(err, ErrEndpoint) || ctx.Err() != nil {
 		return "", err
@@ -139,7 +139,7 @@ func (s *synth) paraphrase(ctx context.Context, d *draft, t *query.Task, st *Sta
 
 // paraphraseText returns the model's rewrite of t.Question when it passes
 // the checks, else the template.
-func (s *synth) paraphraseText(ctx context.Context, d *draft, t *query.Task, st *Stats) (string, error) {
+func (s *synth) paraphraseText(ctx context.Context, d *draft, t *task.Task, st *Stats) (string, error) {
 	keep := slices2keep(d)
 	p, err := s.o.Paraphraser.Paraphrase(ctx, ParaphraseRequest{Variant: d.variant, Question: t.Question, Keep: keep})
 	if err != nil {

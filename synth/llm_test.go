@@ -13,8 +13,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/leaper-dev/leaper/query"
 	"github.com/leaper-dev/leaper/store/storetest"
+	"github.com/leaper-dev/leaper/task"
 
 	"github.com/leaper-dev/leaper/synth"
 )
@@ -133,7 +133,7 @@ func TestParaphraseEndpointFails(t *testing.T) {
 			l := synth.NewLLM(srv.URL+"/v1", "m", "key", o.Seed)
 			l.Retries, l.Backoff = 2, time.Millisecond
 			o.Paraphraser = l
-			_, err := synth.Run(context.Background(), g, &o, func(*query.Task) error { return nil })
+			_, err := synth.Run(context.Background(), g, &o, func(*task.Task) error { return nil })
 			if !errors.Is(err, synth.ErrEndpoint) || !strings.Contains(err.Error(), "boom") || int(calls.Load()) != c.attempts {
 				t.Errorf("Run: %v after %d calls, want ErrEndpoint after %d", err, calls.Load(), c.attempts)
 			}

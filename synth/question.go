@@ -8,7 +8,7 @@ import (
 	"unicode"
 
 	"github.com/leaper-dev/leaper/graph"
-	"github.com/leaper-dev/leaper/query"
+	"github.com/leaper-dev/leaper/task"
 )
 
 // noun is how a question names the key entities.
@@ -166,8 +166,8 @@ var tableWord = regexp.MustCompile(`(?i)\b(medal )?tables?\b`)
 
 // NamesTable reports whether a question names a table or a page ("the
 // table X on the page Y") rather than the concept it records
-// (query.NamesTable).
-func NamesTable(q string) bool { return query.NamesTable(q) }
+// (task.NamesTable).
+func NamesTable(q string) bool { return task.NamesTable(q) }
 
 // orList joins items as English alternatives: "a", "a or b", "a, b or c".
 func orList(items []string) string {

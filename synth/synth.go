@@ -11,13 +11,13 @@ import (
 
 	"github.com/RoaringBitmap/roaring/v2"
 	"github.com/leaper-dev/leaper/graph"
-	"github.com/leaper-dev/leaper/query"
+	"github.com/leaper-dev/leaper/task"
 )
 
 // Options configure Run. The zero value synthesises nothing; set Variant
 // and N.
 type Options struct {
-	// Variant is query.Basic, query.Union or query.ReverseUnion;
+	// Variant is task.Basic, task.Union or task.ReverseUnion;
 	// "reverse-union" is accepted for the last.
 	Variant string
 	// N is the number of tasks to emit; fewer when the store runs out of
@@ -49,20 +49,6 @@ type Options struct {
 	Logger *slog.Logger
 }
 
-// Variant normalises a variant name ("reverse-union" → "reverse_union");
-// ok is false for an unknown one.
-func Variant(s string) (query.Variant, bool) {
-	switch query.Variant(strings.ReplaceAll(strings.ToLower(strings.TrimSpace(s)), "-", "_")) {
-	case query.Basic:
-		return query.Basic, true
-	case query.Union:
-		return query.Union, true
-	case query.ReverseUnion, "reverseunion", "reverse":
-		return query.ReverseUnion, true
-	}
-	return "", false
-}
-
 // Drop reasons: the check a candidate failed. Stats.Dropped counts them.
 const (
 	DropNoColumns  = "no_columns"   // no requested column whose facts agree across the store
@@ -83,7 +69,7 @@ const (
 
 // Stats describe one Run.
 type Stats struct {
-	Variant    query.Variant  `json:"variant"`
+	Variant    task.Variant   `json:"variant"`
 	Candidates int            `json:"candidates"`
 	Emitted    int            `json:"emitted"`
 	Dropped    map[string]int `json:"dropped"`
@@ -97,12 +83,12 @@ type Stats struct {
 
 // Run synthesises up to opts.N tasks of one variant and passes each to
 // emit, in a deterministic order. Every emitted task satisfies Check.
-func Run(ctx context.Context, g *graph.Store, opts *Options, emit func(*query.Task) error) (*Stats, error) {
+func Run(ctx context.Context, g *graph.Store, opts *Options, emit func(*task.Task) error) (*Stats, error) {
 	if opts == nil {
 		opts = &Options{}
 	}
 	o := *opts
-	v, ok := Variant(o.Variant)
+	v, ok := task.ParseVariant(o.Variant)
 	if !ok {
 		return nil, fmt.Errorf("%w: variant %q (basic, union, reverse-union)", ErrBadOptions, o.Variant)
 	}
@@ -114,7 +100,7 @@ func Run(ctx context.Context, g *graph.Store, opts *Options, emit func(*query.Ta
 		if !slices.Contains(Ops, o.Op) {
 			return nil, fmt.Errorf("%w: op %q (%s)", ErrBadOptions, o.Op, strings.Join(Ops, ", "))
 		}
-		if v != query.Union {
+		if v != task.Union {
 			return nil, fmt.Errorf("%w: op is for the union variant", ErrBadOptions)
 		}
 	}
@@ -133,7 +119,7 @@ func Run(ctx context.Context, g *graph.Store, opts *Options, emit func(*query.Ta
 	defer func() { st.Seconds = time.Since(start).Seconds() }()
 	var bases [][]int // tree indices per candidate base
 	switch v {
-	case query.Basic:
+	case task.Basic:
 		for i := range s.trees {
 			bases = append(bases, []int{i})
 		}
@@ -144,7 +130,7 @@ func Run(ctx context.Context, g *graph.Store, opts *Options, emit func(*query.Ta
 		st.Groups = s.groups
 	}
 	order := rand.New(rand.NewPCG(uint64(o.Seed), 0x5eed)).Perm(len(bases))
-	if v != query.Basic {
+	if v != task.Basic {
 		s.largeFirst(bases, order)
 	}
 	seen := map[string]bool{}
@@ -197,7 +183,7 @@ func Run(ctx context.Context, g *graph.Store, opts *Options, emit func(*query.Ta
 	return st, nil
 }
 
-func formKey(t *query.Task) string {
+func formKey(t *task.Task) string {
 	var b strings.Builder
 	for _, tr := range t.Formalization {
 		b.WriteString(tr.S.String() + "\x00" + tr.R + "\x00" + tr.O.String() + "\x01")

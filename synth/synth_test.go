@@ -17,16 +17,16 @@ import (
 	"github.com/leaper-dev/leaper/store/storetest"
 
 	"github.com/leaper-dev/leaper/graph"
-	"github.com/leaper-dev/leaper/query"
 	"github.com/leaper-dev/leaper/store"
 	"github.com/leaper-dev/leaper/synth"
+	"github.com/leaper-dev/leaper/task"
 )
 
 // run synthesises with opts over g and returns the tasks and stats.
-func run(t *testing.T, g *graph.Store, opts synth.Options) ([]*query.Task, *synth.Stats) {
+func run(t *testing.T, g *graph.Store, opts synth.Options) ([]*task.Task, *synth.Stats) {
 	t.Helper()
-	var tasks []*query.Task
-	st, err := synth.Run(context.Background(), g, &opts, func(tk *query.Task) error {
+	var tasks []*task.Task
+	st, err := synth.Run(context.Background(), g, &opts, func(tk *task.Task) error {
 		tasks = append(tasks, tk)
 		return nil
 	})
@@ -36,7 +36,7 @@ func run(t *testing.T, g *graph.Store, opts synth.Options) ([]*query.Task, *synt
 	return tasks, st
 }
 
-func encode(t *testing.T, tasks []*query.Task) []byte {
+func encode(t *testing.T, tasks []*task.Task) []byte {
 	t.Helper()
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
@@ -95,14 +95,14 @@ func TestInvariant(t *testing.T) {
 			if len(tasks) == 0 {
 				t.Fatalf("no tasks")
 			}
-			back, err := query.DecodeTasks(bytes.NewReader(encode(t, tasks)), c.name)
+			back, err := task.Decode(bytes.NewReader(encode(t, tasks)), c.name)
 			if err != nil {
 				t.Fatal(err)
 			}
 			ids := map[string]bool{}
 			for _, tk := range back {
 				if err := synth.Check(context.Background(), g, tk); err != nil {
-					t.Errorf("%s: %v\n%s", tk.ID, err, encode(t, []*query.Task{tk}))
+					t.Errorf("%s: %v\n%s", tk.ID, err, encode(t, []*task.Task{tk}))
 				}
 				if ids[tk.ID] {
 					t.Errorf("duplicate id %s", tk.ID)
@@ -185,7 +185,7 @@ func TestMinTargets(t *testing.T) {
 
 func TestBadOptions(t *testing.T) {
 	g := storetest.OpenGraph(t)
-	_, err := synth.Run(context.Background(), g, &synth.Options{Variant: "nope", N: 1}, func(*query.Task) error { return nil })
+	_, err := synth.Run(context.Background(), g, &synth.Options{Variant: "nope", N: 1}, func(*task.Task) error { return nil })
 	if !errors.Is(err, synth.ErrBadOptions) {
 		t.Errorf("got %v", err)
 	}
@@ -295,7 +295,7 @@ func TestCompare(t *testing.T) {
 	}
 	for _, tk := range tasks {
 		a := tk.Answer.Aggregate
-		if a == nil || a.Op != query.AggCountDiff {
+		if a == nil || a.Op != task.AggCountDiff {
 			t.Fatalf("%s: aggregate %+v, want countdiff", tk.ID, a)
 		}
 		l, r, _ := strings.Cut(a.Column, "-")

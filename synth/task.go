@@ -13,6 +13,7 @@ import (
 	"github.com/RoaringBitmap/roaring/v2"
 	"github.com/leaper-dev/leaper/graph"
 	"github.com/leaper-dev/leaper/query"
+	"github.com/leaper-dev/leaper/task"
 )
 
 // column is a requested column: a relation of "?" bound to a variable.
@@ -34,9 +35,9 @@ type slot struct {
 
 // draft is a candidate task before evaluation.
 type draft struct {
-	variant   query.Variant
+	variant   task.Variant
 	trees     []*graph.Tree
-	triples   []query.Triple
+	triples   []task.Triple
 	cols      []column
 	keyHeader string
 	keyNoun   noun
@@ -111,7 +112,7 @@ func (d *draft) render(s string) string {
 // variables of an expansion) occur twice or more and are not columns.
 // Check relies on this convention to rebuild the table from the
 // formalization alone.
-func tableVars(ts []query.Triple) []string {
+func tableVars(ts []task.Triple) []string {
 	n := map[string]int{}
 	for _, t := range ts {
 		if t.S.Var != "" {
@@ -143,7 +144,7 @@ type table struct {
 // that the keys agree; they always should, as both project the same
 // solutions, and each evaluation costs the engine a scan of the store's
 // relations, so synthesis leaves it to Check.
-func evalTable(ctx context.Context, g *graph.Store, ts []query.Triple, strict bool) (*table, error) {
+func evalTable(ctx context.Context, g *graph.Store, ts []task.Triple, strict bool) (*table, error) {
 	q, err := query.FromTriples(ts)
 	if err != nil {
 		return nil, err
@@ -283,16 +284,16 @@ func (s *synth) tableRows(tb *table) ([][]string, error) {
 // aggregated variable (count: "?"; diff: "A-B"; member: the constant
 // asked about; countdiff: the two tree ids, "12-34"), and top/bottom keep
 // as many rows as Value names.
-func aggOf(a *query.Aggregate) *query.AggFunc {
+func aggOf(a *task.Aggregate) *query.AggFunc {
 	switch a.Op {
-	case query.AggCount:
+	case task.AggCount:
 		return &query.AggFunc{Op: a.Op, Vars: []string{query.TargetVar}}
-	case query.AggMember:
+	case task.AggMember:
 		return &query.AggFunc{Op: a.Op, Vars: []string{query.TargetVar}, Const: a.Column}
-	case query.AggDiff:
+	case task.AggDiff:
 		l, r, _ := strings.Cut(a.Column, "-")
 		return &query.AggFunc{Op: a.Op, Vars: []string{l, r}}
-	case query.AggCountDiff:
+	case task.AggCountDiff:
 		l, r, _ := strings.Cut(a.Column, "-")
 		x, errx := strconv.ParseUint(l, 10, 32)
 		y, erry := strconv.ParseUint(r, 10, 32)
@@ -300,7 +301,7 @@ func aggOf(a *query.Aggregate) *query.AggFunc {
 			return &query.AggFunc{Op: a.Op, Vars: []string{query.TargetVar}}
 		}
 		return &query.AggFunc{Op: a.Op, Vars: []string{query.TargetVar}, Trees: []uint32{uint32(x), uint32(y)}}
-	case query.AggTop, query.AggBottom:
+	case task.AggTop, task.AggBottom:
 		k := 0
 		if a.Value != "" {
 			k = len(strings.Split(a.Value, "; "))
@@ -311,7 +312,7 @@ func aggOf(a *query.Aggregate) *query.AggFunc {
 }
 
 // evalAgg evaluates the formalization with an aggregate head.
-func evalAgg(ctx context.Context, g *graph.Store, ts []query.Triple, a *query.AggFunc) (*query.Result, error) {
+func evalAgg(ctx context.Context, g *graph.Store, ts []task.Triple, a *query.AggFunc) (*query.Result, error) {
 	q, err := query.FromTriples(ts)
 	if err != nil {
 		return nil, err
@@ -325,7 +326,7 @@ func evalAgg(ctx context.Context, g *graph.Store, ts []query.Triple, a *query.Ag
 // JSON the way `leaper query` reads it, evaluates over the store to
 // exactly the answer table (the keys "?" and, per key, the values of the
 // table variables), and to the answer's aggregate when there is one.
-func Check(ctx context.Context, g *graph.Store, t *query.Task) error {
+func Check(ctx context.Context, g *graph.Store, t *task.Task) error {
 	b, err := json.Marshal(t.Formalization)
 	if err != nil {
 		return fmt.Errorf("%w: %v", ErrInvariant, err)
@@ -373,7 +374,7 @@ func Check(ctx context.Context, g *graph.Store, t *query.Task) error {
 }
 
 // finish evaluates a draft into a task, or names the check it fails.
-func (s *synth) finish(ctx context.Context, d *draft, rng *rand.Rand, st *Stats) (*query.Task, string, error) {
+func (s *synth) finish(ctx context.Context, d *draft, rng *rand.Rand, st *Stats) (*task.Task, string, error) {
 	// The answer is computed from the formalization as written to JSON and
 	// read back the way leaper query reads it, so that evaluating what is
 	// emitted gives exactly the answer.
@@ -397,7 +398,7 @@ func (s *synth) finish(ctx context.Context, d *draft, rng *rand.Rand, st *Stats)
 	if err != nil {
 		return nil, "", err
 	}
-	t := &query.Task{Variant: d.variant, Op: d.op, Formalization: d.triples, Expand: d.expand}
+	t := &task.Task{Variant: d.variant, Op: d.op, Formalization: d.triples, Expand: d.expand}
 	t.Answer.Columns = []string{d.keyHeader}
 	for _, c := range d.cols {
 		t.Answer.Columns = append(t.Answer.Columns, c.header)
@@ -417,11 +418,11 @@ func (s *synth) finish(ctx context.Context, d *draft, rng *rand.Rand, st *Stats)
 		}
 		a := *res.Aggregate
 		switch d.agg.Op {
-		case query.AggMember:
+		case task.AggMember:
 			a.Column = d.agg.Const
-		case query.AggTop, query.AggBottom:
+		case task.AggTop, task.AggBottom:
 			a.Column = d.agg.Vars[1]
-		case query.AggCount:
+		case task.AggCount:
 			a.Column = query.TargetVar
 		}
 		t.Answer.Aggregate = &a
@@ -447,7 +448,7 @@ func (s *synth) finish(ctx context.Context, d *draft, rng *rand.Rand, st *Stats)
 }
 
 // roundTrip writes triples as JSON and parses them back.
-func roundTrip(ts []query.Triple) ([]query.Triple, error) {
+func roundTrip(ts []task.Triple) ([]task.Triple, error) {
 	b, err := json.Marshal(ts)
 	if err != nil {
 		return nil, err
@@ -461,9 +462,9 @@ func roundTrip(ts []query.Triple) ([]query.Triple, error) {
 
 // targets lists R: every key (layer 2) and every value of a requested
 // column (layer 3), each once, with the first task tree that states it.
-func (s *synth) targets(d *draft, tb *table, rows [][]string) []query.Target {
+func (s *synth) targets(d *draft, tb *table, rows [][]string) []task.Target {
 	seen := map[uint32]bool{}
-	var out []query.Target
+	var out []task.Target
 	for i, k := range tb.keys {
 		tree := d.trees[0]
 		for _, t := range d.trees {
@@ -474,7 +475,7 @@ func (s *synth) targets(d *draft, tb *table, rows [][]string) []query.Target {
 		}
 		if !seen[k] {
 			seen[k] = true
-			out = append(out, query.Target{Entity: k, Name: rows[i][0], Layer: 2, Tree: tree.ID})
+			out = append(out, task.Target{Entity: k, Name: rows[i][0], Layer: 2, Tree: tree.ID})
 		}
 		for j, vals := range tb.cells[i] {
 			rel := relOfVar(d.triples, tb.vars[j])
@@ -492,7 +493,7 @@ func (s *synth) targets(d *draft, tb *table, rows [][]string) []query.Target {
 				if len(names) == len(vals) {
 					name = names[n]
 				}
-				out = append(out, query.Target{Entity: v, Name: name, Layer: 3, Tree: vt.ID, Relation: rel})
+				out = append(out, task.Target{Entity: v, Name: name, Layer: 3, Tree: vt.ID, Relation: rel})
 			}
 		}
 	}
@@ -544,7 +545,7 @@ func (s *synth) factTree(trees []*graph.Tree, k uint32, rel string, v uint32) *g
 	return nil
 }
 
-func relOfVar(ts []query.Triple, v string) string {
+func relOfVar(ts []task.Triple, v string) string {
 	for _, t := range ts {
 		if t.S.Target && t.O.Var == v {
 			return t.R
@@ -556,7 +557,7 @@ func relOfVar(ts []query.Triple, v string) string {
 // leaks reports whether the question names an entity of R that the
 // question's own material (titles, filter phrases, constants) does not
 // already name, or names a hidden entity at all.
-func (s *synth) leaks(d *draft, q string, targets []query.Target) bool {
+func (s *synth) leaks(d *draft, q string, targets []task.Target) bool {
 	lq := strings.ToLower(q)
 	var allowed []string
 	for _, g := range d.given {

@@ -12,17 +12,18 @@ import (
 	"github.com/leaper-dev/leaper/graph"
 	"github.com/leaper-dev/leaper/mining"
 	"github.com/leaper-dev/leaper/query"
+	"github.com/leaper-dev/leaper/task"
 )
 
 var errEnough = errors.New("enough groups")
 
 // Union operations (Options.Op): the query package's.
 const (
-	OpUnion      = query.OpUnion
-	OpIntersect  = query.OpIntersect
-	OpDifference = query.OpDifference
-	OpCount      = query.OpCount
-	OpCompare    = query.OpCompare
+	OpUnion      = task.OpUnion
+	OpIntersect  = task.OpIntersect
+	OpDifference = task.OpDifference
+	OpCount      = task.OpCount
+	OpCompare    = task.OpCompare
 )
 
 // Ops lists the union operations, in the order Options.Op accepts them.
@@ -209,7 +210,7 @@ type opSpace struct {
 	keys  *roaring.Bitmap
 }
 
-func (sp *opSpace) triples(s *synth, v query.Term) []query.Triple {
+func (sp *opSpace) triples(s *synth, v task.Term) []task.Triple {
 	ids := func(ix []int) []uint32 {
 		out := make([]uint32, len(ix))
 		for i, x := range ix {
@@ -217,7 +218,7 @@ func (sp *opSpace) triples(s *synth, v query.Term) []query.Triple {
 		}
 		return out
 	}
-	var out []query.Triple
+	var out []task.Triple
 	switch sp.op {
 	case OpIntersect:
 		for _, id := range ids(sp.trees) {
@@ -572,8 +573,8 @@ func (s *synth) union(ctx context.Context, group []int, rng *rand.Rand) (*draft,
 	if len(cols) == 0 && !hasHop || needBeyond && !hasHop && len(wide) == 0 {
 		return nil, DropNoColumns, nil
 	}
-	d := &draft{variant: query.Union, trees: ts, keyNoun: unionNoun(ts), keyHeader: ts[0].KeyHeader}
-	d.triples = sp.triples(s, query.Term{Target: true})
+	d := &draft{variant: task.Union, trees: ts, keyNoun: unionNoun(ts), keyHeader: ts[0].KeyHeader}
+	d.triples = sp.triples(s, task.Term{Target: true})
 	f := filter{col: -1}
 	if sp.op == OpUnion && op != OpCompare && len(cols) > 0 && (s.o.Expand > 0 || rng.IntN(3) == 0) {
 		var ok bool
@@ -633,7 +634,7 @@ func (s *synth) union(ctx context.Context, group []int, rng *rand.Rand) (*draft,
 	}
 	d.question = fill(pick(rng, tpl), kv...)
 	if op == OpCount {
-		d.agg = &query.AggFunc{Op: query.AggCount, Vars: []string{query.TargetVar}}
+		d.agg = &query.AggFunc{Op: task.AggCount, Vars: []string{query.TargetVar}}
 		d.question += " " + pick(rng, []string{"How many " + d.keyNoun.many + " is that in total?",
 			"Also say how many " + d.keyNoun.many + " there are.", "How many such " + d.keyNoun.many + " are there?"})
 	}
@@ -684,7 +685,7 @@ func (s *synth) compare(d *draft, sp *opSpace, descs []string, rng *rand.Rand) (
 		if rng.IntN(2) == 0 {
 			either[0], either[1] = b, a
 		}
-		d.agg = &query.AggFunc{Op: query.AggCountDiff, Vars: []string{query.TargetVar},
+		d.agg = &query.AggFunc{Op: task.AggCountDiff, Vars: []string{query.TargetVar},
 			Trees: []uint32{s.trees[sp.trees[p.a]].ID, s.trees[sp.trees[p.b]].ID}}
 		d.aggWant = strconv.FormatUint(na-nb, 10)
 		return fill(pick(rng, compareTemplates), "many", d.keyNoun.many, "a", a, "b", b, "either", orList(either)), true
@@ -905,18 +906,18 @@ func (s *synth) reverse(ctx context.Context, group []int, rng *rand.Rand) (*draf
 		return nil, DropNotUnique, nil
 	}
 	pivot := column{rel: pc.rel, header: rels[pc.rel]}
-	d := &draft{variant: query.ReverseUnion, trees: ts, keyNoun: unionNoun(ts), keyHeader: ts[0].KeyHeader,
+	d := &draft{variant: task.ReverseUnion, trees: ts, keyNoun: unionNoun(ts), keyHeader: ts[0].KeyHeader,
 		hidden: []uint32{anchor}, op: OpUnion}
 	sp := &opSpace{op: OpUnion, trees: base, keys: space}
 	av := d.newVar("Anchor")
 	pv := d.newVar(words(pivot.header))
-	A := query.V(av)
+	A := task.V(av)
 	anchorTriples := sp.triples(s, A)
 	var cluePhrases []string
 	for _, c := range clues {
 		name := s.name(c.v)
 		ref := d.addSlot(name, c.v, name)
-		anchorTriples = append(anchorTriples, query.Triple{S: A, R: c.rel, O: query.C(name)})
+		anchorTriples = append(anchorTriples, task.Triple{S: A, R: c.rel, O: task.C(name)})
 		cluePhrases = append(cluePhrases, lowerFirst(words(c.header))+" is "+ref)
 	}
 	// The clues must single out the anchor for the engine too (names
@@ -936,9 +937,9 @@ func (s *synth) reverse(ctx context.Context, group []int, rng *rand.Rand) (*draf
 	if len(res.Rows) != 1 || res.Rows[0][0] != anchor {
 		return nil, DropNotUnique, nil
 	}
-	d.triples = append(anchorTriples, query.Triple{S: A, R: pivot.rel, O: query.V(pv)})
-	d.triples = append(d.triples, sp.triples(s, query.Term{Target: true})...)
-	d.triples = append(d.triples, query.Triple{S: query.Term{Target: true}, R: pivot.rel, O: query.V(pv)})
+	d.triples = append(anchorTriples, task.Triple{S: A, R: pivot.rel, O: task.V(pv)})
+	d.triples = append(d.triples, sp.triples(s, task.Term{Target: true})...)
+	d.triples = append(d.triples, task.Triple{S: task.Term{Target: true}, R: pivot.rel, O: task.V(pv)})
 	// The pivot is also a column, under a variable of its own: a table
 	// column occurs once in the formalization (see tableVars).
 	pivot.v = d.newVar(words(pivot.header))

@@ -8,9 +8,9 @@ import (
 
 	"github.com/leaper-dev/leaper/graph"
 	"github.com/leaper-dev/leaper/graph/graphtest"
-	"github.com/leaper-dev/leaper/query"
 	"github.com/leaper-dev/leaper/store"
 	"github.com/leaper-dev/leaper/synth"
+	"github.com/leaper-dev/leaper/task"
 )
 
 // TestUntitledTreesLeftOut builds real sts-csv tables, whose files are
@@ -32,8 +32,8 @@ func TestUntitledTreesLeftOut(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var tasks []*query.Task
-		_, err = synth.Run(context.Background(), g, &synth.Options{Variant: "basic", N: 5, Seed: 1}, func(tk *query.Task) error {
+		var tasks []*task.Task
+		_, err = synth.Run(context.Background(), g, &synth.Options{Variant: "basic", N: 5, Seed: 1}, func(tk *task.Task) error {
 			tasks = append(tasks, tk)
 			return nil
 		})

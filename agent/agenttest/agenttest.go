@@ -10,16 +10,16 @@ import (
 	"testing"
 
 	"github.com/leaper-dev/leaper/graph"
-	"github.com/leaper-dev/leaper/query"
+	"github.com/leaper-dev/leaper/task"
 )
 
 // BasicTask builds a Basic task from one tree: every key entity (layer 2)
 // and value entity (layer 3) is a target; the answer has the key header and
 // the column headers, one row per key. keep, when not nil, selects rows by
 // key entity.
-func BasicTask(g *graph.Store, tr *graph.Tree, id string, keep map[uint32]bool) (*query.Task, error) {
-	t := &query.Task{ID: id, Variant: query.Basic, Trees: []uint32{tr.ID},
-		Answer: query.Answer{Columns: []string{tr.KeyHeader}}}
+func BasicTask(g *graph.Store, tr *graph.Tree, id string, keep map[uint32]bool) (*task.Task, error) {
+	t := &task.Task{ID: id, Variant: task.Basic, Trees: []uint32{tr.ID},
+		Answer: task.Answer{Columns: []string{tr.KeyHeader}}}
 	for _, c := range tr.Columns {
 		t.Answer.Columns = append(t.Answer.Columns, c.Header)
 	}
@@ -35,7 +35,7 @@ func BasicTask(g *graph.Store, tr *graph.Tree, id string, keep map[uint32]bool) 
 		out := []string{k.Name}
 		if !seen[row.Key] {
 			seen[row.Key] = true
-			t.Targets = append(t.Targets, query.Target{Entity: row.Key, Name: k.Name, Layer: 2, Tree: tr.ID})
+			t.Targets = append(t.Targets, task.Target{Entity: row.Key, Name: k.Name, Layer: 2, Tree: tr.ID})
 		}
 		for ci, vs := range row.Values {
 			es, err := g.Entities(vs)
@@ -47,7 +47,7 @@ func BasicTask(g *graph.Store, tr *graph.Tree, id string, keep map[uint32]bool) 
 				names = append(names, e.Name)
 				if !seen[e.ID] {
 					seen[e.ID] = true
-					t.Targets = append(t.Targets, query.Target{Entity: e.ID, Name: e.Name, Layer: 3, Tree: tr.ID, Relation: tr.Columns[ci].Name})
+					t.Targets = append(t.Targets, task.Target{Entity: e.ID, Name: e.Name, Layer: 3, Tree: tr.ID, Relation: tr.Columns[ci].Name})
 				}
 			}
 			out = append(out, strings.Join(names, "; "))
@@ -62,7 +62,7 @@ func BasicTask(g *graph.Store, tr *graph.Tree, id string, keep map[uint32]bool) 
 // Tasks builds up to n Basic tasks from the store's trees (smallest first,
 // so tests stay fast) and, when two trees share key entities, a union-like
 // task over the shared keys of both trees.
-func Tasks(tb testing.TB, g *graph.Store, n int) []*query.Task {
+func Tasks(tb testing.TB, g *graph.Store, n int) []*task.Task {
 	tb.Helper()
 	var trees []*graph.Tree
 	if err := g.EachTree(context.Background(), func(t *graph.Tree) error {
@@ -72,7 +72,7 @@ func Tasks(tb testing.TB, g *graph.Store, n int) []*query.Task {
 		tb.Fatal(err)
 	}
 	sort.SliceStable(trees, func(i, j int) bool { return len(trees[i].Rows) < len(trees[j].Rows) })
-	var out []*query.Task
+	var out []*task.Task
 	for _, tr := range trees {
 		if len(out) >= n {
 			break
@@ -89,7 +89,7 @@ func Tasks(tb testing.TB, g *graph.Store, n int) []*query.Task {
 	return out
 }
 
-func unionTask(tb testing.TB, g *graph.Store, trees []*graph.Tree) *query.Task {
+func unionTask(tb testing.TB, g *graph.Store, trees []*graph.Tree) *task.Task {
 	keys := map[uint32][]int{}
 	for i, t := range trees {
 		for _, r := range t.Rows {
@@ -127,7 +127,7 @@ func unionTask(tb testing.TB, g *graph.Store, trees []*graph.Tree) *query.Task {
 		tb.Fatal(err)
 	}
 	ta.ID = fmt.Sprintf("union-%d-%d", a.ID, b.ID)
-	ta.Variant = query.Union
+	ta.Variant = task.Union
 	ta.Trees = []uint32{a.ID, b.ID}
 	seen := map[uint32]bool{}
 	for _, t := range ta.Targets {

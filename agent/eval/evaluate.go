@@ -6,13 +6,13 @@ import (
 
 	"github.com/leaper-dev/leaper/agent"
 	"github.com/leaper-dev/leaper/internal/hist"
-	"github.com/leaper-dev/leaper/query"
+	"github.com/leaper-dev/leaper/task"
 )
 
 // Item is one scored trajectory.
 type Item struct {
 	TaskID  string          `json:"task_id"`
-	Variant query.Variant   `json:"variant"`
+	Variant task.Variant    `json:"variant"`
 	End     agent.EndReason `json:"end"`
 	Scores  Scores          `json:"scores"`
 }
@@ -78,8 +78,8 @@ type Report struct {
 // Evaluate scores trajectories against tasks. Trajectories whose task is
 // not among tasks are listed in Report.Missing. It stops early, with what
 // it scored, when ctx is done.
-func Evaluate(ctx context.Context, tasks []*query.Task, trs []*agent.Trajectory, sc *Scorer) *Report {
-	byID := map[string]*query.Task{}
+func Evaluate(ctx context.Context, tasks []*task.Task, trs []*agent.Trajectory, sc *Scorer) *Report {
+	byID := map[string]*task.Task{}
 	for _, t := range tasks {
 		byID[t.ID] = t
 	}

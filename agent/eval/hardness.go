@@ -7,7 +7,7 @@ import (
 
 	"github.com/leaper-dev/leaper/agent"
 	"github.com/leaper-dev/leaper/internal/hist"
-	"github.com/leaper-dev/leaper/query"
+	"github.com/leaper-dev/leaper/task"
 )
 
 // Hardness describes how much searching the tasks of one variant need: the
@@ -30,7 +30,7 @@ type Hardness struct {
 	// difference of trees of different pages.
 	Spread int `json:"spread"`
 	// NamesTable counts questions that name a table or page instead of a
-	// concept (query.NamesTable).
+	// concept (task.NamesTable).
 	NamesTable  int      `json:"names_table"`
 	OracleCalls *Summary `json:"oracle_tool_calls,omitempty"`
 	OracleISR   *Summary `json:"oracle_isr,omitempty"`
@@ -49,11 +49,11 @@ type HardnessOptions struct {
 // ComputeHardness reports the hardness of tasks per variant (sorted by
 // variant name). g gives the trees' pages and, with a backend, what the
 // oracle reads.
-func ComputeHardness(ctx context.Context, tasks []*query.Task, g agent.Graph, opts *HardnessOptions) ([]*Hardness, error) {
+func ComputeHardness(ctx context.Context, tasks []*task.Task, g agent.Graph, opts *HardnessOptions) ([]*Hardness, error) {
 	if opts == nil {
 		opts = &HardnessOptions{}
 	}
-	by := map[string][]*query.Task{}
+	by := map[string][]*task.Task{}
 	var variants []string
 	for _, t := range tasks {
 		v := string(t.Variant)
@@ -110,10 +110,10 @@ func ComputeHardness(ctx context.Context, tasks []*query.Task, g agent.Graph, op
 				ps[p] = true
 			}
 			pages = append(pages, float64(len(ps)))
-			if len(t.Trees) >= 3 || (t.Op == query.OpIntersect || t.Op == query.OpDifference) && treePages >= 2 {
+			if len(t.Trees) >= 3 || (t.Op == task.OpIntersect || t.Op == task.OpDifference) && treePages >= 2 {
 				h.Spread++
 			}
-			if query.NamesTable(t.Question) {
+			if task.NamesTable(t.Question) {
 				h.NamesTable++
 			}
 		}
@@ -140,7 +140,7 @@ func ComputeHardness(ctx context.Context, tasks []*query.Task, g agent.Graph, op
 
 // runPolicy runs p on every task and returns the tool calls and ISR of
 // each trajectory.
-func runPolicy(ctx context.Context, tasks []*query.Task, p agent.Policy, opts *HardnessOptions) (calls, isr []float64, err error) {
+func runPolicy(ctx context.Context, tasks []*task.Task, p agent.Policy, opts *HardnessOptions) (calls, isr []float64, err error) {
 	calls = make([]float64, len(tasks))
 	isr = make([]float64, len(tasks))
 	err = agent.RunAll(ctx, tasks, p, opts.Backend, &agent.Options{Deterministic: true, Workers: opts.Workers}, func(i int, t *agent.Trajectory) error {

@@ -5,8 +5,8 @@ import (
 	"testing"
 
 	"github.com/leaper-dev/leaper/agent/eval"
-	"github.com/leaper-dev/leaper/query"
 	"github.com/leaper-dev/leaper/synth"
+	"github.com/leaper-dev/leaper/task"
 	"github.com/leaper-dev/leaper/web/webtest"
 )
 
@@ -17,9 +17,9 @@ import (
 // span four or five pages, which five visits cover.
 func TestHardnessNaiveBelowOracle(t *testing.T) {
 	w := webtest.OpenWeb(t)
-	var tasks []*query.Task
+	var tasks []*task.Task
 	for _, v := range []string{"union", "reverse-union"} {
-		_, err := synth.Run(context.Background(), w.Store().Graph(), &synth.Options{Variant: v, N: 12, Seed: 7}, func(tk *query.Task) error {
+		_, err := synth.Run(context.Background(), w.Store().Graph(), &synth.Options{Variant: v, N: 12, Seed: 7}, func(tk *task.Task) error {
 			tasks = append(tasks, tk)
 			return nil
 		})
@@ -43,7 +43,7 @@ func TestHardnessNaiveBelowOracle(t *testing.T) {
 		if h.OracleISR.Min < 1 {
 			t.Errorf("%s: oracle ISR min %.3f, want 1", h.Variant, h.OracleISR.Min)
 		}
-		if h.Variant == query.Union && h.NaiveISR.Mean >= h.OracleISR.Mean {
+		if h.Variant == string(task.Union) && h.NaiveISR.Mean >= h.OracleISR.Mean {
 			t.Errorf("%s: naive ISR %.3f not below the oracle's %.3f", h.Variant, h.NaiveISR.Mean, h.OracleISR.Mean)
 		}
 		if h.NamesTable != 0 {

@@ -12,7 +12,7 @@ import (
 
 	"github.com/leaper-dev/leaper/agent"
 	"github.com/leaper-dev/leaper/graph"
-	"github.com/leaper-dev/leaper/query"
+	"github.com/leaper-dev/leaper/task"
 )
 
 // Scores grade one answer (and, when given, its trajectory) against a task.
@@ -64,13 +64,13 @@ type Graph interface {
 
 // Score scores an answer with ω = 1 and no store: usable by a reward
 // endpoint. traj may be nil.
-func Score(t *query.Task, answer string, traj *agent.Trajectory) Scores {
+func Score(t *task.Task, answer string, traj *agent.Trajectory) Scores {
 	return (&Scorer{}).Score(t, answer, traj)
 }
 
 // Score scores an answer text (the inside of <answer>, or a whole final
 // message) against a task. traj may be nil.
-func (sc *Scorer) Score(t *query.Task, answer string, traj *agent.Trajectory) Scores {
+func (sc *Scorer) Score(t *task.Task, answer string, traj *agent.Trajectory) Scores {
 	var s Scores
 	if a, ok := agent.ParseAnswer(answer); ok {
 		answer = a
@@ -272,7 +272,7 @@ func bestOf(queries, pool []*term) []float64 {
 // bottom must name every listed entity and no other of the set (keys, the
 // set's names); any other value must be the text or appear in it as a run
 // of words.
-func aggregateOK(answer string, hasTable bool, a *query.Aggregate, keys []string) bool {
+func aggregateOK(answer string, hasTable bool, a *task.Aggregate, keys []string) bool {
 	rest := answer
 	if hasTable {
 		// Table lines, with or without their outer pipes, are not the value.
@@ -285,9 +285,9 @@ func aggregateOK(answer string, hasTable bool, a *query.Aggregate, keys []string
 		rest = strings.Join(keep, "\n")
 	}
 	switch a.Op {
-	case query.AggMember:
+	case task.AggMember:
 		return memberOK(rest, a)
-	case query.AggTop, query.AggBottom:
+	case task.AggTop, task.AggBottom:
 		got := words(rest)
 		want := map[string]bool{}
 		for _, v := range strings.Split(a.Value, "; ") {
@@ -329,7 +329,7 @@ var numberRE = regexp.MustCompile(`(?:^|[^\pL\pN_.])(-?\d[\d,]*(?:\.\d+)?)(?:$|[
 // memberOK reads a yes or no from an answer to a member question, with the
 // constant's name taken out (an entity called "No Doubt"); an answer with
 // both, or neither, is not an answer.
-func memberOK(rest string, a *query.Aggregate) bool {
+func memberOK(rest string, a *task.Aggregate) bool {
 	v, err := strconv.ParseBool(a.Value)
 	if err != nil {
 		return false
@@ -375,7 +375,7 @@ func containsRun(got, want []string) bool {
 }
 
 // keyNames are the names in the first column of a task's answer table.
-func keyNames(t *query.Task) []string {
+func keyNames(t *task.Task) []string {
 	var out []string
 	for _, r := range t.Answer.Rows {
 		if len(r) > 0 {

@@ -10,7 +10,7 @@ import (
 	"github.com/leaper-dev/leaper/agent"
 	"github.com/leaper-dev/leaper/agent/agenttest"
 	"github.com/leaper-dev/leaper/agent/eval"
-	"github.com/leaper-dev/leaper/query"
+	"github.com/leaper-dev/leaper/task"
 	"github.com/leaper-dev/leaper/web/webtest"
 )
 
@@ -39,10 +39,10 @@ func TestEvalSimilarity(t *testing.T) {
 }
 
 func TestEvalScore(t *testing.T) {
-	task := &query.Task{
-		Answer: query.Answer{Columns: []string{"Name", "Country", "Year"}, Rows: [][]string{
+	tk := &task.Task{
+		Answer: task.Answer{Columns: []string{"Name", "Country", "Year"}, Rows: [][]string{
 			{"Czesław Miłosz", "Poland", "1980"}, {"Elias Canetti", "Bulgaria; United Kingdom", "1981"}, {"William Golding", "United Kingdom", "1983"}}},
-		Targets: []query.Target{{Entity: 1, Name: "Czesław Miłosz"}, {Entity: 2, Name: "Elias Canetti"}, {Entity: 3, Name: "William Golding"},
+		Targets: []task.Target{{Entity: 1, Name: "Czesław Miłosz"}, {Entity: 2, Name: "Elias Canetti"}, {Entity: 3, Name: "William Golding"},
 			{Entity: 4, Name: "Poland"}, {Entity: 5, Name: "Bulgaria"}, {Entity: 6, Name: "United Kingdom"},
 			{Entity: 7, Name: "1980"}, {Entity: 8, Name: "1981"}, {Entity: 9, Name: "1983"}},
 	}
@@ -64,7 +64,7 @@ func TestEvalScore(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			s := eval.Score(task, tc.answer, nil)
+			s := eval.Score(tk, tc.answer, nil)
 			if _, err := json.Marshal(s); err != nil {
 				t.Fatal(err) // NaN
 			}
@@ -78,8 +78,8 @@ func TestEvalScore(t *testing.T) {
 	}
 	// ω > 1 favours recall: a precise but incomplete answer scores lower.
 	partial := "| Name |\n|---|\n| Czesław Miłosz |"
-	f1 := (&eval.Scorer{Omega: 1}).Score(task, partial, nil).F
-	f2 := (&eval.Scorer{Omega: 2}).Score(task, partial, nil).F
+	f1 := (&eval.Scorer{Omega: 1}).Score(tk, partial, nil).F
+	f2 := (&eval.Scorer{Omega: 2}).Score(tk, partial, nil).F
 	if !(f2 < f1) {
 		t.Errorf("F(ω=2) %.3f not below F(ω=1) %.3f", f2, f1)
 	}
@@ -101,8 +101,8 @@ func TestEvalParse(t *testing.T) {
 func TestRolloutNaive(t *testing.T) {
 	w := webtest.OpenWeb(t)
 	b := w
-	task := agenttest.Tasks(t, w.Store().Graph(), 1)[0]
-	tr, err := agent.Run(context.Background(), task, &agent.Naive{Visits: 3}, b, &agent.Options{Deterministic: true})
+	tk := agenttest.Tasks(t, w.Store().Graph(), 1)[0]
+	tr, err := agent.Run(context.Background(), tk, &agent.Naive{Visits: 3}, b, &agent.Options{Deterministic: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -117,11 +117,11 @@ func TestRolloutNaive(t *testing.T) {
 // after the table (as the verl prompt asks) the table's F counts only when
 // the value is right.
 func TestEvalAggregate(t *testing.T) {
-	task := &query.Task{
-		ID: "agg", Variant: query.Basic,
-		Targets: []query.Target{{Entity: 1, Name: "Hardy Dam"}, {Entity: 2, Name: "Tippy Dam"}, {Entity: 3, Name: "Croton Dam"}},
-		Answer: query.Answer{Columns: []string{"Dam"}, Rows: [][]string{{"Hardy Dam"}, {"Tippy Dam"}, {"Croton Dam"}},
-			Aggregate: &query.Aggregate{Op: "count", Value: "3"}},
+	tk := &task.Task{
+		ID: "agg", Variant: task.Basic,
+		Targets: []task.Target{{Entity: 1, Name: "Hardy Dam"}, {Entity: 2, Name: "Tippy Dam"}, {Entity: 3, Name: "Croton Dam"}},
+		Answer: task.Answer{Columns: []string{"Dam"}, Rows: [][]string{{"Hardy Dam"}, {"Tippy Dam"}, {"Croton Dam"}},
+			Aggregate: &task.Aggregate{Op: "count", Value: "3"}},
 	}
 	table := "| Dam |\n|---|\n| Hardy Dam |\n| Tippy Dam |\n| Croton Dam |"
 	for _, tc := range []struct {
@@ -138,13 +138,13 @@ func TestEvalAggregate(t *testing.T) {
 		{"3", true, true, 0}, // the value alone: success, but no entities named
 		{"999", false, false, 0},
 	} {
-		s := eval.Score(task, "<answer>"+tc.answer+"</answer>", nil)
+		s := eval.Score(tk, "<answer>"+tc.answer+"</answer>", nil)
 		if s.ValueOK != tc.ok || s.Success != tc.success || math.Abs(s.Reward-tc.reward) > 1e-9 {
 			t.Errorf("%q: value_ok %v success %v reward %v; want %v %v %v", tc.answer, s.ValueOK, s.Success, s.Reward, tc.ok, tc.success, tc.reward)
 		}
 	}
-	member := *task
-	member.Answer.Aggregate = &query.Aggregate{Op: "member", Column: "Hardy Dam", Value: "true"}
+	member := *tk
+	member.Answer.Aggregate = &task.Aggregate{Op: "member", Column: "Hardy Dam", Value: "true"}
 	for answer, ok := range map[string]bool{"Yes": true, "true": true, "No": false, "yes and no": false, table + "\n\nYes, it is.": true} {
 		if s := eval.Score(&member, answer, nil); s.ValueOK != ok {
 			t.Errorf("member %q: value_ok %v, want %v", answer, s.ValueOK, ok)
@@ -156,57 +156,57 @@ func TestEvalAggregate(t *testing.T) {
 // an exact number, the listed entities and no other, yes or no.
 func TestEvalAggregateStrict(t *testing.T) {
 	rows := [][]string{{"Hardy Dam", "30"}, {"Tippy Dam", "20"}, {"Hodenpyl Hydro", "18"}, {"Cooke Dam", "9"}, {"Foote Dam", "9"}}
-	task := func(op, col, value string) *query.Task {
-		return &query.Task{Answer: query.Answer{Columns: []string{"Dam", "Power"}, Rows: rows,
-			Aggregate: &query.Aggregate{Op: op, Column: col, Value: value}}}
+	tk := func(op, col, value string) *task.Task {
+		return &task.Task{Answer: task.Answer{Columns: []string{"Dam", "Power"}, Rows: rows,
+			Aggregate: &task.Aggregate{Op: op, Column: col, Value: value}}}
 	}
 	for _, tc := range []struct {
-		task   *query.Task
+		tk     *task.Task
 		answer string
 		ok     bool
 	}{
-		{task("count", "?", "156"), "157", false},
-		{task("count", "?", "156"), "155", false},
-		{task("count", "?", "156"), "156", true},
-		{task("count", "?", "1560"), "1,560", true},
-		{task("countdiff", "1-2", "9"), "-9", false},
-		{task("countdiff", "1-2", "9"), "Hiroshima, by 9", true},
-		{task("top", "Y", "Hardy Dam; Tippy Dam; Hodenpyl Hydro"), "Hardy Dam; Tippy Dam; Hodenpyl Hydro; Cooke Dam; Foote Dam", false},
-		{task("top", "Y", "Hardy Dam; Tippy Dam; Hodenpyl Hydro"), "Hardy Dam (30 MW), Tippy Dam (20 MW), Hodenpyl Hydro (18 MW)", true},
-		{task("top", "Y", "Hardy Dam; Tippy Dam; Hodenpyl Hydro"), "1. Hardy Dam\n2. Tippy Dam\n3. Hodenpyl Hydro", true},
-		{task("bottom", "Y", "Foote Dam"), "Not Cooke Dam but Foote Dam", false},
-		{task("bottom", "Y", "Foote Dam"), "Foote Dam", true},
-		{task("member", "No Doubt", "true"), "Yes, No Doubt is one of them.", true},
-		{task("member", "No Doubt", "true"), "No Doubt: yes", true},
-		{task("member", "Yes (band)", "false"), "No, Yes (band) is not one of them.", true},
-		{task("member", "Yes (band)", "false"), "Not among them.", true},
-		{task("member", "Yes (band)", "false"), "Yes", false},
+		{tk("count", "?", "156"), "157", false},
+		{tk("count", "?", "156"), "155", false},
+		{tk("count", "?", "156"), "156", true},
+		{tk("count", "?", "1560"), "1,560", true},
+		{tk("countdiff", "1-2", "9"), "-9", false},
+		{tk("countdiff", "1-2", "9"), "Hiroshima, by 9", true},
+		{tk("top", "Y", "Hardy Dam; Tippy Dam; Hodenpyl Hydro"), "Hardy Dam; Tippy Dam; Hodenpyl Hydro; Cooke Dam; Foote Dam", false},
+		{tk("top", "Y", "Hardy Dam; Tippy Dam; Hodenpyl Hydro"), "Hardy Dam (30 MW), Tippy Dam (20 MW), Hodenpyl Hydro (18 MW)", true},
+		{tk("top", "Y", "Hardy Dam; Tippy Dam; Hodenpyl Hydro"), "1. Hardy Dam\n2. Tippy Dam\n3. Hodenpyl Hydro", true},
+		{tk("bottom", "Y", "Foote Dam"), "Not Cooke Dam but Foote Dam", false},
+		{tk("bottom", "Y", "Foote Dam"), "Foote Dam", true},
+		{tk("member", "No Doubt", "true"), "Yes, No Doubt is one of them.", true},
+		{tk("member", "No Doubt", "true"), "No Doubt: yes", true},
+		{tk("member", "Yes (band)", "false"), "No, Yes (band) is not one of them.", true},
+		{tk("member", "Yes (band)", "false"), "Not among them.", true},
+		{tk("member", "Yes (band)", "false"), "Yes", false},
 	} {
-		if s := eval.Score(tc.task, tc.answer, nil); s.ValueOK != tc.ok {
-			t.Errorf("%s %s, answer %q: value_ok %v, want %v", tc.task.Answer.Aggregate.Op, tc.task.Answer.Aggregate.Value, tc.answer, s.ValueOK, tc.ok)
+		if s := eval.Score(tc.tk, tc.answer, nil); s.ValueOK != tc.ok {
+			t.Errorf("%s %s, answer %q: value_ok %v, want %v", tc.tk.Answer.Aggregate.Op, tc.tk.Answer.Aggregate.Value, tc.answer, s.ValueOK, tc.ok)
 		}
 	}
 }
 
 func TestEvalAggregateNumbers(t *testing.T) {
-	task := &query.Task{Answer: query.Answer{Columns: []string{"Driver", "Q1 pos"}, Rows: [][]string{{"Jarno Trulli", "1"}, {"Fernando Alonso", "4"}},
-		Aggregate: &query.Aggregate{Op: "min", Column: "Y", Value: "1"}}}
-	count := &query.Task{Answer: query.Answer{Columns: []string{"Name"}, Rows: [][]string{{"A"}},
-		Aggregate: &query.Aggregate{Op: "count", Column: "?", Value: "156"}}}
+	tk := &task.Task{Answer: task.Answer{Columns: []string{"Driver", "Q1 pos"}, Rows: [][]string{{"Jarno Trulli", "1"}, {"Fernando Alonso", "4"}},
+		Aggregate: &task.Aggregate{Op: "min", Column: "Y", Value: "1"}}}
+	count := &task.Task{Answer: task.Answer{Columns: []string{"Name"}, Rows: [][]string{{"A"}},
+		Aggregate: &task.Aggregate{Op: "count", Column: "?", Value: "156"}}}
 	table := "| Driver | Q1 pos |\n|---|---|\n| Jarno Trulli | 1 |\n| Fernando Alonso | 4 |"
 	for _, tc := range []struct {
-		task   *query.Task
+		tk     *task.Task
 		answer string
 		ok     bool
 	}{
-		{task, table + "\n\nThe smallest Q1 pos is 4.", false},
-		{task, table + "\n\nThe smallest Q1 pos is 1.", true},
-		{task, "Driver | Q1 pos\n---|---\nJarno Trulli | 1\nFernando Alonso | 4\n\nThe smallest is 4.", false},
+		{tk, table + "\n\nThe smallest Q1 pos is 4.", false},
+		{tk, table + "\n\nThe smallest Q1 pos is 1.", true},
+		{tk, "Driver | Q1 pos\n---|---\nJarno Trulli | 1\nFernando Alonso | 4\n\nThe smallest is 4.", false},
 		{count, "155 or 156 or 157", false},
 		{count, "The total is 157 (not 156).", false},
 		{count, "There are 156.", true},
 	} {
-		if s := eval.Score(tc.task, tc.answer, nil); s.ValueOK != tc.ok {
+		if s := eval.Score(tc.tk, tc.answer, nil); s.ValueOK != tc.ok {
 			t.Errorf("%q: value_ok %v, want %v", tc.answer, s.ValueOK, tc.ok)
 		}
 	}
@@ -216,19 +216,19 @@ func TestEvalAggregateNumbers(t *testing.T) {
 // scores in full beside other values of its cell.
 func TestEvalNameWithSeparator(t *testing.T) {
 	name := "Department of Chemistry, 1955– ; Blanchard Professor of Chemistry, 1988–"
-	task := &query.Task{
-		Targets: []query.Target{{Entity: 1, Name: "Alan MacDiarmid"}, {Entity: 2, Name: name}, {Entity: 3, Name: "Chemistry"}},
-		Answer:  query.Answer{Columns: []string{"Laureate", "Relation"}, Rows: [][]string{{"Alan MacDiarmid", name + "; Chemistry"}}},
+	tk := &task.Task{
+		Targets: []task.Target{{Entity: 1, Name: "Alan MacDiarmid"}, {Entity: 2, Name: name}, {Entity: 3, Name: "Chemistry"}},
+		Answer:  task.Answer{Columns: []string{"Laureate", "Relation"}, Rows: [][]string{{"Alan MacDiarmid", name + "; Chemistry"}}},
 	}
 	answer := "| Laureate | Relation |\n|---|---|\n| Alan MacDiarmid | " + name + "; Chemistry |"
-	if s := eval.Score(task, answer, nil); s.Precision < 0.999 || s.Recall < 0.999 {
+	if s := eval.Score(tk, answer, nil); s.Precision < 0.999 || s.Recall < 0.999 {
 		t.Errorf("P %v R %v, want 1 and 1", s.Precision, s.Recall)
 	}
 	// Five parts, twice in one cell (two tables' spellings).
 	long := "Research Fellow in Biophysics, 1931-1936; Assistant Professor, 1936-1942; Associate Professor, 1943-1948; Professor, 1948-1949; Sc.D., 1971"
-	task.Targets[1].Name = long
+	tk.Targets[1].Name = long
 	answer = "| Laureate | Relation |\n|---|---|\n| Alan MacDiarmid | " + strings.ReplaceAll(long, "-", "–") + "; " + long + "; Chemistry |"
-	if s := eval.Score(task, answer, nil); s.Precision < 0.999 || s.Recall < 0.999 {
+	if s := eval.Score(tk, answer, nil); s.Precision < 0.999 || s.Recall < 0.999 {
 		t.Errorf("five parts: P %v R %v, want 1 and 1", s.Precision, s.Recall)
 	}
 }

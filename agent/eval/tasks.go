@@ -2,7 +2,7 @@ package eval
 
 import (
 	"github.com/leaper-dev/leaper/internal/hist"
-	"github.com/leaper-dev/leaper/query"
+	"github.com/leaper-dev/leaper/task"
 )
 
 // TaskStats summarise a task set: what leaper stats --tasks reports.
@@ -21,7 +21,7 @@ type TaskStats struct {
 var targetBounds = []int{10, 20, 50, 100, 200, 500}
 
 // ComputeTaskStats summarises tasks: counts per variant and |R| histograms.
-func ComputeTaskStats(tasks []*query.Task) *TaskStats {
+func ComputeTaskStats(tasks []*task.Task) *TaskStats {
 	st := &TaskStats{Tasks: len(tasks), Variants: map[string]int{}, Aggregates: map[string]int{},
 		Targets: hist.NewInt(targetBounds...), ByVariant: map[string]hist.Histogram{}}
 	for _, t := range tasks {

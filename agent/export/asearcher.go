@@ -4,7 +4,7 @@ import (
 	"context"
 	"strings"
 
-	"github.com/leaper-dev/leaper/query"
+	"github.com/leaper-dev/leaper/task"
 )
 
 // The asearcher format: JSONL training data for ASearcher (AReaL), shaped
@@ -42,11 +42,11 @@ names; then the answer table as markdown).`
 }
 
 func (asearcher) WriteDataset(ctx context.Context, src *Source, out string) error {
-	return writeJSONL(ctx, src, out, func(t *query.Task) any { return ASearcher(t) })
+	return writeJSONL(ctx, src, out, func(t *task.Task) any { return ASearcher(t) })
 }
 
 // ASearcher converts a task to a line of the asearcher format.
-func ASearcher(t *query.Task) ASearcherItem {
+func ASearcher(t *task.Task) ASearcherItem {
 	names := strings.Join(targetNames(t), ", ")
 	table := MarkdownTable(t.Answer)
 	it := ASearcherItem{ID: t.ID, Question: t.Question}

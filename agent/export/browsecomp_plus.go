@@ -14,7 +14,7 @@ import (
 
 	"github.com/leaper-dev/leaper/agent"
 	"github.com/leaper-dev/leaper/graph"
-	"github.com/leaper-dev/leaper/query"
+	"github.com/leaper-dev/leaper/task"
 )
 
 // The browsecomp-plus format: one BrowseComp-Plus run record per
@@ -94,7 +94,7 @@ type BCPGold struct {
 
 // EvidencePages returns the pages that hold a task's answer: the pages of
 // its trees' tables, in tree order.
-func EvidencePages(t *query.Task, g TreeReader) ([]string, error) {
+func EvidencePages(t *task.Task, g TreeReader) ([]string, error) {
 	var out []string
 	seen := map[string]bool{}
 	for _, id := range t.Trees {

@@ -15,7 +15,7 @@ import (
 
 	"github.com/leaper-dev/leaper/agent"
 	"github.com/leaper-dev/leaper/graph"
-	"github.com/leaper-dev/leaper/query"
+	"github.com/leaper-dev/leaper/task"
 	"golang.org/x/text/collate"
 	"golang.org/x/text/language"
 	"golang.org/x/text/unicode/norm"
@@ -51,7 +51,7 @@ func ReadsStore(d Dataset) bool {
 
 // Source is what a Dataset reads.
 type Source struct {
-	Tasks        []*query.Task
+	Tasks        []*task.Task
 	Trajectories []*agent.Trajectory
 	// Page reads a page by its URL and Trees a tree by id (browsecomp-plus's
 	// corpus and qrels); a *graph.Store supplies both.
@@ -142,7 +142,7 @@ func DatasetNames() []string {
 
 // MarkdownTable renders a task's answer as the markdown table an agent
 // answers with.
-func MarkdownTable(a query.Answer) string {
+func MarkdownTable(a task.Answer) string {
 	var b strings.Builder
 	cell := func(s string) string { return strings.ReplaceAll(strings.ReplaceAll(s, "|", `\|`), "\n", " ") }
 	b.WriteString("|")
@@ -169,9 +169,9 @@ func MarkdownTable(a query.Answer) string {
 // ground_truth["target"] as a list of alternatives, each a complete
 // answer, and give full reward when the normalised answer equals any one
 // of them; a list of the target names would reward naming any one entity.
-func ExactTargets(t *query.Task) []string {
+func ExactTargets(t *task.Task) []string {
 	if a := t.Answer.Aggregate; a != nil && a.Value != "" {
-		if a.Op == query.AggMember {
+		if a.Op == task.AggMember {
 			// The question asks "is X one of them?"; the engine's value
 			// is true or false.
 			if v, err := strconv.ParseBool(a.Value); err == nil {
@@ -192,7 +192,7 @@ func ExactTargets(t *query.Task) []string {
 // alphabetically. Alphabetical is the Unicode collation's order ignoring
 // case and accents (Ľudmila among the L's), then bytes. AnswerForm
 // describes it.
-func CanonicalTable(a query.Answer) string {
+func CanonicalTable(a task.Answer) string {
 	col := collate.New(language.Und, collate.Loose)
 	return orderedTable(a, col.CompareString, true)
 }
@@ -204,7 +204,7 @@ func CanonicalTable(a query.Answer) string {
 // points of the lower-cased text ("ä" after "z"); plain code points; each
 // with a cell's repeated values once, then as the tables give them. Each
 // is a complete answer, so an exact-match scorer may accept any.
-func CanonicalTables(a query.Answer) []string {
+func CanonicalTables(a task.Answer) []string {
 	col := collate.New(language.Und, collate.Loose)
 	var out []string
 	for _, once := range []bool{true, false} {
@@ -235,14 +235,14 @@ func foldKey(s string) string {
 
 // orderedTable renders a with its rows, and the values of each cell
 // (each once when once is set), sorted by cmp and then by bytes.
-func orderedTable(a query.Answer, cmp func(x, y string) int, once bool) string {
+func orderedTable(a task.Answer, cmp func(x, y string) int, once bool) string {
 	less := func(x, y string) int {
 		if d := cmp(x, y); d != 0 {
 			return d
 		}
 		return strings.Compare(x, y)
 	}
-	c := query.Answer{Columns: a.Columns, Rows: make([][]string, len(a.Rows))}
+	c := task.Answer{Columns: a.Columns, Rows: make([][]string, len(a.Rows))}
 	for i, r := range a.Rows {
 		row := make([]string, len(r))
 		for j, v := range r {
@@ -288,17 +288,17 @@ func ColumnList(cols []string) string {
 // CanonicalTable's order. Otherwise (leaper's own reward, a soft F over the
 // entities the answer names) an aggregate's answer is the table and then
 // the value.
-func AnswerForm(t *query.Task, exact bool) string {
+func AnswerForm(t *task.Task, exact bool) string {
 	table := "a markdown table with the columns " + ColumnList(t.Answer.Columns) + ", one row per entity"
 	agg := t.Answer.Aggregate != nil && t.Answer.Aggregate.Value != ""
 	switch {
 	case exact && agg:
 		switch t.Answer.Aggregate.Op {
-		case query.AggMember:
+		case task.AggMember:
 			return "The answer is only yes or no."
-		case query.AggCount, query.AggCountDiff, query.AggDiff, query.AggSum, query.AggAvg:
+		case task.AggCount, task.AggCountDiff, task.AggDiff, task.AggSum, task.AggAvg:
 			return "The answer is only the number the last sentence of the question asks for (for a difference, by how many)."
-		case query.AggTop, query.AggBottom:
+		case task.AggTop, task.AggBottom:
 			return "The answer is only the values the last sentence of the question asks for, in its order, separated by \"; \"."
 		}
 		return "The answer is only the value the last sentence of the question asks for."
@@ -311,7 +311,7 @@ func AnswerForm(t *query.Task, exact bool) string {
 }
 
 // targetNames returns the names of a task's targets in order, once each.
-func targetNames(t *query.Task) []string {
+func targetNames(t *task.Task) []string {
 	seen := map[string]bool{}
 	out := []string{}
 	for _, tg := range t.Targets {
@@ -325,7 +325,7 @@ func targetNames(t *query.Task) []string {
 
 // writeJSONL writes one line per task to out ("-" or "": nowhere but the
 // returned error; the command passes a file).
-func writeJSONL(ctx context.Context, src *Source, out string, item func(*query.Task) any) error {
+func writeJSONL(ctx context.Context, src *Source, out string, item func(*task.Task) any) error {
 	if len(src.Tasks) == 0 {
 		return ErrNoTasks
 	}

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/leaper-dev/leaper/query"
+	"github.com/leaper-dev/leaper/task"
 )
 
 // The exact-match reward of Search-R1 (verl/utils/reward_score/qa_em.py)
@@ -59,7 +59,7 @@ func TestExactTargets(t *testing.T) {
 	}
 	rows, _ := readArrow(t, out)
 	checked := 0
-	for i, task := range src.Tasks {
+	for i, tk := range src.Tasks {
 		msgs := rows[i]["prompt"].([]any)
 		user := msgs[0].(map[string]any)["content"].(string)
 		var targets []string
@@ -70,39 +70,39 @@ func TestExactTargets(t *testing.T) {
 			t.Errorf("data_source %v: Search-R1's trainer scores only its own QA sets", rows[i]["data_source"])
 		}
 		score := func(answer string) int { return exactMatchScore(user+"<answer>"+answer+"</answer>", targets) }
-		if task.Answer.Aggregate != nil {
-			if score(task.Answer.Aggregate.Value) != 1 {
-				t.Errorf("%s: the aggregate's value %q scores 0", task.ID, task.Answer.Aggregate.Value)
+		if tk.Answer.Aggregate != nil {
+			if score(tk.Answer.Aggregate.Value) != 1 {
+				t.Errorf("%s: the aggregate's value %q scores 0", tk.ID, tk.Answer.Aggregate.Value)
 			}
 			continue
 		}
 		// The complete answer, laid out a little differently (the scorer
 		// drops punctuation without a space, so "|A|B|" would read "ab":
 		// cells must stay spaced, as markdown tables usually are).
-		canon := CanonicalTable(task.Answer)
+		canon := CanonicalTable(tk.Answer)
 		relaid := "\n" + strings.NewReplacer(" | ", "  |  ", "---", " :--- ", "\n", " \n").Replace(canon) + "\n"
 		if score(relaid) != 1 {
-			t.Errorf("%s: the complete table scores 0:\n%s\ntargets %q", task.ID, relaid, targets)
+			t.Errorf("%s: the complete table scores 0:\n%s\ntargets %q", tk.ID, relaid, targets)
 		}
-		if !strings.Contains(user, AnswerForm(task, true)) || !strings.Contains(user, "alphabetical order") {
-			t.Errorf("%s: the prompt does not give the answer's form: %q", task.ID, user)
+		if !strings.Contains(user, AnswerForm(tk, true)) || !strings.Contains(user, "alphabetical order") {
+			t.Errorf("%s: the prompt does not give the answer's form: %q", tk.ID, user)
 		}
-		for _, name := range targetNames(task) {
+		for _, name := range targetNames(tk) {
 			if score(name) != 0 {
-				t.Errorf("%s: the single entity %q scores 1", task.ID, name)
+				t.Errorf("%s: the single entity %q scores 1", tk.ID, name)
 			}
 		}
-		if len(task.Answer.Rows) > 1 {
-			part := query.Answer{Columns: task.Answer.Columns, Rows: task.Answer.Rows[1:]}
+		if len(tk.Answer.Rows) > 1 {
+			part := task.Answer{Columns: tk.Answer.Columns, Rows: tk.Answer.Rows[1:]}
 			if score(CanonicalTable(part)) != 0 {
-				t.Errorf("%s: a table missing a row scores 1", task.ID)
+				t.Errorf("%s: a table missing a row scores 1", tk.ID)
 			}
-			rev := query.Answer{Columns: task.Answer.Columns}
-			for j := len(task.Answer.Rows) - 1; j >= 0; j-- {
-				rev.Rows = append(rev.Rows, task.Answer.Rows[j])
+			rev := task.Answer{Columns: tk.Answer.Columns}
+			for j := len(tk.Answer.Rows) - 1; j >= 0; j-- {
+				rev.Rows = append(rev.Rows, tk.Answer.Rows[j])
 			}
 			if CanonicalTable(rev) != canon {
-				t.Errorf("%s: the canonical table depends on the rows' order", task.ID)
+				t.Errorf("%s: the canonical table depends on the rows' order", tk.ID)
 			}
 		}
 		checked++
@@ -113,7 +113,7 @@ func TestExactTargets(t *testing.T) {
 }
 
 func TestCanonicalTable(t *testing.T) {
-	a := query.Answer{Columns: []string{"Player", "Score"}, Rows: [][]string{
+	a := task.Answer{Columns: []string{"Player", "Score"}, Rows: [][]string{
 		{"darren Gough", "34; 20"}, {"Zsófia Nagy", "1"}, {"Anthony McGrath", "144; 72*; 105"}, {"Ľudmila Cervanová", "2"}, {"Azeem Rafiq", "0"}}}
 	want := "| Player | Score |\n|---|---|\n| Anthony McGrath | 105; 144; 72* |\n| Azeem Rafiq | 0 |\n| darren Gough | 20; 34 |\n| Ľudmila Cervanová | 2 |\n| Zsófia Nagy | 1 |"
 	if got := CanonicalTable(a); got != want {
@@ -122,14 +122,14 @@ func TestCanonicalTable(t *testing.T) {
 }
 
 func TestAnswerForm(t *testing.T) {
-	table := &query.Task{Answer: query.Answer{Columns: []string{"Player", "Score"}}}
-	agg := &query.Task{Answer: query.Answer{Columns: []string{"Player"}, Aggregate: &query.Aggregate{Op: "count", Value: "12"}}}
-	member := &query.Task{Answer: query.Answer{Columns: []string{"Player"}, Aggregate: &query.Aggregate{Op: "member", Column: "X", Value: "false"}}}
+	table := &task.Task{Answer: task.Answer{Columns: []string{"Player", "Score"}}}
+	agg := &task.Task{Answer: task.Answer{Columns: []string{"Player"}, Aggregate: &task.Aggregate{Op: "count", Value: "12"}}}
+	member := &task.Task{Answer: task.Answer{Columns: []string{"Player"}, Aggregate: &task.Aggregate{Op: "member", Column: "X", Value: "false"}}}
 	if got := ExactTargets(member); strings.Join(got, ",") != "no,false" {
 		t.Errorf("member targets %q, want no and false", got)
 	}
 	for _, tc := range []struct {
-		t     *query.Task
+		t     *task.Task
 		exact bool
 		has   []string
 		not   []string
@@ -159,7 +159,7 @@ func TestAnswerForm(t *testing.T) {
 // TestCanonicalTables checks that the orders "alphabetical" may mean each
 // give a target, all of them complete answers.
 func TestCanonicalTables(t *testing.T) {
-	a := query.Answer{Columns: []string{"Club", "Gap"}, Rows: [][]string{
+	a := task.Answer{Columns: []string{"Club", "Gap"}, Rows: [][]string{
 		{"Vittsjö GIK", "+10.941; +1:12.741"}, {"Víðir", "1"}, {"ängelholms FF", "2"}}}
 	got := CanonicalTables(a)
 	if len(got) != 3 || got[0] != CanonicalTable(a) {
@@ -183,12 +183,12 @@ func TestCanonicalTables(t *testing.T) {
 
 func TestCanonicalTablesCases(t *testing.T) {
 	// Lower-cased code points put ä after z; collation and folding do not.
-	a := query.Answer{Columns: []string{"Club"}, Rows: [][]string{{"Zeta"}, {"Ängelholms FF"}, {"alpha"}}}
+	a := task.Answer{Columns: []string{"Club"}, Rows: [][]string{{"Zeta"}, {"Ängelholms FF"}, {"alpha"}}}
 	if got := CanonicalTables(a); !slices.Contains(got, "| Club |\n|---|\n| alpha |\n| Zeta |\n| Ängelholms FF |") {
 		t.Errorf("no lower-cased code point order among:\n%s", strings.Join(got, "\n\n"))
 	}
 	// A value twice in a cell is written once.
-	b := query.Answer{Columns: []string{"Club", "City"}, Rows: [][]string{{"IFK", "Karlstad; Gothenburg; Karlstad"}}}
+	b := task.Answer{Columns: []string{"Club", "City"}, Rows: [][]string{{"IFK", "Karlstad; Gothenburg; Karlstad"}}}
 	if got := CanonicalTable(b); got != "| Club | City |\n|---|---|\n| IFK | Gothenburg; Karlstad |" {
 		t.Errorf("duplicate values: %q", got)
 	}

@@ -18,7 +18,7 @@ import (
 	"github.com/leaper-dev/leaper/agent"
 	"github.com/leaper-dev/leaper/agent/agenttest"
 	"github.com/leaper-dev/leaper/agent/eval"
-	"github.com/leaper-dev/leaper/query"
+	"github.com/leaper-dev/leaper/task"
 	"github.com/leaper-dev/leaper/web/webtest"
 )
 
@@ -105,18 +105,18 @@ func TestParquetFormatsReadByArrow(t *testing.T) {
 			if !strings.Contains(schema, "prompt: type=list<element: struct<role: utf8, content: utf8>") {
 				t.Errorf("prompt column: %s", schema)
 			}
-			for i, task := range src.Tasks {
+			for i, tk := range src.Tasks {
 				var want any
 				switch name {
 				case "skyrl":
-					want = skyrlRow(src, i, task)
+					want = skyrlRow(src, i, tk)
 				case "verl":
-					want = verlToolRow(verl{name: name}.row(src, i, task))
+					want = verlToolRow(verl{name: name}.row(src, i, tk))
 					if rows[i]["agent_name"] != "tool_agent" {
 						t.Errorf("agent_name %v: verl runs rows without it single-turn, without tools", rows[i]["agent_name"])
 					}
 				default:
-					want = verl{name: name}.row(src, i, task)
+					want = verl{name: name}.row(src, i, tk)
 					if _, ok := rows[i]["agent_name"]; ok {
 						t.Errorf("search-r1 row with agent_name")
 					}
@@ -134,10 +134,10 @@ func TestParquetFormatsReadByArrow(t *testing.T) {
 						t.Errorf("env_class %v", rows[i]["env_class"])
 					}
 				}
-				if gt["task_id"] != task.ID || len(gt["target"].([]any)) == 0 {
+				if gt["task_id"] != tk.ID || len(gt["target"].([]any)) == 0 {
 					t.Errorf("ground_truth %v", gt)
 				}
-				if ei := rows[i]["extra_info"].(map[string]any); ei["task_id"] != task.ID || nested(ei, "tools")["retrieve_url"] != "http://127.0.0.1:8080/retrieve" {
+				if ei := rows[i]["extra_info"].(map[string]any); ei["task_id"] != tk.ID || nested(ei, "tools")["retrieve_url"] != "http://127.0.0.1:8080/retrieve" {
 					t.Errorf("extra_info %v", ei)
 				}
 			}
@@ -152,7 +152,7 @@ func nested(m map[string]any, keys ...string) map[string]any {
 	return m
 }
 
-func skyrlRow(src *Source, i int, t *query.Task) SkyRLRow {
+func skyrlRow(src *Source, i int, t *task.Task) SkyRLRow {
 	return SkyRLRow{DataSource: "leaper", Prompt: []Message{{Role: "user", Content: SearchR1Prompt(t)}}, EnvClass: "search",
 		RewardSpec: RewardSpec{Method: "rule", GroundTruth: GroundTruth{Target: ExactTargets(t), TaskID: t.ID, Answer: MarkdownTable(t.Answer)}},
 		ExtraInfo:  extraInfo(src, i, t)}
@@ -165,7 +165,7 @@ func readLines[T any](t *testing.T, path string) []*T {
 		t.Fatal(err)
 	}
 	defer fh.Close()
-	out, err := query.DecodeLines[T](fh, path)
+	out, err := task.DecodeLines[T](fh, path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -185,16 +185,16 @@ func TestJSONLFormats(t *testing.T) {
 		t.Fatalf("%d items", len(items))
 	}
 	for i, it := range items {
-		task := src.Tasks[i]
+		tk := src.Tasks[i]
 		table := it.AugAnswer[len(it.AugAnswer)-1]
-		if it.ID != task.ID || it.Question != task.Question || len(it.Answer) != 1 || it.Answer[0] == "" || !strings.HasPrefix(table, "| "+task.Answer.Columns[0]) {
+		if it.ID != tk.ID || it.Question != tk.Question || len(it.Answer) != 1 || it.Answer[0] == "" || !strings.HasPrefix(table, "| "+tk.Answer.Columns[0]) {
 			t.Errorf("asearcher item %+v", it)
 		}
 		// The table of a basic task scores full marks against it; the
 		// joined names nearly (a value with a comma in it splits).
 		for a, min := range map[string]float64{table: 0.99, it.Answer[0]: 0.9} {
-			if sc := eval.Score(task, a, nil); task.Variant == "basic" && sc.Recall < min {
-				t.Errorf("asearcher answer %q of %s scores recall %v", a, task.ID, sc.Recall)
+			if sc := eval.Score(tk, a, nil); tk.Variant == "basic" && sc.Recall < min {
+				t.Errorf("asearcher answer %q of %s scores recall %v", a, tk.ID, sc.Recall)
 			}
 		}
 	}
@@ -205,15 +205,15 @@ func TestJSONLFormats(t *testing.T) {
 	}
 	ws := readLines[WideSearchItem](t, filepath.Join(wdir, WideSearchTasks))
 	for i, it := range ws {
-		task := src.Tasks[i]
-		if it.InstanceID != task.ID || len(it.Evaluation.Required) != len(task.Answer.Columns) ||
-			len(it.Evaluation.UniqueColumns) != 1 || it.Evaluation.UniqueColumns[0] != WideSearchColumn(task.Answer.Columns[0]) ||
-			strings.Count(it.Answer, "\n") != len(task.Answer.Rows)+1 {
+		tk := src.Tasks[i]
+		if it.InstanceID != tk.ID || len(it.Evaluation.Required) != len(tk.Answer.Columns) ||
+			len(it.Evaluation.UniqueColumns) != 1 || it.Evaluation.UniqueColumns[0] != WideSearchColumn(tk.Answer.Columns[0]) ||
+			strings.Count(it.Answer, "\n") != len(tk.Answer.Rows)+1 {
 			t.Errorf("widesearch item %+v", it)
 		}
 		// The query asks for the table the evaluator reads, naming its
 		// columns, as WideSearch's own queries do.
-		if !strings.HasPrefix(it.Query, task.Question) || !strings.Contains(it.Query, "Markdown table with the columns "+ColumnList(task.Answer.Columns)) {
+		if !strings.HasPrefix(it.Query, tk.Question) || !strings.Contains(it.Query, "Markdown table with the columns "+ColumnList(tk.Answer.Columns)) {
 			t.Errorf("widesearch query %q does not ask for the table", it.Query)
 		}
 	}
@@ -232,8 +232,8 @@ func TestBrowseCompPlusDir(t *testing.T) {
 	// Oracle rollouts give runs that visit the evidence pages.
 	b := w
 	p := &agent.Oracle{Graph: w.Store().Graph(), Probe: b}
-	for _, task := range src.Tasks {
-		tr, err := agent.Run(ctx, task, p, b, &agent.Options{Deterministic: true})
+	for _, tk := range src.Tasks {
+		tr, err := agent.Run(ctx, tk, p, b, &agent.Options{Deterministic: true})
 		if err != nil {
 			t.Fatal(err)
 		}

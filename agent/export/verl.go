@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/leaper-dev/leaper/query"
+	"github.com/leaper-dev/leaper/task"
 	"github.com/parquet-go/parquet-go"
 )
 
@@ -113,7 +113,7 @@ const SearchR1Template = `Answer the given question. You must conduct reasoning 
 
 // SearchR1Prompt is the user message of a task in the search-r1 and skyrl
 // formats.
-func SearchR1Prompt(t *query.Task) string {
+func SearchR1Prompt(t *task.Task) string {
 	return fmt.Sprintf(SearchR1Template, AnswerForm(t, true), t.Question)
 }
 
@@ -165,7 +165,7 @@ func verlToolRow(r VerlRow) VerlToolRow {
 	return VerlToolRow{DataSource: r.DataSource, AgentName: VerlAgent, Prompt: r.Prompt, Ability: r.Ability, RewardModel: r.RewardModel, ExtraInfo: r.ExtraInfo}
 }
 
-func (f verl) row(src *Source, i int, t *query.Task) VerlRow {
+func (f verl) row(src *Source, i int, t *task.Task) VerlRow {
 	r := VerlRow{
 		DataSource:  src.dataSource("leaper"),
 		Ability:     "entity-dense-search",
@@ -182,11 +182,11 @@ func (f verl) row(src *Source, i int, t *query.Task) VerlRow {
 	return r
 }
 
-func groundTruth(t *query.Task) GroundTruth {
+func groundTruth(t *task.Task) GroundTruth {
 	return GroundTruth{Target: ExactTargets(t), TaskID: t.ID, Answer: MarkdownTable(t.Answer)}
 }
 
-func extraInfo(src *Source, i int, t *query.Task) ExtraInfo {
+func extraInfo(src *Source, i int, t *task.Task) ExtraInfo {
 	base := src.baseURL()
 	kw := ToolKwargs{CreateKwargs: CreateKwargs{TaskID: t.ID, GroundTruth: MarkdownTable(t.Answer)}}
 	return ExtraInfo{

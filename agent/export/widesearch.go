@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/leaper-dev/leaper/query"
+	"github.com/leaper-dev/leaper/task"
 )
 
 // The widesearch format: tasks in WideSearch's shape, as its evaluator's
@@ -106,12 +106,12 @@ func (widesearch) WriteDataset(ctx context.Context, src *Source, out string) err
 // written: the question, then the table the evaluator will read, with the
 // answer's columns by name (its judge matches the response table's
 // headers against the required columns once normalised).
-func WideSearchQuery(t *query.Task) string {
+func WideSearchQuery(t *task.Task) string {
 	return t.Question + "\n\nPresent the results in one Markdown table with the columns " +
 		ColumnList(t.Answer.Columns) + ", one row per entity, and give no other table."
 }
 
-func wideSearchItem(t *query.Task) (*WideSearchItem, error) {
+func wideSearchItem(t *task.Task) (*WideSearchItem, error) {
 	if t.ID == "" || strings.ContainsAny(t.ID, `/\`) || t.ID == "." || t.ID == ".." {
 		return nil, fmt.Errorf("export: task id %q cannot name a WideSearch gold file", t.ID)
 	}
@@ -134,7 +134,7 @@ func wideSearchItem(t *query.Task) (*WideSearchItem, error) {
 
 // writeGoldCSV writes an answer table as CSV (RFC 4180, as pandas reads
 // it), with the columns' own names in the header.
-func writeGoldCSV(path string, a query.Answer) error {
+func writeGoldCSV(path string, a task.Answer) error {
 	fh, err := os.Create(path)
 	if err != nil {
 		return fmt.Errorf("export: %w", err)

@@ -15,7 +15,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/leaper-dev/leaper/query"
+	"github.com/leaper-dev/leaper/task"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/clients")
@@ -62,13 +62,13 @@ func readFixture(t *testing.T, path string) *clientFixture {
 }
 
 func TestClientShapes(t *testing.T) {
-	task := sampleTask(t)
-	f := newFixture(t, &Options{Tasks: []*query.Task{task}})
+	tk := sampleTask(t)
+	f := newFixture(t, &Options{Tasks: []*task.Task{tk}})
 	var names []string
-	for _, r := range task.Answer.Rows {
+	for _, r := range tk.Answer.Rows {
 		names = append(names, r[0])
 	}
-	answer := "| " + task.Answer.Columns[0] + " |\n|---|\n| " + strings.Join(names, " |\n| ") + " |"
+	answer := "| " + tk.Answer.Columns[0] + " |\n|---|\n| " + strings.Join(names, " |\n| ") + " |"
 	vars := map[string]string{"query": f.query, "url": f.url, "token": "", "answer": answer}
 
 	files, _ := filepath.Glob("testdata/clients/*.json")

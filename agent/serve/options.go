@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/leaper-dev/leaper/query"
+	"github.com/leaper-dev/leaper/task"
 )
 
 // Options configure a Server. The zero value (or nil) means defaults.
@@ -41,7 +41,7 @@ type Options struct {
 	// its context is done. Default 30s.
 	ShutdownGrace time.Duration
 	// Tasks are what POST /reward resolves "task_id" against.
-	Tasks []*query.Task
+	Tasks []*task.Task
 	// Logger receives server errors and recovered panics; default discard.
 	Logger *slog.Logger
 }

@@ -11,7 +11,7 @@ import (
 	"github.com/leaper-dev/leaper/agent/eval"
 
 	"github.com/leaper-dev/leaper/agent"
-	"github.com/leaper-dev/leaper/query"
+	"github.com/leaper-dev/leaper/task"
 )
 
 // RewardRequest is the body of POST /reward: a task by id (from the
@@ -19,7 +19,7 @@ import (
 // or the whole final message), and optionally the trajectory.
 type RewardRequest struct {
 	TaskID     string            `json:"task_id,omitempty"`
-	Task       *query.Task       `json:"task,omitempty"`
+	Task       *task.Task        `json:"task,omitempty"`
 	Answer     *string           `json:"answer"`
 	Trajectory *agent.Trajectory `json:"trajectory,omitempty"`
 }
@@ -65,7 +65,7 @@ func (s *Server) reward(r *http.Request, body []byte) ([]byte, bool, error) {
 // remeasure recomputes a client's trajectory metrics against the task: only
 // the task's targets count as observed, and |R| is the task's, so a client
 // cannot inflate ISR or ISE by what it claims.
-func remeasure(t *query.Task, tr *agent.Trajectory) *agent.Trajectory {
+func remeasure(t *task.Task, tr *agent.Trajectory) *agent.Trajectory {
 	target := make(map[uint32]bool, len(t.Targets))
 	for _, tg := range t.Targets {
 		target[tg.Entity] = true
@@ -92,8 +92,8 @@ func remeasure(t *query.Task, tr *agent.Trajectory) *agent.Trajectory {
 }
 
 // taskMap indexes tasks by id.
-func taskMap(ts []*query.Task) map[string]*query.Task {
-	m := make(map[string]*query.Task, len(ts))
+func taskMap(ts []*task.Task) map[string]*task.Task {
+	m := make(map[string]*task.Task, len(ts))
 	for _, t := range ts {
 		m[t.ID] = t
 	}
@@ -138,7 +138,7 @@ func (s *Server) getReward(r *http.Request, body []byte) ([]byte, bool, error) {
 	case a.Prompts != nil && len(a.Prompts) != n:
 		return nil, false, badf(false, `"prompts" has %d items, "query" %d`, len(a.Prompts), n)
 	}
-	tasks := make([]*query.Task, n)
+	tasks := make([]*task.Task, n)
 	for i, l := range a.Labels {
 		t, err := s.label(l)
 		if err != nil {
@@ -174,10 +174,10 @@ func (s *Server) getReward(r *http.Request, body []byte) ([]byte, bool, error) {
 }
 
 // label resolves a /get_reward label: a task id, or a task as JSON.
-func (s *Server) label(l string) (*query.Task, error) {
+func (s *Server) label(l string) (*task.Task, error) {
 	l = strings.TrimSpace(l)
 	if strings.HasPrefix(l, "{") {
-		var t query.Task
+		var t task.Task
 		if err := json.Unmarshal([]byte(l), &t); err != nil {
 			return nil, fmt.Errorf("not a task: %s", jsonMsg(err))
 		}

@@ -12,12 +12,12 @@ import (
 
 	"github.com/leaper-dev/leaper/agent"
 	"github.com/leaper-dev/leaper/graph"
-	"github.com/leaper-dev/leaper/query"
+	"github.com/leaper-dev/leaper/task"
 )
 
 // sampleTask is a small basic task over the sample store's first tree: its
 // first three subtree roots.
-func sampleTask(t *testing.T) *query.Task {
+func sampleTask(t *testing.T) *task.Task {
 	t.Helper()
 	g := storetest.OpenGraph(t)
 	var tr *graph.Tree
@@ -27,28 +27,28 @@ func sampleTask(t *testing.T) *query.Task {
 		}
 		return nil
 	})
-	task := &query.Task{ID: "t1", Variant: "basic", Question: "Which?", Answer: query.Answer{Columns: []string{tr.KeyHeader}}, Trees: []uint32{tr.ID}}
+	tk := &task.Task{ID: "t1", Variant: "basic", Question: "Which?", Answer: task.Answer{Columns: []string{tr.KeyHeader}}, Trees: []uint32{tr.ID}}
 	for _, r := range tr.Rows[:3] {
 		es, err := g.Entities([]uint32{r.Key})
 		if err != nil {
 			t.Fatal(err)
 		}
-		task.Targets = append(task.Targets, query.Target{Entity: r.Key, Name: es[0].Name, Layer: 2, Tree: tr.ID})
-		task.Answer.Rows = append(task.Answer.Rows, []string{es[0].Name})
+		tk.Targets = append(tk.Targets, task.Target{Entity: r.Key, Name: es[0].Name, Layer: 2, Tree: tr.ID})
+		tk.Answer.Rows = append(tk.Answer.Rows, []string{es[0].Name})
 	}
-	return task
+	return tk
 }
 
 func TestServeReward(t *testing.T) {
-	task := sampleTask(t)
-	f := newFixture(t, &Options{Tasks: []*query.Task{task}})
+	tk := sampleTask(t)
+	f := newFixture(t, &Options{Tasks: []*task.Task{tk}})
 	ctx := context.Background()
 	var names []string
-	for _, r := range task.Answer.Rows {
+	for _, r := range tk.Answer.Rows {
 		names = append(names, r[0])
 	}
-	answer := "| " + task.Answer.Columns[0] + " |\n|---|\n| " + strings.Join(names, " |\n| ") + " |"
-	want := (&eval.Scorer{Graph: f.w.Store().Graph()}).Score(task, answer, nil)
+	answer := "| " + tk.Answer.Columns[0] + " |\n|---|\n| " + strings.Join(names, " |\n| ") + " |"
+	want := (&eval.Scorer{Graph: f.w.Store().Graph()}).Score(tk, answer, nil)
 
 	got, err := f.c.Reward(ctx, &RewardRequest{TaskID: "t1", Answer: &answer})
 	if err != nil {
@@ -57,7 +57,7 @@ func TestServeReward(t *testing.T) {
 	if *got != want || got.Recall < 0.99 {
 		t.Errorf("reward by id: %+v, want %+v", got, want)
 	}
-	got, err = f.c.Reward(ctx, &RewardRequest{Task: task, Answer: &answer})
+	got, err = f.c.Reward(ctx, &RewardRequest{Task: tk, Answer: &answer})
 	if err != nil || *got != want {
 		t.Errorf("reward inline: %+v %v", got, err)
 	}
@@ -66,8 +66,8 @@ func TestServeReward(t *testing.T) {
 	// and a claimed ISR do not count.
 	tr := &agent.Trajectory{
 		Steps: []agent.Step{
-			{Tool: "search", Observed: []uint32{task.Targets[0].Entity, 999999}},
-			{Tool: "visit", Observed: []uint32{task.Targets[0].Entity, task.Targets[1].Entity}},
+			{Tool: "search", Observed: []uint32{tk.Targets[0].Entity, 999999}},
+			{Tool: "visit", Observed: []uint32{tk.Targets[0].Entity, tk.Targets[1].Entity}},
 		},
 		Metrics: agent.Metrics{ISR: 1, ISE: 5},
 	}
@@ -95,7 +95,7 @@ func TestServeReward(t *testing.T) {
 		{`{"task_id": "nope", "answer": "x"}`, 404},
 		{`{"answer": "x"}`, 400},
 		{`{"task_id": "t1"}`, 400},
-		{`{"task_id": "t1", "task": ` + mustJSON(task) + `, "answer": "x"}`, 400},
+		{`{"task_id": "t1", "task": ` + mustJSON(tk) + `, "answer": "x"}`, 400},
 		{`{"task_id": 5, "answer": "x"}`, 400},
 		{`{"task_id": "t1", "answer": 5}`, 400},
 		{`{"task_id": "t1", "answer": "x", "trajectory": []}`, 400},

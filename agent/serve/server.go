@@ -18,7 +18,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/leaper-dev/leaper/query"
+	"github.com/leaper-dev/leaper/task"
 	"github.com/leaper-dev/leaper/web"
 )
 
@@ -32,7 +32,7 @@ type Server struct {
 	start  time.Time
 	token  [sha256.Size]byte
 	mux    *http.ServeMux
-	tasks  map[string]*query.Task
+	tasks  map[string]*task.Task
 	stats  map[string]*endpointStats
 	names  []string
 	jinaH  http.HandlerFunc

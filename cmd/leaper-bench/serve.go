@@ -27,7 +27,7 @@ import (
 	"github.com/leaper-dev/leaper/cmd"
 	"github.com/leaper-dev/leaper/graph"
 	"github.com/leaper-dev/leaper/internal/procmem"
-	"github.com/leaper-dev/leaper/query"
+	"github.com/leaper-dev/leaper/task"
 	"github.com/leaper-dev/leaper/web"
 )
 
@@ -629,7 +629,7 @@ func printRuns(w io.Writer, runs []BenchRun, cache int) {
 func benchWorkload(ctx context.Context, g *graph.Store, tasksPath string, n int, seed uint64) ([]benchReq, error) {
 	var queries, urls, goals []string
 	if tasksPath != "" {
-		ts, err := query.ReadTasks(tasksPath)
+		ts, err := task.ReadFile(tasksPath)
 		if err != nil {
 			return nil, err
 		}

@@ -1,4 +1,4 @@
-package query
+package task
 
 import (
 	"strings"
@@ -8,10 +8,10 @@ import (
 func TestDecodeLinesOfWrongKind(t *testing.T) {
 	traj := `{"task_id":"basic-1-0","answer":"x","steps":[]}`
 	task := `{"id":"basic-1-0","question":"q","answer":{"columns":["A"],"rows":[]},"targets":[]}`
-	if _, err := DecodeTasks(strings.NewReader(traj+"\n"), "t.jsonl"); err == nil || err.Error() != "t.jsonl:1: this is a trajectories file (leaper rollout), not tasks (leaper synth)" {
+	if _, err := Decode(strings.NewReader(traj+"\n"), "t.jsonl"); err == nil || err.Error() != "t.jsonl:1: this is a trajectories file (leaper rollout), not tasks (leaper synth)" {
 		t.Errorf("trajectories read as tasks: %v", err)
 	}
-	if _, err := DecodeTasks(strings.NewReader("\n"+task+"\n"), "t.jsonl"); err != nil {
+	if _, err := Decode(strings.NewReader("\n"+task+"\n"), "t.jsonl"); err != nil {
 		t.Errorf("a task: %v", err)
 	}
 	type traject struct {
@@ -21,14 +21,14 @@ func TestDecodeLinesOfWrongKind(t *testing.T) {
 		t.Errorf("tasks read as trajectories: %v", err)
 	}
 	// A line of neither kind gets the decoder's error.
-	if _, err := DecodeTasks(strings.NewReader(`{"id":5}`), "t.jsonl"); err == nil || strings.Contains(err.Error(), "this is") {
+	if _, err := Decode(strings.NewReader(`{"id":5}`), "t.jsonl"); err == nil || strings.Contains(err.Error(), "this is") {
 		t.Errorf("bad task: %v", err)
 	}
 }
 
 func TestDecodeTasksDuplicateAndForeign(t *testing.T) {
 	task := `{"id":"basic-1-0","question":"q","answer":{"columns":["A"],"rows":[]},"targets":[]}`
-	if _, err := DecodeTasks(strings.NewReader(task+"\n"+task+"\n"), "t.jsonl"); err == nil || !strings.Contains(err.Error(), `task id "basic-1-0" twice (tasks 1 and 2)`) {
+	if _, err := Decode(strings.NewReader(task+"\n"+task+"\n"), "t.jsonl"); err == nil || !strings.Contains(err.Error(), `task id "basic-1-0" twice (tasks 1 and 2)`) {
 		t.Errorf("duplicate ids: %v", err)
 	}
 	// An export of another stack (asearcher: answer is a list) and a
@@ -39,7 +39,7 @@ func TestDecodeTasksDuplicateAndForeign(t *testing.T) {
 		`{"id":"x","answer":["a"]}`: "(want JSON lines of tasks as leaper synth writes them)",
 		"PAR1\x15\x04binary":        "this is a parquet file; want JSON lines of tasks",
 	} {
-		if _, err := DecodeTasks(strings.NewReader(in), "x"); err == nil || !strings.Contains(err.Error(), want) {
+		if _, err := Decode(strings.NewReader(in), "x"); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%.20q: %v, want %q", in, err, want)
 		}
 	}

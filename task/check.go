@@ -1,4 +1,4 @@
-package eval
+package task
 
 import (
 	"errors"
@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/leaper-dev/leaper/graph"
-	"github.com/leaper-dev/leaper/query"
 )
 
 // ErrOtherStore is returned by CheckStore when tasks were synthesised on
@@ -17,6 +16,11 @@ var ErrOtherStore = errors.New("the tasks were synthesised on another store")
 // meet a task of every file in practice, few enough to take milliseconds.
 const checkTargets = 256
 
+// Entities is what CheckStore reads of a store: *graph.Store has it.
+type Entities interface {
+	Entities(ids []uint32) ([]*graph.Entity, error)
+}
+
 // CheckStore reports whether tasks come from the store g: their targets
 // name entities by id, and each checked id must be an entity of g that
 // bears the target's name (as its name or an alias). On another store the
@@ -24,10 +28,10 @@ const checkTargets = 256
 // scoring, the oracle) would be silently wrong. It looks up the first
 // target of every task, then more, up to a few hundred; the error names
 // the task and the target.
-func CheckStore(tasks []*query.Task, g Graph) error {
+func CheckStore(tasks []*Task, g Entities) error {
 	type ref struct {
-		task *query.Task
-		tg   query.Target
+		task *Task
+		tg   Target
 	}
 	var refs []ref
 	for round := 0; len(refs) < checkTargets; round++ {
