@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/leaper-dev/leaper/audit"
 	"github.com/leaper-dev/leaper/graph"
 	"github.com/leaper-dev/leaper/task"
 )
@@ -60,6 +61,12 @@ func (s *synth) usableColumns(ts []*graph.Tree, t *graph.Tree, keys []uint32) ([
 	var out []int
 	for i, c := range t.Columns {
 		if count[c.Name] > 1 {
+			continue
+		}
+		if ok, err := s.readable(t, i); err != nil || !ok {
+			if err != nil {
+				return nil, err
+			}
 			continue
 		}
 		ok := true
@@ -152,7 +159,7 @@ func (s *synth) chooseFilter(d *draft, t *graph.Tree, keys []uint32, cols []int,
 		case graph.TypeEntity, graph.TypeText:
 			var good []uint32
 			for _, v := range vals {
-				if by[v] >= 2 && by[v] < n && len(es[v].Name) >= 2 {
+				if by[v] >= 2 && by[v] < n && len(es[v].Name) >= 2 && !placeholder(es[v].Name) && !audit.LinkLabel(es[v].Name) {
 					// A name that names one entity only: the constant then
 					// means what the table cell does, and an expansion that
 					// identifies the entity keeps the answer.
@@ -464,6 +471,11 @@ func (s *synth) basicHops(t *graph.Tree, f filter, rng *rand.Rand) ([]column, bo
 			continue
 		}
 		// Read store-wide, it must be the keys' own, not the tables'.
+		if own, err := s.ownAttr(header[r], ks); err != nil {
+			return nil, false, err
+		} else if !own {
+			continue
+		}
 		if st, err := s.stable(r, ks); err != nil {
 			return nil, false, err
 		} else if st {

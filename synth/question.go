@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/leaper-dev/leaper/audit"
 	"github.com/leaper-dev/leaper/graph"
 	"github.com/leaper-dev/leaper/task"
 )
@@ -69,7 +70,7 @@ func words(h string) string {
 	h = strings.ReplaceAll(h, "(s)", "")
 	h = strings.ReplaceAll(h, "(es)", "")
 	h = strings.Join(strings.Fields(h), " ")
-	return h
+	return audit.Words(h)
 }
 
 // lowerFirst lowers capitalised words (not acronyms such as GDP), as a

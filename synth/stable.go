@@ -5,8 +5,54 @@ import (
 	"strings"
 
 	"github.com/RoaringBitmap/roaring/v2"
+	"github.com/leaper-dev/leaper/audit"
 	"github.com/leaper-dev/leaper/graph"
 )
+
+// ownAttr reports whether a relation with this header may be read beyond
+// the task's tables for keys: it must name an attribute of the entity
+// itself (audit.Intrinsic: a nationality, a birth date, a founder; not a
+// time, a rank, a season's team), in words, and every key must be an
+// article, so that the join goes through an entity and never through a
+// year, a season, a mark or a code.
+func (s *synth) ownAttr(header string, keys []uint32) (bool, error) {
+	if !audit.Intrinsic(header) || audit.RawHeader(header) {
+		return false, nil
+	}
+	es, err := s.entities(keys)
+	if err != nil {
+		return false, err
+	}
+	for _, k := range keys {
+		if !strings.HasPrefix(es[k].Key, "w:") {
+			return false, nil
+		}
+	}
+	return true, nil
+}
+
+// readable reports whether column c of t can be asked for in words: its
+// header is no abbreviation or code, and no value is a raw cell (a
+// coordinate string) or a link's label ("Website", a list page).
+func (s *synth) readable(t *graph.Tree, c int) (bool, error) {
+	if audit.RawHeader(t.Columns[c].Header) {
+		return false, nil
+	}
+	var ids []uint32
+	for _, r := range t.Rows {
+		ids = append(ids, r.Values[c]...)
+	}
+	es, err := s.entities(ids)
+	if err != nil {
+		return false, err
+	}
+	for _, id := range ids {
+		if n := es[id].Name; audit.RawValue(n) || audit.LinkLabel(n) {
+			return false, nil
+		}
+	}
+	return true, nil
+}
 
 // A relation read beyond a task's tables (a hop, a column filled from other
 // trees) is asked of the keys with no table named: the engine reads it

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/RoaringBitmap/roaring/v2"
+	"github.com/leaper-dev/leaper/audit"
 	"github.com/leaper-dev/leaper/graph"
 	"github.com/leaper-dev/leaper/task"
 )
@@ -51,19 +52,23 @@ type Options struct {
 
 // Drop reasons: the check a candidate failed. Stats.Dropped counts them.
 const (
-	DropNoColumns  = "no_columns"   // no requested column whose facts agree across the store
-	DropSmall      = "small"        // the target set is empty or trivial
-	DropEval       = "eval"         // the engine could not evaluate the formalization
-	DropInvariant  = "invariant"    // the re-parsed formalization does not give the answer
-	DropLeak       = "leak"         // the question names an answer entity
-	DropNotUnique  = "not_unique"   // Reverse-Union clues do not single out the anchor
-	DropExpand     = "expand"       // no leaf constant could be expanded, or expansion changed the answer
-	DropAggregate  = "aggregate"    // no aggregate question fits the answer
-	DropMinTargets = "min_targets"  // fewer targets than MinTargets
-	DropMinTrees   = "min_trees"    // fewer trees than MinTrees
-	DropNamesTable = "names_table"  // the question names a table or page rather than a concept
-	DropDuplicate  = "duplicate"    // same formalization as an emitted task
-	DropNoHop      = "no_hop"       // Basic: no attribute of most keys lies beyond the table
+	DropNoColumns  = "no_columns"  // no requested column whose facts agree across the store
+	DropSmall      = "small"       // the target set is empty or trivial
+	DropEval       = "eval"        // the engine could not evaluate the formalization
+	DropInvariant  = "invariant"   // the re-parsed formalization does not give the answer
+	DropLeak       = "leak"        // the question names an answer entity
+	DropNotUnique  = "not_unique"  // Reverse-Union clues do not single out the anchor
+	DropExpand     = "expand"      // no leaf constant could be expanded, or expansion changed the answer
+	DropAggregate  = "aggregate"   // no aggregate question fits the answer
+	DropMinTargets = "min_targets" // fewer targets than MinTargets
+	DropMinTrees   = "min_trees"   // fewer trees than MinTrees
+	DropNamesTable = "names_table" // the question names a table or page rather than a concept
+	DropDuplicate  = "duplicate"   // same formalization as an emitted task
+	DropNoHop      = "no_hop"      // Basic: no attribute of most keys lies beyond the table
+	DropNoTheme    = "no_theme"    // a union's trees share no theme a question can name
+	// DropAudit prefixes the auditor's class of a refused task
+	// ("audit_context"): see package audit.
+	DropAudit      = "audit_"
 	DropParaphrase = "paraphrase_*" // not a drop: see Stats.Paraphrase
 )
 
@@ -137,8 +142,25 @@ func Run(ctx context.Context, g *graph.Store, opts *Options, emit func(*task.Tas
 	// A base may give several tasks (other columns, filters, anchors):
 	// a few rounds over the bases before giving up.
 	const rounds = 3
-	for round := 0; round < rounds && st.Emitted < o.N; round++ {
+	// A union base of many pages gives a candidate per six of its pages
+	// each round (other trees, columns, anchors): the widest themes are
+	// the ones whose tasks a few visits do not cover.
+	type turn struct{ base, try int }
+	var turns []turn
+	for try := 0; ; try++ {
+		n := len(turns)
 		for _, bi := range order {
+			if try == 0 || v != task.Basic && try < pages(s, bases[bi])/6 {
+				turns = append(turns, turn{bi, try})
+			}
+		}
+		if len(turns) == n {
+			break
+		}
+	}
+	for round := 0; round < rounds && st.Emitted < o.N; round++ {
+		for _, tn := range turns {
+			bi, try := tn.base, tn.try
 			if st.Emitted >= o.N {
 				break
 			}
@@ -150,7 +172,7 @@ func Run(ctx context.Context, g *graph.Store, opts *Options, emit func(*task.Tas
 			// later rounds take tables without one, for stores (such as
 			// CSV tables without links) where few keys have facts elsewhere.
 			s.requireHop = round == 0
-			rng := rand.New(rand.NewPCG(uint64(o.Seed), uint64(round)<<32|uint64(bi)+1))
+			rng := rand.New(rand.NewPCG(uint64(o.Seed), uint64(try)<<48|uint64(round)<<32|uint64(bi)+1))
 			t, reason, err := s.candidate(ctx, bases[bi], rng, st)
 			if err != nil {
 				return st, err
@@ -216,6 +238,9 @@ type synth struct {
 	// unionPages is the fewest pages a union usually spans: minUnionPages,
 	// or fewer on a store without such groups.
 	unionPages int
+	// aud re-derives each finished candidate from the tables by its own
+	// path; what it flags is refused.
+	aud *audit.Auditor
 }
 
 type objKey struct {
@@ -246,6 +271,9 @@ func newSynth(ctx context.Context, g *graph.Store, o *Options) (*synth, error) {
 	rels, err := g.Relations()
 	if err != nil {
 		return nil, fmt.Errorf("synth: relations: %w", err)
+	}
+	if s.aud, err = audit.New(g); err != nil {
+		return nil, fmt.Errorf("synth: %w", err)
 	}
 	for _, r := range rels {
 		s.rels[r.Name] = append(s.rels[r.Name], r.ID)
@@ -301,6 +329,14 @@ func (s *synth) name(id uint32) string {
 	}
 	if es, err := s.entities([]uint32{id}); err == nil {
 		return es[id].Name
+	}
+	return ""
+}
+
+// display is Display of entity id.
+func (s *synth) display(id uint32) string {
+	if es, err := s.entities([]uint32{id}); err == nil && es[id] != nil {
+		return Display(es[id])
 	}
 	return ""
 }

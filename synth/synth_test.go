@@ -70,6 +70,12 @@ var configs = []struct {
 	{"reverse-union-aggregate", synth.Options{Variant: "reverse-union", Aggregate: true}},
 }
 
+// refusedOnSample are the configurations the sample store has no sound
+// task for (see TestInvariant).
+var refusedOnSample = map[string]bool{
+	"union-op-intersect": true, "union-min-trees": true, "union-expand": true, "reverse-union-expand2": true,
+}
+
 // TestInvariant: every task synthesised from the sample store evaluates,
 // read back from JSON, to exactly its answer.
 func TestInvariant(t *testing.T) {
@@ -80,6 +86,19 @@ func TestInvariant(t *testing.T) {
 			o.N, o.Seed = 40, 7
 			tasks, st := run(t, g, o)
 			t.Logf("%d tasks, %d candidates, dropped %v", len(tasks), st.Candidates, st.Dropped)
+			if refusedOnSample[c.name] {
+				// The sample store (55 trees) has no sound task of these:
+				// an intersection and a difference ask for a column read
+				// beyond their two tables, which must be an attribute of
+				// the keys themselves; its one theme of four or more pages
+				// gives no union column; its expansions go through
+				// seasons. The curated corpus has them; here the refusal
+				// is checked.
+				if len(tasks) != 0 || len(st.Dropped) == 0 {
+					t.Fatalf("%d tasks, dropped %v; want none, each dropped with its reason", len(tasks), st.Dropped)
+				}
+				return
+			}
 			if c.name == "union-op-difference" {
 				// The sample store has no sound difference: the keys the
 				// 128th Ohio House adds to the 127th have no column beyond

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/RoaringBitmap/roaring/v2"
+	"github.com/leaper-dev/leaper/audit"
 	"github.com/leaper-dev/leaper/graph"
 	"github.com/leaper-dev/leaper/query"
 	"github.com/leaper-dev/leaper/task"
@@ -209,6 +210,18 @@ func evalTable(ctx context.Context, g *graph.Store, ts []task.Triple, strict boo
 	return tb, nil
 }
 
+// Display is the name an answer gives an entity: its name, without the
+// disambiguator of an article's title ("Hereafter (film)" → "Hereafter"),
+// which no reader writes and an exact-match reward would then require.
+func Display(e *graph.Entity) string {
+	if strings.HasPrefix(e.Key, "w:") {
+		if b, ok := audit.Disambiguated(e.Name); ok {
+			return b
+		}
+	}
+	return e.Name
+}
+
 // rows renders a table's rows with entity names; cells with several
 // values are joined by "; ".
 func (tb *table) rows(g *graph.Store) ([][]string, error) {
@@ -228,7 +241,7 @@ func (tb *table) rows(g *graph.Store) ([][]string, error) {
 	}
 	name := make(map[uint32]string, len(es))
 	for _, e := range es {
-		name[e.ID] = e.Name
+		name[e.ID] = Display(e)
 	}
 	out := make([][]string, len(tb.keys))
 	for i, k := range tb.keys {
@@ -261,7 +274,7 @@ func (s *synth) tableRows(tb *table) ([][]string, error) {
 	}
 	name := func(id uint32) string {
 		if e, ok := es[id]; ok {
-			return e.Name
+			return Display(e)
 		}
 		return ""
 	}
@@ -434,17 +447,51 @@ func (s *synth) finish(ctx context.Context, d *draft, rng *rand.Rand, st *Stats)
 	if NamesTable(t.Question) {
 		return nil, DropNamesTable, nil
 	}
+	if !slices.Equal(tb.vars, tableVars(t.Formalization)) || len(t.Answer.Columns) != len(tb.vars)+1 {
+		return nil, DropInvariant, nil
+	}
+	// The auditor reads the task off the named tables by a path of its own:
+	// what it flags is not true, and is refused.
+	r, err := s.aud.Audit(ctx, t)
+	if err != nil {
+		return nil, "", err
+	}
+	if len(r.Findings) > 0 {
+		return nil, DropAudit + string(worst(r)), nil
+	}
 	if s.o.Paraphraser != nil {
+		template := t.Question
 		q, err := s.paraphrase(ctx, d, t, st)
 		if err != nil {
 			return nil, "", err
 		}
 		t.Question = q
-	}
-	if !slices.Equal(tb.vars, tableVars(t.Formalization)) || len(t.Answer.Columns) != len(tb.vars)+1 {
-		return nil, DropInvariant, nil
+		if q != template {
+			// The rewrite is read again: a paraphrase that lists the pages
+			// or says a header as a code keeps the template.
+			if r, err = s.aud.Audit(ctx, t); err != nil {
+				return nil, "", err
+			}
+			if len(r.Findings) > 0 {
+				st.Paraphrase["accepted"]--
+				st.Paraphrase["audit"]++
+				t.Question = template
+			}
+		}
 	}
 	return t, "", nil
+}
+
+// worst is the class of r's most severe finding, the first of those.
+func worst(r *audit.Report) audit.Class {
+	rank := map[string]int{"minor": 1, "unanswerable": 2, "wrong": 3}
+	c := r.Findings[0].Class
+	for _, f := range r.Findings {
+		if rank[f.Class.Severity()] > rank[c.Severity()] {
+			c = f.Class
+		}
+	}
+	return c
 }
 
 // roundTrip writes triples as JSON and parses them back.
@@ -475,7 +522,7 @@ func (s *synth) targets(d *draft, tb *table, rows [][]string) []task.Target {
 		}
 		if !seen[k] {
 			seen[k] = true
-			out = append(out, task.Target{Entity: k, Name: rows[i][0], Layer: 2, Tree: tree.ID})
+			out = append(out, task.Target{Entity: k, Name: rows[i][0], Layer: 2, Tree: tree.ID, Page: tree.PageURL})
 		}
 		for j, vals := range tb.cells[i] {
 			rel := relOfVar(d.triples, tb.vars[j])
@@ -489,11 +536,12 @@ func (s *synth) targets(d *draft, tb *table, rows [][]string) []task.Target {
 				if vt == nil {
 					vt = tree
 				}
-				name := s.name(v)
+				name := s.display(v)
 				if len(names) == len(vals) {
 					name = names[n]
 				}
-				out = append(out, task.Target{Entity: v, Name: name, Layer: 3, Tree: vt.ID, Relation: rel})
+				out = append(out, task.Target{Entity: v, Name: name, Layer: 3, Tree: vt.ID, Page: vt.PageURL, Relation: rel,
+					Beyond: !slices.Contains(d.trees, vt)})
 			}
 		}
 	}

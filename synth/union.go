@@ -3,12 +3,15 @@ package synth
 import (
 	"context"
 	"errors"
+	"fmt"
+	"log/slog"
 	"math/rand/v2"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/RoaringBitmap/roaring/v2"
+	"github.com/leaper-dev/leaper/audit"
 	"github.com/leaper-dev/leaper/graph"
 	"github.com/leaper-dev/leaper/mining"
 	"github.com/leaper-dev/leaper/query"
@@ -41,92 +44,103 @@ const (
 	// all.
 	minUnionPages = 6
 	// maxSpace bounds a union space; larger unions lose their last trees.
-	maxSpace = 600
+	maxSpace = 1000
 )
 
 // unionBases mines maximal union groups (WebLeaper App. A.5: maximal
 // bicliques of trees × relations with at least 2 trees and 2 relations,
-// split by the key column's datatype and domain) and returns each group's
-// trees (positions in s.trees, sorted) once, groups of a single page left
-// out. Groups are sorted, so the order does not depend on the
+// split by the key column's datatype and domain) within each theme of
+// trees (see themes: editions of one recurring page, or pages of one
+// series), and returns each group's trees (positions in s.trees, sorted)
+// once, groups of a single page left out. A union is thereby of tables
+// that share a theme a question can name, not only a key class and two
+// relations. Groups are sorted, so the order does not depend on the
 // enumeration.
 func (s *synth) unionBases(ctx context.Context) ([][]int, error) {
-	adj := make([][]uint32, len(s.trees))
-	numRight := 0
-	for i, t := range s.trees {
-		var rs []uint32
-		for _, c := range t.Columns {
-			rs = append(rs, c.Relation)
-			numRight = max(numRight, int(c.Relation)+1)
-		}
-		slices.Sort(rs)
-		adj[i] = slices.Compact(rs)
-	}
-	mg, err := mining.NewBipartite(adj, numRight)
-	if err != nil {
-		return nil, err
+	all := make([]int, len(s.trees))
+	for i := range all {
+		all[i] = i
 	}
 	seen := map[string]bool{}
 	var out [][]int
-	_, err = mining.Bicliques(ctx, mg, &mining.Options{MinLeft: 2, MinRight: 2}, func(left, _ []uint32) error {
-		// Split by key datatype and domain (the semantic check of Algorithm 1).
-		parts := map[string][]int{}
-		var names []string
-		for _, l := range left {
-			t := s.trees[l]
-			k := string(t.KeyDatatype) + "/" + t.KeyDomain
-			if parts[k] == nil {
-				names = append(names, k)
+	for _, th := range s.themes(all) {
+		adj := make([][]uint32, len(th))
+		numRight := 0
+		for i, ti := range th {
+			var rs []uint32
+			for _, c := range s.trees[ti].Columns {
+				rs = append(rs, c.Relation)
+				numRight = max(numRight, int(c.Relation)+1)
 			}
-			parts[k] = append(parts[k], int(l))
+			slices.Sort(rs)
+			adj[i] = slices.Compact(rs)
 		}
-		slices.Sort(names)
-		for _, k := range names {
-			p := parts[k]
-			if len(p) < 2 {
-				continue
-			}
-			s.groups++
-			slices.Sort(p)
-			pages := map[string]bool{}
-			for _, i := range p {
-				pages[s.trees[i].PageURL] = true
-			}
-			if len(pages) < 2 {
-				continue
-			}
-			if len(p) > maxGroupTrees {
-				p = p[:maxGroupTrees]
-			}
-			var b strings.Builder
-			for _, i := range p {
-				b.WriteString(string(rune(i)))
-			}
-			if !seen[b.String()] {
-				seen[b.String()] = true
-				out = append(out, p)
-			}
-			if s.groups >= s.o.MaxGroups {
-				return errEnough
-			}
+		mg, err := mining.NewBipartite(adj, numRight)
+		if err != nil {
+			return nil, err
 		}
-		return nil
-	})
-	if err != nil && !errors.Is(err, errEnough) {
-		return nil, err
+		_, err = mining.Bicliques(ctx, mg, &mining.Options{MinLeft: 2, MinRight: 2}, func(left, _ []uint32) error {
+			// Split by key datatype and domain (the semantic check of Algorithm 1).
+			parts := map[string][]int{}
+			var names []string
+			for _, l := range left {
+				t := s.trees[th[l]]
+				k := string(t.KeyDatatype) + "/" + t.KeyDomain
+				if parts[k] == nil {
+					names = append(names, k)
+				}
+				parts[k] = append(parts[k], th[l])
+			}
+			slices.Sort(names)
+			for _, k := range names {
+				p := parts[k]
+				if len(p) < 2 {
+					continue
+				}
+				s.groups++
+				slices.Sort(p)
+				if pages(s, p) < 2 {
+					continue
+				}
+				if len(p) > maxGroupTrees {
+					p = p[:maxGroupTrees]
+				}
+				var b strings.Builder
+				for _, i := range p {
+					b.WriteString(strconv.Itoa(i))
+					b.WriteByte(',')
+				}
+				if !seen[b.String()] {
+					seen[b.String()] = true
+					out = append(out, p)
+				}
+				if s.groups >= s.o.MaxGroups {
+					return errEnough
+				}
+			}
+			return nil
+		})
+		if errors.Is(err, errEnough) {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
 	}
 	slices.SortFunc(out, slices.Compare[[]int])
 	// A store without groups of minUnionPages pages: its largest groups
 	// take their place.
 	s.unionPages = 2
 	for _, p := range out {
-		pages := map[string]bool{}
-		for _, i := range p {
-			pages[s.trees[i].PageURL] = true
-		}
-		s.unionPages = max(s.unionPages, min(minUnionPages, len(pages)))
+		s.unionPages = max(s.unionPages, min(minUnionPages, pages(s, p)))
 	}
-	s.o.Logger.Debug("synth: union bases", "groups", s.groups, "bases", len(out))
+	if s.o.Logger.Enabled(ctx, slog.LevelDebug) {
+		h := map[int]int{} // pages → bases
+		for _, p := range out {
+			h[pages(s, p)]++
+		}
+		s.o.Logger.Debug("synth: union bases", "groups", s.groups, "bases", len(out), "pages", fmt.Sprint(h))
+	}
 	return out, nil
 }
 
@@ -176,11 +190,11 @@ func (s *synth) unionOf(group []int, k int, rng *rand.Rand) ([]int, *roaring.Bit
 	}
 }
 
-// unionSize draws how many trees a union spans: two more than the usual
+// unionSize draws how many trees a union spans: four more than the usual
 // fewest pages (unionPages) up to maxUnionTrees, at least MinTrees; a
 // group of fewer pages gives fewer.
 func (s *synth) unionSize(rng *rand.Rand) int {
-	lo := min(maxUnionTrees, max(s.unionPages+2, s.o.MinTrees))
+	lo := min(maxUnionTrees, max(s.unionPages+4, s.o.MinTrees))
 	return lo + rng.IntN(max(1, maxUnionTrees-lo+1))
 }
 
@@ -358,6 +372,12 @@ func (s *synth) sharedColsSplit(ts []*graph.Tree, keys []uint32) (good, wide []i
 		if !ok {
 			continue
 		}
+		if r, err := s.readable(ts[0], i); err != nil || !r {
+			if err != nil {
+				return nil, nil, err
+			}
+			continue
+		}
 		cons, err := s.consistent(ts, c.Name, keys)
 		if err != nil {
 			return nil, nil, err
@@ -375,6 +395,11 @@ func (s *synth) sharedColsSplit(ts []*graph.Tree, keys []uint32) (good, wide []i
 		}
 		// Values from other trees only where they agree with the
 		// tables': a club's manager of another season is no answer.
+		if own, err := s.ownAttr(c.Header, keys); err != nil {
+			return nil, nil, err
+		} else if !own {
+			continue
+		}
 		if st, err := s.stable(c.Name, keys); err != nil {
 			return nil, nil, err
 		} else if st {
@@ -471,6 +496,11 @@ func (s *synth) oneHop(ts []*graph.Tree, keys []uint32, rng *rand.Rand) (column,
 		if ok, err := s.covered(r, keys); err != nil {
 			return column{}, false, err
 		} else if !ok {
+			continue
+		}
+		if own, err := s.ownAttr(header[r], keys); err != nil {
+			return column{}, false, err
+		} else if !own {
 			continue
 		}
 		if ok, err := s.stable(r, keys); err != nil {
@@ -612,10 +642,19 @@ func (s *synth) union(ctx context.Context, group []int, rng *rand.Rand) (*draft,
 		return nil, DropNoColumns, nil
 	}
 	d.triples = append(d.triples, colTriples(d.cols)...)
+	// The trees are named by their theme, never listed page by page.
 	descs := make([]string, len(ts))
 	for i, t := range ts {
-		descs[i] = concept(t, rng)
+		descs[i], _ = themePhrase([]*graph.Tree{t}, list)
 	}
+	anyOf, ok1 := themePhrase(ts, orList)
+	allSets, ok2 := themePhrase(ts, list)
+	restOr, ok3 := themePhrase(ts[1:], orList)
+	restAll, ok4 := themePhrase(ts[1:], list)
+	if !ok1 || !ok2 || !ok3 || !ok4 {
+		return nil, DropNoTheme, nil
+	}
+	d.given = append(d.given, anyOf, allSets, restOr, restAll)
 	d.given = append(d.given, descs...)
 	cw := colWords(d.cols)
 	d.given = append(d.given, cw...)
@@ -624,13 +663,17 @@ func (s *synth) union(ctx context.Context, group []int, rng *rand.Rand) (*draft,
 	switch sp.op {
 	case OpIntersect:
 		tpl = intersectTemplates
-		kv = append(kv, "sets", list(descs), "all", allOf(descs), "a", descs[0], "rest", list(descs[1:]))
+		all := "each of " + allSets
+		if len(ts) == 2 {
+			all = "both " + allSets
+		}
+		kv = append(kv, "sets", allSets, "all", all, "a", descs[0], "rest", restAll)
 	case OpDifference:
 		tpl = differenceTemplates
-		kv = append(kv, "a", descs[0], "rest", orList(descs[1:]))
+		kv = append(kv, "a", descs[0], "rest", restOr)
 	default:
 		tpl = unionTemplates
-		kv = append(kv, "sets", orList(descs))
+		kv = append(kv, "sets", anyOf)
 	}
 	d.question = fill(pick(rng, tpl), kv...)
 	if op == OpCount {
@@ -741,7 +784,7 @@ func (s *synth) reverse(ctx context.Context, group []int, rng *rand.Rand) (*draf
 	var relNames []string
 	for _, t := range ts {
 		for _, c := range t.Columns {
-			if c.Datatype == graph.TypeNumber {
+			if c.Datatype == graph.TypeNumber || audit.RawHeader(c.Header) {
 				continue
 			}
 			if _, ok := rels[c.Name]; !ok {
@@ -892,6 +935,11 @@ func (s *synth) reverse(ctx context.Context, group []int, rng *rand.Rand) (*draf
 		if len(nm) < 2 || strings.Contains(nm, anchorName) || strings.Contains(anchorName, nm) {
 			continue
 		}
+		// A clue is a fact in words: no abbreviation for a header, no raw
+		// cell or link label for a value.
+		if audit.RawHeader(f.header) || audit.RawValue(nm) || audit.LinkLabel(nm) {
+			continue
+		}
 		sub, err := s.subjects(f.rel, f.v)
 		if err != nil {
 			return nil, "", err
@@ -967,15 +1015,15 @@ func (s *synth) reverse(ctx context.Context, group []int, rng *rand.Rand) (*draf
 		}
 	}
 	d.triples = append(d.triples, colTriples(d.cols)...)
-	descs := make([]string, len(ts))
-	for i, t := range ts {
-		descs[i] = concept(t, rng)
+	sets, ok := themePhrase(ts, orList)
+	if !ok {
+		return nil, DropNoTheme, nil
 	}
 	cw := colWords(d.cols)
-	d.given = append(d.given, descs...)
+	d.given = append(d.given, sets)
 	d.given = append(d.given, cw...)
 	d.question = fill(pick(rng, reverseTemplates), "many", d.keyNoun.many, "one", d.keyNoun.one,
-		"sets", orList(descs), "clues", strings.Join(cluePhrases, " and whose "),
+		"sets", sets, "clues", strings.Join(cluePhrases, " and whose "),
 		"pivot", lowerFirst(words(pivot.header)), "cols", list(cw))
 	return d, "", nil
 }

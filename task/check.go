@@ -3,6 +3,7 @@ package task
 import (
 	"errors"
 	"fmt"
+	"regexp"
 	"strings"
 
 	"github.com/leaper-dev/leaper/graph"
@@ -85,10 +86,17 @@ func CheckStore(tasks []*Task, g Entities) error {
 // spacing.
 func bears(e *graph.Entity, name string) bool {
 	n := strings.Join(strings.Fields(strings.ToLower(name)), " ")
-	for _, a := range append([]string{e.Name}, e.Aliases...) {
+	names := append([]string{e.Name}, e.Aliases...)
+	if m := disambiguator.FindStringSubmatch(e.Name); m != nil {
+		names = append(names, m[1]) // an answer names "Hereafter (film)" "Hereafter"
+	}
+	for _, a := range names {
 		if strings.Join(strings.Fields(strings.ToLower(a)), " ") == n {
 			return true
 		}
 	}
 	return false
 }
+
+// disambiguator matches an article title with Wikipedia's disambiguator.
+var disambiguator = regexp.MustCompile(`^(.+\S)\s+\([^()]+\)$`)

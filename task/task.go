@@ -190,11 +190,16 @@ func NamesTable(q string) bool { return namesTable.MatchString(q) }
 
 // Target is one entity of R, the set a solver must find.
 type Target struct {
-	Entity   uint32 `json:"entity"`
-	Name     string `json:"name"`
-	Layer    int    `json:"layer"` // 2: a subtree root, 3: a leaf
-	Tree     uint32 `json:"tree"`
+	Entity uint32 `json:"entity"`
+	Name   string `json:"name"`
+	Layer  int    `json:"layer"` // 2: a subtree root, 3: a leaf
+	Tree   uint32 `json:"tree"`
+	// Page is the URL of Tree's page: where a reader finds the target.
+	Page     string `json:"page,omitempty"`
 	Relation string `json:"relation,omitempty"` // for layer 3: the relation that links it
+	// Beyond marks a value read beyond the task's own tables (Tree is
+	// not one of Task.Trees): an attribute of its key entity itself.
+	Beyond bool `json:"beyond,omitempty"`
 }
 
 // Aggregate is the computed answer of an aggregation task.

@@ -1,0 +1,866 @@
+package audit
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/RoaringBitmap/roaring/v2"
+	"github.com/leaper-dev/leaper/graph"
+	"github.com/leaper-dev/leaper/task"
+)
+
+// Class is a kind of defect a task can have. The classes follow the
+// reading rubric (docs/RUBRIC.md).
+type Class string
+
+// The defect classes, in the rubric's order.
+const (
+	// Mismatch: the named tables, read as a person reads them, give
+	// another target set or another value than the task's answer.
+	Mismatch Class = "mismatch"
+	// Unsupported: a target or value that no table states of its key, or
+	// whose recorded source does not state it.
+	Unsupported Class = "unsupported"
+	// Context: a value read beyond the named tables that is an attribute
+	// of the key in another table's context (a season, an event), not of
+	// the entity itself.
+	Context Class = "context"
+	// StringJoin: a join beyond the tables through a key or value that
+	// names no one thing (a year, a season, a score, a mark, a code).
+	StringJoin Class = "string_join"
+	// Unmatched: equal values that were not matched (text and link of the
+	// same thing, an alias): a Reverse-Union target missing.
+	Unmatched Class = "unmatched_equal"
+	// Incoherent: the trees of a union share no theme that can be named.
+	Incoherent Class = "incoherent"
+	// Merged: one answer cell merges different values of several sources.
+	Merged Class = "merged_cell"
+	// ListsPages: the question lists page titles verbatim.
+	ListsPages Class = "lists_pages"
+	// RawClue: the question asks by a header that is no word (empty, an
+	// abbreviation, a code) or states a raw cell (a coordinate string).
+	RawClue Class = "raw_clue"
+	// FileTitle: a source is named by a file id, not a page title.
+	FileTitle Class = "file_title"
+	// LinkValue: a value is a link's label ("Website") or a list page
+	// standing for the cell's text.
+	LinkValue Class = "link_value"
+	// Disambiguator: an answer value carries Wikipedia's disambiguator
+	// ("Hereafter (film)") that an exact-match reward would then require.
+	Disambiguator Class = "disambiguator"
+)
+
+// Classes lists every class in report order.
+var Classes = []Class{Mismatch, Unsupported, Context, StringJoin, Unmatched, Incoherent, Merged,
+	ListsPages, RawClue, FileTitle, LinkValue, Disambiguator}
+
+// Severity is how a class counts in the rubric: "wrong" (the target set or
+// a value is not what the question asks), "unanswerable" (a person cannot
+// read the question without the tables) or "minor".
+func (c Class) Severity() string {
+	switch c {
+	case Mismatch, Unsupported, Context, StringJoin, Unmatched:
+		return "wrong"
+	case RawClue, FileTitle:
+		return "unanswerable"
+	}
+	return "minor"
+}
+
+// Finding is one defect of a task.
+type Finding struct {
+	Class  Class  `json:"class"`
+	Detail string `json:"detail"`
+}
+
+// Report is the audit of one task.
+type Report struct {
+	Task     string       `json:"task"`
+	Variant  task.Variant `json:"variant"`
+	Op       string       `json:"op,omitempty"`
+	Findings []Finding    `json:"findings,omitempty"`
+}
+
+// Verdict is the rubric's word for the report: "sound" with no finding,
+// else the worst severity found.
+func (r *Report) Verdict() string {
+	v := "sound"
+	rank := map[string]int{"sound": 0, "minor": 1, "unanswerable": 2, "wrong": 3}
+	for _, f := range r.Findings {
+		if s := f.Class.Severity(); rank[s] > rank[v] {
+			v = s
+		}
+	}
+	return v
+}
+
+// Has reports whether the report has a finding of class c.
+func (r *Report) Has(c Class) bool {
+	return slices.ContainsFunc(r.Findings, func(f Finding) bool { return f.Class == c })
+}
+
+func (r *Report) add(c Class, format string, args ...any) {
+	d := fmt.Sprintf(format, args...)
+	for _, f := range r.Findings {
+		if f.Class == c && f.Detail == d {
+			return
+		}
+	}
+	r.Findings = append(r.Findings, Finding{c, d})
+}
+
+// maxFindings bounds the findings of one class kept per task: one wrong
+// value is enough to refuse a task, a hundred say no more.
+const maxFindings = 3
+
+func (r *Report) count(c Class) int {
+	n := 0
+	for _, f := range r.Findings {
+		if f.Class == c {
+			n++
+		}
+	}
+	return n
+}
+
+// Auditor re-derives tasks from the stored tables: it reads the named
+// trees' rows as a person reads the tables, not through the query engine
+// or the synthesiser, and compares what it finds with each task.
+type Auditor struct {
+	g     *graph.Store
+	rels  map[string][]uint32
+	trees map[uint32]*graph.Tree
+	ents  map[uint32]*graph.Entity
+}
+
+// New returns an auditor of tasks synthesised on g.
+func New(g *graph.Store) (*Auditor, error) {
+	rels, err := g.Relations()
+	if err != nil {
+		return nil, fmt.Errorf("audit: relations: %w", err)
+	}
+	a := &Auditor{g: g, rels: map[string][]uint32{}, trees: map[uint32]*graph.Tree{}, ents: map[uint32]*graph.Entity{}}
+	for _, r := range rels {
+		a.rels[r.Name] = append(a.rels[r.Name], r.ID)
+	}
+	return a, nil
+}
+
+func (a *Auditor) tree(id uint32) (*graph.Tree, error) {
+	if t, ok := a.trees[id]; ok {
+		return t, nil
+	}
+	t, err := a.g.Tree(id)
+	if err != nil {
+		return nil, err
+	}
+	if len(a.trees) > 4096 {
+		clear(a.trees)
+	}
+	a.trees[id] = t
+	return t, nil
+}
+
+func (a *Auditor) entity(id uint32) *graph.Entity {
+	if e, ok := a.ents[id]; ok {
+		return e
+	}
+	e, err := a.g.Entity(id)
+	if err != nil {
+		e = &graph.Entity{ID: id}
+	}
+	if len(a.ents) > 1<<18 {
+		clear(a.ents)
+	}
+	a.ents[id] = e
+	return e
+}
+
+// names are the identities an entity answers to: its name and aliases,
+// each as NameKey.
+func (a *Auditor) names(id uint32) []string {
+	e := a.entity(id)
+	out := []string{NameKey(e.Name)}
+	for _, al := range e.Aliases {
+		out = append(out, NameKey(al))
+	}
+	return out
+}
+
+// same reports whether two values are one thing as a person reads them:
+// the same entity, or names (or aliases) that agree.
+func (a *Auditor) same(x, y uint32) bool {
+	if x == y {
+		return true
+	}
+	nx := a.names(x)
+	for _, n := range a.names(y) {
+		if n != "" && slices.Contains(nx, n) {
+			return true
+		}
+	}
+	return false
+}
+
+// isEntity reports whether id is an article (a linked entity): the only
+// values a join beyond the tables may go through.
+func (a *Auditor) isEntity(id uint32) bool { return strings.HasPrefix(a.entity(id).Key, "w:") }
+
+// reading is what the named tables say of a key.
+type reading struct {
+	trees map[uint32]bool
+	// cells maps a relation name to the values each tree gives the key.
+	cells map[string]map[uint32][]uint32
+}
+
+type formal struct {
+	in     [][]uint32 // "?" in_tree triples, each a union of trees
+	notIn  []uint32
+	consts []constFilter // "?" rel C@...
+	sets   []varFilter   // "?" rel V@X, X an expansion variable
+	cols   []colRef      // "?" rel V@X, X a column
+	anchor string
+	ain    [][]uint32
+	aconst []constFilter
+	asets  []varFilter
+	pivot  *colRef // [A, rel, V@P] and ["?", rel, V@P]
+	exp    map[string][]task.Triple
+}
+
+type constFilter struct {
+	rel    string
+	consts []string
+}
+
+type varFilter struct {
+	rel, v string
+}
+
+type colRef struct {
+	rel, v string
+}
+
+func treeIDs(t task.Term) ([]uint32, error) {
+	var out []uint32
+	for _, c := range t.Consts {
+		id, err := strconv.ParseUint(strings.TrimSpace(c), 10, 32)
+		if err != nil {
+			return nil, fmt.Errorf("tree id %q", c)
+		}
+		out = append(out, uint32(id))
+	}
+	return out, nil
+}
+
+func isTreeRel(r string) bool { return r == "in_tree" || r == "not_in_tree" }
+
+// parse sorts a formalization's triples into the shapes leaper's tasks
+// have; an unknown shape is an error.
+func parse(ts []task.Triple) (*formal, error) {
+	occ := map[string]int{}
+	for _, t := range ts {
+		if t.S.Var != "" {
+			occ[t.S.Var]++
+		}
+		if t.O.Var != "" {
+			occ[t.O.Var]++
+		}
+	}
+	f := &formal{exp: map[string][]task.Triple{}}
+	for _, t := range ts {
+		if t.S.Var != "" && t.R == "in_tree" {
+			ids, err := treeIDs(t.O)
+			if err != nil {
+				return nil, err
+			}
+			if f.anchor != "" && f.anchor != t.S.Var {
+				return nil, fmt.Errorf("two anchors")
+			}
+			f.anchor = t.S.Var
+			f.ain = append(f.ain, ids)
+		}
+	}
+	for _, t := range ts {
+		switch {
+		case t.S.Target && t.R == "in_tree":
+			ids, err := treeIDs(t.O)
+			if err != nil {
+				return nil, err
+			}
+			f.in = append(f.in, ids)
+		case t.S.Target && t.R == "not_in_tree":
+			ids, err := treeIDs(t.O)
+			if err != nil {
+				return nil, err
+			}
+			f.notIn = append(f.notIn, ids...)
+		case t.S.Target && len(t.O.Consts) > 0:
+			f.consts = append(f.consts, constFilter{t.R, t.O.Consts})
+		case t.S.Target && t.O.Var != "" && occ[t.O.Var] == 1:
+			f.cols = append(f.cols, colRef{t.R, t.O.Var})
+		case t.S.Target && t.O.Var != "":
+			f.sets = append(f.sets, varFilter{t.R, t.O.Var})
+		case f.anchor != "" && t.S.Var == f.anchor && t.R == "in_tree":
+		case f.anchor != "" && t.S.Var == f.anchor && len(t.O.Consts) > 0:
+			f.aconst = append(f.aconst, constFilter{t.R, t.O.Consts})
+		case f.anchor != "" && t.S.Var == f.anchor && t.O.Var != "":
+			f.asets = append(f.asets, varFilter{t.R, t.O.Var})
+		case t.S.Var != "":
+			f.exp[t.S.Var] = append(f.exp[t.S.Var], t)
+		case t.O.Var != "":
+			f.exp[t.O.Var] = append(f.exp[t.O.Var], t)
+		default:
+			return nil, fmt.Errorf("a triple of two constants: %v", t)
+		}
+	}
+	// The pivot: a variable the anchor and "?" both reach by one relation.
+	for i, s := range f.sets {
+		for j, as := range f.asets {
+			if s.v == as.v && len(f.exp[s.v]) == 0 {
+				f.pivot = &colRef{s.rel, s.v}
+				f.sets = slices.Delete(f.sets, i, i+1)
+				f.asets = slices.Delete(f.asets, j, j+1)
+				return f, nil
+			}
+		}
+	}
+	return f, nil
+}
+
+// Audit re-derives t from the store's tables and reports its defects.
+func (a *Auditor) Audit(ctx context.Context, t *task.Task) (*Report, error) {
+	r := &Report{Task: t.ID, Variant: t.Variant, Op: t.Op}
+	named := map[uint32]*graph.Tree{}
+	var trees []*graph.Tree
+	for _, id := range t.Trees {
+		tr, err := a.tree(id)
+		if errors.Is(err, graph.ErrNotFound) {
+			r.add(Unsupported, "tree %d is not in the store", id)
+			return r, nil
+		} else if err != nil {
+			return nil, fmt.Errorf("audit: %w", err)
+		}
+		named[id] = tr
+		trees = append(trees, tr)
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	a.question(t, trees, r)
+	a.provenance(t, named, r)
+	f, err := parse(t.Formalization)
+	if err != nil {
+		r.add(Mismatch, "formalization: %v", err)
+		return r, nil
+	}
+	for _, ids := range append(append(slices.Clone(f.in), f.ain...), f.notIn) {
+		for _, id := range ids {
+			if named[id] == nil {
+				r.add(Mismatch, "the formalization reads tree %d, which the task does not name", id)
+				return r, nil
+			}
+		}
+	}
+	a.derive(t, f, named, r)
+	return r, nil
+}
+
+// read collects what the named trees say of key k.
+func read(k uint32, trees map[uint32]*graph.Tree) *reading {
+	rd := &reading{trees: map[uint32]bool{}, cells: map[string]map[uint32][]uint32{}}
+	for id, t := range trees {
+		for _, row := range t.Rows {
+			if row.Key != k {
+				continue
+			}
+			rd.trees[id] = true
+			for c, col := range t.Columns {
+				m := rd.cells[col.Name]
+				if m == nil {
+					m = map[uint32][]uint32{}
+					rd.cells[col.Name] = m
+				}
+				m[id] = append(m[id], row.Values[c]...)
+			}
+		}
+	}
+	return rd
+}
+
+// values are the distinct values the named tables give of rel, and
+// whether they state it at all.
+func (rd *reading) values(rel string) ([]uint32, bool) {
+	m, ok := rd.cells[rel]
+	if !ok {
+		return nil, false
+	}
+	var out []uint32
+	for _, vs := range m {
+		out = append(out, vs...)
+	}
+	slices.Sort(out)
+	return slices.Compact(out), true
+}
+
+func (a *Auditor) keysOf(ids []uint32, named map[uint32]*graph.Tree) map[uint32]bool {
+	out := map[uint32]bool{}
+	for _, id := range ids {
+		for _, row := range named[id].Rows {
+			out[row.Key] = true
+		}
+	}
+	return out
+}
+
+// space is the key set in_tree and not_in_tree describe.
+func (a *Auditor) space(in [][]uint32, notIn []uint32, named map[uint32]*graph.Tree) map[uint32]bool {
+	var ks map[uint32]bool
+	for _, ids := range in {
+		s := a.keysOf(ids, named)
+		if ks == nil {
+			ks = s
+			continue
+		}
+		for k := range ks {
+			if !s[k] {
+				delete(ks, k)
+			}
+		}
+	}
+	for k := range a.keysOf(notIn, named) {
+		delete(ks, k)
+	}
+	return ks
+}
+
+// objects are the store's values of (k, rel), across relations so named:
+// what a reader finds of k beyond the named tables.
+func (a *Auditor) objects(rel string, k uint32) []uint32 {
+	bm := roaring.New()
+	for _, id := range a.rels[rel] {
+		if o, err := a.g.Objects(id, k); err == nil {
+			bm.Or(o)
+		}
+	}
+	return bm.ToArray()
+}
+
+func (a *Auditor) subjects(rel string, v uint32) []uint32 {
+	bm := roaring.New()
+	for _, id := range a.rels[rel] {
+		if s, err := a.g.Subjects(id, v); err == nil {
+			bm.Or(s)
+		}
+	}
+	return bm.ToArray()
+}
+
+// resolveConst returns the entities named c.
+func (a *Auditor) resolveConst(c string) []uint32 {
+	ids, err := a.g.FindEntities(c, 64)
+	if err != nil {
+		return nil
+	}
+	return ids
+}
+
+// resolveVar returns the values an expansion variable can take, read
+// beyond the tables (a person looks the identifying fact up), flagging
+// joins and attributes that break the rules.
+func (a *Auditor) resolveVar(v string, f *formal, r *Report, depth int) []uint32 {
+	if depth > 4 {
+		return nil
+	}
+	var out []uint32
+	first := true
+	for _, t := range f.exp[v] {
+		var cand []uint32
+		switch {
+		case t.S.Var == v && len(t.O.Consts) > 0: // [X, rel, C@c]
+			for _, c := range t.O.Consts {
+				for _, o := range a.resolveConst(c) {
+					cand = append(cand, a.subjects(t.R, o)...)
+				}
+			}
+		case t.O.Var == v && len(t.S.Consts) > 0: // [C@k, rel, X]
+			for _, c := range t.S.Consts {
+				for _, s := range a.resolveConst(c) {
+					if !a.isEntity(s) {
+						r.add(StringJoin, "an expansion joins through %q, which names no one thing", a.entity(s).Name)
+					}
+					if editionRe.MatchString(a.entity(s).Name) {
+						r.add(Context, "an expansion reads %q of %q, an occasion (a season, an edition), not a thing", a.header(t.R), a.entity(s).Name)
+					}
+					cand = append(cand, a.objects(t.R, s)...)
+				}
+			}
+		case t.S.Var == v && t.O.Var != "":
+			for _, o := range a.resolveVar(t.O.Var, f, r, depth+1) {
+				cand = append(cand, a.subjects(t.R, o)...)
+			}
+		case t.O.Var == v && t.S.Var != "":
+			for _, s := range a.resolveVar(t.S.Var, f, r, depth+1) {
+				cand = append(cand, a.objects(t.R, s)...)
+			}
+		}
+		if h := a.header(t.R); !Intrinsic(h) {
+			r.add(Context, "an expansion reads %q, an attribute that depends on its table's context", h)
+		}
+		slices.Sort(cand)
+		cand = slices.Compact(cand)
+		if first {
+			out, first = cand, false
+		} else {
+			out = intersect(out, cand)
+		}
+	}
+	for _, x := range out {
+		if !a.isEntity(x) {
+			r.add(StringJoin, "an expansion variable is %q, which names no one thing", a.entity(x).Name)
+			break
+		}
+	}
+	return out
+}
+
+func intersect(a, b []uint32) []uint32 {
+	var out []uint32
+	for _, x := range a {
+		if _, ok := slices.BinarySearch(b, x); ok {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// header is a relation's header as tables show it.
+func (a *Auditor) header(rel string) string {
+	for _, id := range a.rels[rel] {
+		if r, err := a.g.Relation(id); err == nil && len(r.Headers) > 0 {
+			return r.Headers[0]
+		}
+	}
+	return strings.ReplaceAll(strings.TrimPrefix(rel, "has_"), "_", " ")
+}
+
+// matches reports whether some value of vals is one of the names in cs.
+func (a *Auditor) matches(vals []uint32, cs []string) bool {
+	for _, v := range vals {
+		ns := a.names(v)
+		for _, c := range cs {
+			if slices.Contains(ns, NameKey(c)) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func hasAny(vals, set []uint32) bool {
+	for _, v := range vals {
+		if _, ok := slices.BinarySearch(set, v); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// derive reads the task's answer off the named tables and compares.
+func (a *Auditor) derive(t *task.Task, f *formal, named map[uint32]*graph.Tree, r *Report) {
+	if len(f.in) == 0 {
+		r.add(Mismatch, "the formalization scopes no key to a tree")
+		return
+	}
+	keys := a.space(f.in, f.notIn, named)
+	readings := map[uint32]*reading{}
+	rd := func(k uint32) *reading {
+		if x, ok := readings[k]; ok {
+			return x
+		}
+		x := read(k, named)
+		readings[k] = x
+		return x
+	}
+	// A value read beyond the named tables: the reader looks it up; it must
+	// be the key's own and reached through an entity.
+	beyond := func(k uint32, rel string) []uint32 {
+		vs := a.objects(rel, k)
+		if len(vs) == 0 {
+			return nil
+		}
+		h := a.header(rel)
+		if !a.isEntity(k) && r.count(StringJoin) < maxFindings {
+			r.add(StringJoin, "%q is read beyond the tables for %q, which names no one thing", h, a.entity(k).Name)
+		}
+		if !Intrinsic(h) && r.count(Context) < maxFindings {
+			r.add(Context, "%q is read beyond the named tables and is no attribute of %q itself", h, a.entity(k).Name)
+		}
+		return vs
+	}
+	valuesOf := func(k uint32, rel string) []uint32 {
+		if vs, ok := rd(k).values(rel); ok {
+			return vs
+		}
+		return beyond(k, rel)
+	}
+	for _, c := range f.consts {
+		for k := range keys {
+			if !a.matches(valuesOf(k, c.rel), c.consts) {
+				delete(keys, k)
+			}
+		}
+	}
+	for _, s := range f.sets {
+		set := a.resolveVar(s.v, f, r, 0)
+		for k := range keys {
+			if !hasAny(valuesOf(k, s.rel), set) {
+				delete(keys, k)
+			}
+		}
+	}
+	if f.anchor != "" {
+		a.reverse(f, named, keys, rd, r)
+	}
+	// Keys without a value of a requested column leave the answer.
+	cells := map[uint32][][]uint32{}
+	for k := range keys {
+		row := make([][]uint32, len(f.cols))
+		for i, c := range f.cols {
+			row[i] = valuesOf(k, c.rel)
+			if len(row[i]) == 0 {
+				delete(keys, k)
+				break
+			}
+		}
+		if keys[k] {
+			cells[k] = row
+			a.merged(k, f, rd(k), r)
+		}
+	}
+	a.compare(t, f, keys, cells, rd, r)
+}
+
+// reverse narrows keys to those sharing the anchor's pivot value: the
+// anchor is the one key of its space the clues describe, read in the named
+// tables; values compare as a person compares them (same thing, not same
+// id).
+func (a *Auditor) reverse(f *formal, named map[uint32]*graph.Tree, keys map[uint32]bool, rd func(uint32) *reading, r *Report) {
+	if f.pivot == nil {
+		r.add(Mismatch, "a Reverse-Union without a pivot")
+		clear(keys)
+		return
+	}
+	space := a.space(f.ain, nil, named)
+	var anchors []uint32
+	for k := range space {
+		ok := true
+		for _, c := range f.aconst {
+			vs, in := rd(k).values(c.rel)
+			if !in || !a.matches(vs, c.consts) {
+				ok = false
+				break
+			}
+		}
+		for _, s := range f.asets {
+			if !ok {
+				break
+			}
+			vs, in := rd(k).values(s.rel)
+			if !in || !hasAny(vs, a.resolveVar(s.v, f, r, 0)) {
+				ok = false
+			}
+		}
+		if ok {
+			anchors = append(anchors, k)
+		}
+	}
+	if len(anchors) != 1 {
+		r.add(Mismatch, "the clues describe %d keys of the named tables, not one", len(anchors))
+		clear(keys)
+		return
+	}
+	pv, in := rd(anchors[0]).values(f.pivot.rel)
+	if !in || len(pv) == 0 {
+		r.add(Unsupported, "the named tables give the anchor no %q", a.header(f.pivot.rel))
+		clear(keys)
+		return
+	}
+	for k := range keys {
+		vs, in := rd(k).values(f.pivot.rel)
+		share := false
+		for _, v := range vs {
+			for _, p := range pv {
+				if a.same(v, p) {
+					share = true
+				}
+			}
+		}
+		if !in || !share {
+			delete(keys, k)
+		}
+	}
+}
+
+// merged flags a key whose named tables give a requested column different
+// values, merged into one cell.
+func (a *Auditor) merged(k uint32, f *formal, rd *reading, r *Report) {
+	for _, c := range f.cols {
+		m := rd.cells[c.rel]
+		if len(m) < 2 {
+			continue
+		}
+		var first []string
+		for _, vs := range sortedVals(m) {
+			var ns []string
+			for _, v := range vs {
+				ns = append(ns, NameKey(a.entity(v).Name))
+			}
+			slices.Sort(ns)
+			ns = slices.Compact(ns)
+			if first == nil {
+				first = ns
+			} else if !slices.Equal(first, ns) && r.count(Merged) < maxFindings {
+				r.add(Merged, "%q of %q differs between the named tables and is merged into one cell", a.header(c.rel), a.entity(k).Name)
+			}
+		}
+	}
+}
+
+func sortedVals(m map[uint32][]uint32) [][]uint32 {
+	ids := make([]uint32, 0, len(m))
+	for id := range m {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	out := make([][]uint32, len(ids))
+	for i, id := range ids {
+		out[i] = m[id]
+	}
+	return out
+}
+
+// compare sets the derived answer against the task's.
+func (a *Auditor) compare(t *task.Task, f *formal, keys map[uint32]bool, cells map[uint32][][]uint32, rd func(uint32) *reading, r *Report) {
+	rows := map[string][]string{}
+	for _, row := range t.Answer.Rows {
+		if len(row) > 0 {
+			rows[NameKey(row[0])] = row
+		}
+	}
+	derived := map[string]uint32{}
+	for k := range keys {
+		derived[NameKey(a.entity(k).Name)] = k
+	}
+	var missing, extra []string
+	for n, k := range derived {
+		if _, ok := rows[n]; !ok {
+			missing = append(missing, a.entity(k).Name)
+		}
+	}
+	for n, row := range rows {
+		if _, ok := derived[n]; !ok {
+			extra = append(extra, row[0])
+		}
+	}
+	sort.Strings(missing)
+	sort.Strings(extra)
+	if len(missing) > 0 {
+		c := Mismatch
+		if f.anchor != "" {
+			c = Unmatched
+		}
+		r.add(c, "the named tables give %d keys the answer lacks: %s", len(missing), clip(missing))
+	}
+	if len(extra) > 0 {
+		r.add(Mismatch, "the answer has %d keys the named tables do not give: %s", len(extra), clip(extra))
+	}
+	if len(f.cols) > 0 && len(t.Answer.Columns) >= 1+len(f.cols) {
+		// The requested columns are the last len(f.cols) of the answer
+		// (a Reverse-Union's pivot column comes first).
+		off := len(t.Answer.Columns) - len(f.cols)
+		names := make([]string, 0, len(derived))
+		for n := range derived {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		for _, n := range names {
+			row, ok := rows[n]
+			if !ok || len(row) != len(t.Answer.Columns) {
+				continue
+			}
+			for i, vs := range cells[derived[n]] {
+				var want []string
+				for _, v := range vs {
+					want = append(want, NameKey(a.entity(v).Name))
+				}
+				// A value may itself hold "; " (a coordinate pair): split the
+				// cell only when it holds several values.
+				got := []string{NameKey(row[off+i])}
+				if len(want) > 1 {
+					got = got[:0]
+					for _, x := range strings.Split(row[off+i], "; ") {
+						got = append(got, NameKey(x))
+					}
+				}
+				slices.Sort(want)
+				want = slices.Compact(want)
+				slices.Sort(got)
+				got = slices.Compact(got)
+				if !slices.Equal(want, got) && r.count(Mismatch) < maxFindings {
+					r.add(Mismatch, "%q of %q is %q in the answer, %q read off the tables", t.Answer.Columns[off+i], row[0], row[off+i], strings.Join(want, "; "))
+				}
+			}
+		}
+	}
+	if ag := t.Answer.Aggregate; ag != nil && ag.Op == task.AggCount && len(missing)+len(extra) == 0 {
+		if ag.Value != strconv.Itoa(len(keys)) {
+			r.add(Mismatch, "the count is %s, the named tables give %d", ag.Value, len(keys))
+		}
+	}
+}
+
+func clip(xs []string) string {
+	if len(xs) > 4 {
+		return strings.Join(xs[:4], "; ") + fmt.Sprintf("; and %d more", len(xs)-4)
+	}
+	return strings.Join(xs, "; ")
+}
+
+// provenance checks each target against the source it records: a key must
+// be a key of its tree, a value a value of its relation in some row.
+func (a *Auditor) provenance(t *task.Task, named map[uint32]*graph.Tree, r *Report) {
+	for _, tg := range t.Targets {
+		if r.count(Unsupported) >= maxFindings {
+			return
+		}
+		tr := named[tg.Tree]
+		if tr == nil {
+			var err error
+			if tr, err = a.tree(tg.Tree); err != nil {
+				r.add(Unsupported, "target %q records tree %d, which the store does not have", tg.Name, tg.Tree)
+				continue
+			}
+		}
+		ok := false
+		c := -1
+		for i, col := range tr.Columns {
+			if col.Name == tg.Relation {
+				c = i
+			}
+		}
+		for _, row := range tr.Rows {
+			if tg.Layer == 2 && row.Key == tg.Entity || tg.Layer == 3 && c >= 0 && slices.Contains(row.Values[c], tg.Entity) {
+				ok = true
+				break
+			}
+		}
+		if !ok {
+			r.add(Unsupported, "target %q is not in the tree it records (%d, %s)", tg.Name, tg.Tree, tr.Title())
+		}
+	}
+}

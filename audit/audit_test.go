@@ -1,0 +1,156 @@
+package audit_test
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/leaper-dev/leaper/audit"
+	"github.com/leaper-dev/leaper/graph"
+	"github.com/leaper-dev/leaper/store/storetest"
+	"github.com/leaper-dev/leaper/synth"
+	"github.com/leaper-dev/leaper/task"
+)
+
+func tasks(t *testing.T, g *graph.Store, variant string) []*task.Task {
+	t.Helper()
+	var out []*task.Task
+	_, err := synth.Run(context.Background(), g, &synth.Options{Variant: variant, N: 4, Seed: 2}, func(tk *task.Task) error {
+		out = append(out, tk)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out) == 0 {
+		t.Fatalf("no %s tasks", variant)
+	}
+	return out
+}
+
+func clone(t *testing.T, tk *task.Task) *task.Task {
+	t.Helper()
+	b, err := json.Marshal(tk)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var c task.Task
+	if err := json.Unmarshal(b, &c); err != nil {
+		t.Fatal(err)
+	}
+	return &c
+}
+
+// TestAuditFindsDefects: tasks synth emits pass; each defect planted in a
+// copy is found, with its class.
+func TestAuditFindsDefects(t *testing.T) {
+	g := storetest.OpenGraph(t)
+	a, err := audit.New(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	for _, v := range []string{"basic", "union", "reverse-union"} {
+		for _, tk := range tasks(t, g, v) {
+			r, err := a.Audit(ctx, tk)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.Verdict() != "sound" {
+				t.Errorf("%s: %s %+v", tk.ID, r.Verdict(), r.Findings)
+			}
+		}
+	}
+	base := tasks(t, g, "basic")[0]
+	union := tasks(t, g, "union")[0]
+	var other uint32 // a tree the basic task does not name
+	g.EachTree(ctx, func(tr *graph.Tree) error {
+		if other == 0 && tr.ID != base.Trees[0] {
+			other = tr.ID
+		}
+		return nil
+	})
+	cases := []struct {
+		name  string
+		plant func(*task.Task)
+		want  audit.Class
+	}{
+		{"a key dropped", func(tk *task.Task) { tk.Answer.Rows = tk.Answer.Rows[1:] }, audit.Mismatch},
+		{"a key added", func(tk *task.Task) {
+			tk.Answer.Rows = append(tk.Answer.Rows, append([]string{"Nobody In Particular"}, tk.Answer.Rows[0][1:]...))
+		}, audit.Mismatch},
+		{"a value changed", func(tk *task.Task) { tk.Answer.Rows[0][len(tk.Answer.Rows[0])-1] = "Somewhere Else" }, audit.Mismatch},
+		{"a wrong source", func(tk *task.Task) { tk.Targets[0].Tree = other }, audit.Unsupported},
+		{"an unnamed tree read", func(tk *task.Task) {
+			tk.Formalization[0] = task.Triple{S: task.Term{Target: true}, R: "in_tree", O: task.C(jsonID(other))}
+		}, audit.Mismatch},
+		{"pages listed", func(tk *task.Task) {
+			tk.Question += " See the 128th Ohio General Assembly, the 129th Ohio General Assembly and the 107th United States Congress."
+			tk.Trees = append(tk.Trees, union.Trees...)
+		}, audit.ListsPages},
+		{"an empty header", func(tk *task.Task) { tk.Question = strings.Replace(tk.Question, " ", " whose  is 22 ", 1) }, audit.RawClue},
+		{"a coded column", func(tk *task.Task) { tk.Answer.Columns[len(tk.Answer.Columns)-1] = "#GM" }, audit.RawClue},
+		{"a link label", func(tk *task.Task) { tk.Targets[len(tk.Targets)-1].Name = "Website" }, audit.LinkValue},
+	}
+	for _, c := range cases {
+		tk := clone(t, base)
+		c.plant(tk)
+		r, err := a.Audit(ctx, tk)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !r.Has(c.want) {
+			t.Errorf("%s: want %s, got %+v", c.name, c.want, r.Findings)
+		}
+	}
+}
+
+func jsonID(id uint32) string {
+	b, _ := json.Marshal(id)
+	return string(b)
+}
+
+func TestRules(t *testing.T) {
+	for h, want := range map[string]bool{
+		"Nationality": true, "Date of birth": true, "College": true, "Founded": true,
+		"National Championship": false, "Zone": false, "Time": false, "Ballpark": false,
+		"Last execution date": false, "Host city": false, "Position": false, "#GM": false,
+	} {
+		if got := audit.Intrinsic(h); got != want {
+			t.Errorf("Intrinsic(%q) = %v, want %v", h, got, want)
+		}
+	}
+	for h, want := range map[string]bool{
+		"": true, "GER": true, "#GM": true, "Q1 order": true, "GP": false, "Pos": false,
+		"Nationality": false, "Name on the Register": false,
+	} {
+		if got := audit.RawHeader(h); got != want {
+			t.Errorf("RawHeader(%q) = %v, want %v", h, got, want)
+		}
+	}
+	for _, c := range []struct {
+		titles []string
+		ok     bool
+	}{
+		{[]string{"1962 International Cross Country Championships", "1963 International Cross Country Championships"}, true},
+		{[]string{"National Register of Historic Places listings in Wayne County, Michigan", "National Register of Historic Places listings in Allen County, Ohio"}, true},
+		{[]string{"List of Australian submissions for the Academy Award for Best International Feature Film", "List of Belgian submissions for the Academy Award for Best International Feature Film"}, true},
+		{[]string{"National monuments of Ireland", "Florida historic landmarks", "National Register of Historic Places listings in Wayne County, Michigan"}, false},
+		{[]string{"2002 European Athletics Indoor Championships – Men's 3000 metres", "2011 European Team Championships Super League"}, false},
+		{[]string{"Kazakhstan Premier League", "UAE Pro League", "List of football clubs in Italy"}, false},
+	} {
+		if _, ok := audit.Theme(c.titles); ok != c.ok {
+			t.Errorf("Theme(%q) ok = %v, want %v", c.titles, ok, c.ok)
+		}
+	}
+	if b, ok := audit.Disambiguated("Hereafter (film)"); !ok || b != "Hereafter" {
+		t.Errorf("Disambiguated: %q %v", b, ok)
+	}
+	if !audit.IsFileTitle("1-16423070-4.html") || audit.IsFileTitle("1962 International Cross Country Championships") {
+		t.Error("IsFileTitle")
+	}
+	if !audit.LinkLabel("Website") || !audit.LinkLabel("National Register of Historic Places listings in Niagara County, New York") || audit.LinkLabel("Niagara Falls") {
+		t.Error("LinkLabel")
+	}
+}

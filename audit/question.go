@@ -1,0 +1,91 @@
+package audit
+
+import (
+	"regexp"
+	"strings"
+
+	"github.com/leaper-dev/leaper/graph"
+	"github.com/leaper-dev/leaper/task"
+)
+
+// maxTitlesNamed is how many page titles a question may name verbatim: a
+// Basic task names its table's page, a union names its theme; a list of
+// pages hands the solver the answer's path.
+const maxTitlesNamed = 2
+
+var emptyHeader = regexp.MustCompile(`\b(whose|with|their|the)\s{2,}|\s{2,}(is|as|of)\b`)
+
+// question checks what a person reads: the question and the answer's
+// values.
+func (a *Auditor) question(t *task.Task, trees []*graph.Tree, r *Report) {
+	q := strings.ToLower(t.Question)
+	seen := map[string]bool{}
+	named := 0
+	var titles []string
+	for _, tr := range trees {
+		if IsFileTitle(tr.PageTitle) || tr.Untitled {
+			r.add(FileTitle, "tree %d is on a page named by its file (%q)", tr.ID, tr.PageTitle)
+		}
+		titles = append(titles, tr.PageTitle)
+		pt := strings.ToLower(tr.PageTitle)
+		if seen[pt] || len(strings.Fields(pt)) < 2 {
+			continue
+		}
+		seen[pt] = true
+		if strings.Contains(q, pt) {
+			named++
+		}
+	}
+	if named > maxTitlesNamed {
+		r.add(ListsPages, "the question names %d page titles verbatim", named)
+	}
+	if len(trees) > 1 {
+		if _, ok := Theme(titles); !ok {
+			r.add(Incoherent, "the pages share no theme: %s", clip(uniq(titles)))
+		}
+	}
+	if emptyHeader.MatchString(t.Question) {
+		r.add(RawClue, "the question has an empty header")
+	}
+	for _, c := range t.Answer.Columns[min(1, len(t.Answer.Columns)):] {
+		if RawHeader(c) {
+			r.add(RawClue, "the answer asks for %q, which is no word", c)
+		}
+	}
+	for _, tr := range t.Formalization {
+		if tr.S.Target || len(tr.O.Consts) == 0 || tr.R == "in_tree" || tr.R == "not_in_tree" {
+			continue
+		}
+		if h := a.header(tr.R); RawHeader(h) {
+			r.add(RawClue, "a clue is stated by %q, which is no word", h)
+		}
+		for _, c := range tr.O.Consts {
+			if RawValue(c) {
+				r.add(RawClue, "a clue is the raw cell %q", c)
+			}
+		}
+	}
+	for _, tg := range t.Targets {
+		if LinkLabel(tg.Name) && r.count(LinkValue) < maxFindings {
+			r.add(LinkValue, "%q is a link's label or target, not a value", tg.Name)
+		}
+		if _, ok := Disambiguated(tg.Name); ok && a.isEntity(tg.Entity) && r.count(Disambiguator) < maxFindings {
+			r.add(Disambiguator, "%q carries a disambiguator", tg.Name)
+		}
+		if RawValue(tg.Name) && r.count(RawClue) < maxFindings {
+			r.add(RawClue, "%q is a raw cell", tg.Name)
+		}
+	}
+}
+
+func uniq(xs []string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, x := range xs {
+		if !seen[x] {
+			seen[x] = true
+			out = append(out, x)
+		}
+	}
+	return out
+}

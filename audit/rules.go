@@ -1,0 +1,282 @@
+package audit
+
+import (
+	"regexp"
+	"strings"
+	"unicode"
+)
+
+// The rules below say what a true task may contain. The auditor applies
+// them to a finished task; synth consults the same rules while drafting,
+// so that it proposes little the auditor then refuses. They are policy,
+// not derivation: the auditor's reading of the tables is its own.
+
+// intrinsic are the words of an attribute that belongs to an entity itself
+// rather than to an event, a season or a table it sits in: read beyond a
+// task's tables, such an attribute means the same wherever it is stated.
+// A header is intrinsic when one of its words is.
+var intrinsic = map[string]bool{
+	"nationality": true, "born": true, "birth": true, "birthplace": true, "birthdate": true,
+	"hometown": true, "died": true, "death": true, "citizenship": true, "gender": true, "sex": true,
+	"alma": true, "college": true, "university": true, "school": true, "education": true,
+	"founded": true, "established": true, "founder": true, "opened": true, "built": true,
+	"headquarters": true, "genre": true, "genres": true, "language": true, "author": true,
+	"director": true, "directed": true, "architect": true, "designer": true, "developer": true,
+	"publisher": true, "manufacturer": true, "county": true, "state": true, "province": true,
+	"country": true, "capital": true, "continent": true, "region": true, "parish": true,
+	"municipality": true, "district": true, "location": true, "city": true, "town": true,
+	"elevation": true, "height": true, "length": true, "area": true, "origin": true,
+	"nickname": true, "mascot": true, "colors": true, "colours": true, "religion": true,
+	"denomination": true, "affiliation": true, "conference": true, "type": true, "species": true,
+	"family": true, "order": true, "label": true, "nation": true, "country of origin": true,
+}
+
+// eventWords mark a header whose value belongs to an occasion (a race, a
+// season, an election) even when another of its words is intrinsic
+// ("Birth of the season's champion" is rare; "Host city" is the event's).
+var eventWords = map[string]bool{
+	"host": true, "venue": true, "winner": true, "champion": true, "result": true, "score": true,
+	"record": true, "rank": true, "time": true, "votes": true, "attendance": true, "round": true,
+	"pick": true, "position": true, "pos": true, "place": true, "points": true, "last": true,
+	"first": true, "previous": true, "next": true, "current": true, "season": true, "final": true,
+}
+
+// Intrinsic reports whether a column header names an attribute of the key
+// entity itself, which may be read beyond the task's tables.
+func Intrinsic(header string) bool {
+	ws := headerWords(header)
+	if len(ws) == 0 {
+		return false
+	}
+	ok := false
+	for _, w := range ws {
+		if eventWords[w] {
+			return false
+		}
+		if intrinsic[w] {
+			ok = true
+		}
+	}
+	return ok
+}
+
+func headerWords(h string) []string {
+	return strings.FieldsFunc(strings.ToLower(h), func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
+	})
+}
+
+// linkLabels are cell texts that label a link instead of stating a value:
+// an answer holding one holds nothing.
+var linkLabels = map[string]bool{
+	"website": true, "official website": true, "official site": true, "homepage": true,
+	"home page": true, "report": true, "details": true, "link": true, "links": true,
+	"source": true, "ref": true, "references": true, "here": true, "web": true, "site": true,
+	"profile": true, "summary": true, "recap": true, "boxscore": true, "box score": true,
+}
+
+// LinkLabel reports whether a value is a link's label ("Website",
+// "report", "details"), or a link target standing for the cell's text (a
+// list page: "National Register of Historic Places listings in Niagara
+// County, New York").
+func LinkLabel(name string) bool {
+	n := strings.ToLower(strings.TrimSpace(name))
+	if linkLabels[n] {
+		return true
+	}
+	return strings.HasPrefix(n, "list of ") || strings.HasPrefix(n, "lists of ") ||
+		strings.Contains(n, " listings in ") || strings.HasPrefix(n, "index of ")
+}
+
+var fileTitle = regexp.MustCompile(`(?i)^\s*\d+(-\d+)+(\.html?|\.csv|\.json)?\s*$|\?curid=|\.html?\b|\.csv\b`)
+
+// IsFileTitle reports whether a page title is a file's name or id
+// ("1-16423070-4.html", "?curid=12") rather than a page's.
+func IsFileTitle(title string) bool { return fileTitle.MatchString(title) }
+
+var disambig = regexp.MustCompile(`^(.+\S)\s+\(([^()]+)\)$`)
+
+// Disambiguated returns a linked entity's name without Wikipedia's
+// disambiguator ("Hereafter (film)" → "Hereafter"), and whether it had
+// one. A name whose parenthesis is its own (a score, a code) is not
+// passed here: only article titles carry disambiguators.
+func Disambiguated(name string) (string, bool) {
+	m := disambig.FindStringSubmatch(name)
+	if m == nil {
+		return name, false
+	}
+	return m[1], true
+}
+
+// abbrev matches a header that is an abbreviation, a symbol or empty
+// ("GP", "A", "#GM", "Q1 order", "GER"): a question built on it cannot be
+// read without the table.
+var abbrev = regexp.MustCompile(`^(?:[A-Z0-9#+/.%-]{1,4}|[A-Z]{1,3}\d*\s+\w+|\W*)$`)
+
+// abbrevs are the headers' common abbreviations and the words they stand
+// for: a question says the words.
+var abbrevs = map[string]string{
+	"pos": "position", "pos.": "position", "conf": "conference", "conf.": "conference",
+	"pts": "points", "pts.": "points", "gp": "games played", "pld": "games played", "p": "played",
+	"no": "number", "no.": "number", "nat": "nationality", "nat.": "nationality", "w": "wins",
+	"l": "losses", "d": "draws", "t": "ties", "gf": "goals for", "ga": "goals against",
+	"gd": "goal difference", "apps": "appearances", "ht": "height", "wt": "weight",
+	"dob": "date of birth", "yr": "year", "yrs": "years", "lga": "local government area",
+	"pct": "percentage", "pct.": "percentage", "avg": "average", "avg.": "average",
+	"min": "minutes", "mins": "minutes", "att": "attendance", "att.": "attendance",
+	"ref": "referee", "tv": "television network", "cap": "capacity", "est": "established",
+	"est.": "established", "pop": "population", "pop.": "population", "elev": "elevation",
+	"dist": "district", "dist.": "district", "nrhp": "NRHP listing", "fg": "field goals",
+	"ppg": "points per game", "rpg": "rebounds per game", "apg": "assists per game",
+	"g": "goals", "a": "assists", "gs": "games started", "ab": "at bats", "hr": "home runs",
+	"rbi": "runs batted in", "era": "earned run average", "ip": "innings pitched",
+	"so": "strikeouts", "bb": "walks", "sv": "saves", "r": "runs", "h": "hits",
+}
+
+// Words is a header as a question says it: an abbreviation ("Pos",
+// "GP") spelled out, anything else unchanged.
+func Words(h string) string {
+	if w, ok := abbrevs[strings.ToLower(strings.TrimSpace(h))]; ok {
+		return w
+	}
+	return h
+}
+
+// RawHeader reports whether a column header cannot be read as words in a
+// question, once a known abbreviation is spelled out (Words): empty, an
+// abbreviation or code ("GER", "#GM", "Q1 order"), or symbols.
+func RawHeader(h string) bool {
+	h = strings.TrimSpace(Words(h))
+	if h == "" || strings.ContainsAny(h, "#") {
+		return true
+	}
+	letters := 0
+	for _, r := range h {
+		if unicode.IsLetter(r) {
+			letters++
+		}
+	}
+	if letters < 3 {
+		return true
+	}
+	return abbrev.MatchString(h)
+}
+
+var coord = regexp.MustCompile(`\d+\s*°|°\s*[NSEW]\b|\b\d{1,3}\.\d{3,}\s*[;,]\s*-?\d{1,3}\.\d{3,}`)
+
+// RawValue reports whether a value can only be copied, not said: a
+// coordinate string.
+func RawValue(v string) bool { return coord.MatchString(v) }
+
+// editionRe matches the parts of a page title that number an edition of a
+// recurring theme: years, seasons, ordinals.
+var editionRe = regexp.MustCompile(`\b(1[0-9]|20)\d{2}(\s*[–-]\s*(\d{2}|\d{4}))?\b|\b\d+(st|nd|rd|th)\b`)
+
+// Theme is what the page titles of a union have in common: each title with
+// its edition numbers (years, seasons, ordinals) taken out, and then the
+// longest prefix and suffix all titles share. Fixed is the shared text
+// ("International Cross Country Championships", "List of * submissions
+// for the Academy Award for Best International Feature Film"), with "*"
+// where the titles differ beyond their editions; ok is false when the
+// titles share too little to name one concept: no content word, or under two fifths of the titles' length.
+func Theme(titles []string) (fixed string, ok bool) {
+	if len(titles) == 0 {
+		return "", false
+	}
+	stems := make([]string, len(titles))
+	for i, t := range titles {
+		stems[i] = squeeze(editionRe.ReplaceAllString(t, " "))
+	}
+	pre := stems[0]
+	suf := stems[0]
+	for _, s := range stems[1:] {
+		pre = commonPrefix(pre, s)
+		suf = commonSuffix(suf, s)
+	}
+	pre = wordCut(pre, false)
+	suf = wordCut(suf, true)
+	same := true
+	for _, s := range stems[1:] {
+		if s != stems[0] {
+			same = false
+		}
+	}
+	if same {
+		fixed = stems[0]
+	} else if len(pre)+len(suf) >= len(stems[0]) {
+		fixed = stems[0]
+	} else {
+		fixed = strings.TrimSpace(strings.TrimSpace(pre) + " * " + strings.TrimSpace(suf))
+	}
+	// The shared text must carry the titles: a common word or two of long
+	// titles ("European *") is no theme.
+	bare := strings.TrimSpace(strings.ReplaceAll(fixed, "*", " "))
+	total := 0
+	for _, s := range stems {
+		total += len(s)
+	}
+	return fixed, contentWords(bare) >= 1 && 10*len(bare)*len(stems) >= 4*total
+}
+
+// stop are words that name no theme.
+var stop = map[string]bool{
+	"the": true, "of": true, "in": true, "and": true, "a": true, "an": true, "for": true, "to": true,
+	"at": true, "on": true, "by": true, "list": true, "lists": true, "season": true, "results": true,
+	"men's": true, "women's": true, "team": true, "teams": true, "–": true, "-": true, "at the": true,
+	"de": true, "la": true, "le": true, "del": true, "y": true, "with": true,
+}
+
+func contentWords(s string) int {
+	n := 0
+	for _, w := range strings.Fields(strings.ToLower(s)) {
+		w = strings.Trim(w, "()[],.:;'\"")
+		if len(w) >= 2 && !stop[w] {
+			n++
+		}
+	}
+	return n
+}
+
+func squeeze(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+func commonPrefix(a, b string) string {
+	n := min(len(a), len(b))
+	i := 0
+	for i < n && a[i] == b[i] {
+		i++
+	}
+	return a[:i]
+}
+
+func commonSuffix(a, b string) string {
+	i := 0
+	for i < len(a) && i < len(b) && a[len(a)-1-i] == b[len(b)-1-i] {
+		i++
+	}
+	return a[len(a)-i:]
+}
+
+// wordCut trims a shared prefix (or suffix) back to whole words.
+func wordCut(s string, suffix bool) string {
+	if suffix {
+		if i := strings.IndexByte(s, ' '); i >= 0 {
+			return s[i:]
+		}
+		return ""
+	}
+	if i := strings.LastIndexByte(s, ' '); i >= 0 {
+		return s[:i+1]
+	}
+	return ""
+}
+
+// NameKey is the identity of a name as a person reads it: case, spacing,
+// edge punctuation and a Wikipedia disambiguator do not make two names
+// differ.
+func NameKey(s string) string {
+	if b, ok := Disambiguated(s); ok {
+		s = b
+	}
+	s = strings.ToLower(squeeze(strings.TrimSpace(s)))
+	return strings.Trim(s, " \"'“”‘’.,;:*†‡§")
+}
