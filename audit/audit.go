@@ -628,11 +628,17 @@ func (a *Auditor) derive(t *task.Task, f *formal, named map[uint32]*graph.Tree, 
 	}
 	// Keys without a value of a requested column leave the answer.
 	cells := map[uint32][][]uint32{}
+	var lacking []string
 	for k := range keys {
 		row := make([][]uint32, len(f.cols))
 		for i, c := range f.cols {
 			row[i] = valuesOf(k, c.rel)
 			if len(row[i]) == 0 {
+				if _, in := rd(k).values(c.rel); !in {
+					// The store has no value beyond the tables: a reader
+					// cannot tell "not on record" from "not found".
+					lacking = append(lacking, a.entity(k).Name)
+				}
 				delete(keys, k)
 				break
 			}
@@ -641,6 +647,10 @@ func (a *Auditor) derive(t *task.Task, f *formal, named map[uint32]*graph.Tree, 
 			cells[k] = row
 			a.merged(k, f, rd(k), r)
 		}
+	}
+	if len(lacking) > 0 {
+		sort.Strings(lacking)
+		r.add(Mismatch, "%d keys leave the answer for lacking a value read beyond the tables, which a reader cannot reproduce: %s", len(lacking), clip(lacking))
 	}
 	a.compare(t, f, keys, cells, rd, r)
 }

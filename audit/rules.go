@@ -85,8 +85,14 @@ func LinkLabel(name string) bool {
 		return true
 	}
 	return strings.HasPrefix(n, "list of ") || strings.HasPrefix(n, "lists of ") ||
-		strings.Contains(n, " listings in ") || strings.HasPrefix(n, "index of ")
+		strings.Contains(n, " listings in ") || strings.HasPrefix(n, "index of ") ||
+		yearArticle.MatchString(n)
 }
+
+// yearArticle matches the articles a cell links where it shows a year or a
+// team: "1982 in film", "1978 Los Angeles Rams season", "2005 Northern
+// Illinois Huskies football team".
+var yearArticle = regexp.MustCompile(`^(1[0-9]|20)\d{2}(\s*[–-]\s*\d{2,4})? (in [a-z]|.+ (season|team|squad)$)`)
 
 var fileTitle = regexp.MustCompile(`(?i)^\s*\d+(-\d+)+(\.html?|\.csv|\.json)?\s*$|\?curid=|\.html?\b|\.csv\b`)
 

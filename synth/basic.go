@@ -381,8 +381,11 @@ func (s *synth) basic(ctx context.Context, t *graph.Tree, rng *rand.Rand) (*draf
 }
 
 // basicHopMin is the least share of a tree's (filtered) keys that must
-// have a hop relation; keys without it leave the answer.
-const basicHopMin = 0.6
+// have a hop relation. Every key: a key without the value in the store
+// would leave the answer "with a known X", which no reader can
+// reproduce (the fact is often on the web under another name, an alias,
+// or in the named table's own columns).
+const basicHopMin = 1.0
 
 // basicHops picks up to two relations that the tree's keys (those filter
 // keeps, all with col -1) have only in other trees, each key with at most maxWide

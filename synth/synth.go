@@ -142,7 +142,7 @@ func Run(ctx context.Context, g *graph.Store, opts *Options, emit func(*task.Tas
 	// A base may give several tasks (other columns, filters, anchors):
 	// a few rounds over the bases before giving up.
 	const rounds = 3
-	// A union base of many pages gives a candidate per six of its pages
+	// A union base of many pages gives a candidate per three of its pages
 	// each round (other trees, columns, anchors): the widest themes are
 	// the ones whose tasks a few visits do not cover.
 	type turn struct{ base, try int }
@@ -150,7 +150,7 @@ func Run(ctx context.Context, g *graph.Store, opts *Options, emit func(*task.Tas
 	for try := 0; ; try++ {
 		n := len(turns)
 		for _, bi := range order {
-			if try == 0 || v != task.Basic && try < pages(s, bases[bi])/6 {
+			if try == 0 || v != task.Basic && try < pages(s, bases[bi])/3 {
 				turns = append(turns, turn{bi, try})
 			}
 		}

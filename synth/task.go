@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -219,8 +220,15 @@ func Display(e *graph.Entity) string {
 			return b
 		}
 	}
+	// A register's reference number beside a date ("March 11, 1993
+	// (#93000159)") is the table's, not the value's.
+	if m := refNumber.FindStringIndex(e.Name); m != nil && m[0] > 0 {
+		return e.Name[:m[0]]
+	}
 	return e.Name
 }
+
+var refNumber = regexp.MustCompile(`\s*\(#\s*\d+\)$`)
 
 // rows renders a table's rows with entity names; cells with several
 // values are joined by "; ".

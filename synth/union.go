@@ -581,6 +581,12 @@ func (s *synth) union(ctx context.Context, group []int, rng *rand.Rand) (*draft,
 	if !ok {
 		return nil, DropSmall, nil
 	}
+	// A union of a few pages is one a few visits cover: unions span at
+	// least unionPages pages; smaller themes give intersections and
+	// differences.
+	if sp.op == OpUnion && s.unionPages >= minUnionPages && pages(s, sp.trees) < s.unionPages {
+		return nil, DropSmall, nil
+	}
 	if len(sp.trees) < s.o.MinTrees {
 		return nil, DropMinTrees, nil
 	}
@@ -748,9 +754,9 @@ func (s *synth) reverse(ctx context.Context, group []int, rng *rand.Rand) (*draf
 	if len(base) < s.o.MinTrees {
 		return nil, DropMinTrees, nil
 	}
-	// Spaces of fewer pages a third of the time: unions of many pages are
-	// the ones a few visits do not cover (and come first, see largeFirst).
-	if len(base) < 2 || len(base) < s.unionPages && rng.IntN(3) > 0 {
+	// Spaces of minUnionPages pages or more, on a store that has them:
+	// unions of many pages are the ones a few visits do not cover.
+	if len(base) < 2 || s.unionPages >= minUnionPages && pages(s, base) < s.unionPages {
 		return nil, DropSmall, nil
 	}
 	if space.GetCardinality() < 4 {
