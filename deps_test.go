@@ -16,7 +16,8 @@ import (
 //	synth → {query, mining} → graph; query → task → graph
 //	graph and index side by side on the ground floor, neither importing
 //	the other; internal/ (shared helpers) below everything; bench/ (the
-//	benchmarks' peers, used by cmd/leaper-bench) imports nothing of leaper.
+//	benchmarks' peers, used by cmd/leaper-bench) imports nothing of leaper
+//	but bench/load, the load tester, which starts leaper's servers.
 var rooms = map[string][]string{
 	"cmd":            {"*"},
 	"agent/serve":    {"agent", "agent/eval", "web", "store", "task", "graph", "index", "internal"},
@@ -34,6 +35,7 @@ var rooms = map[string][]string{
 	"index":          {"internal"},
 	"internal":       {},
 	"bench":          {},
+	"bench/load":     {"bench", "agent/serve", "agent/mcpserve", "web", "task", "graph", "internal"},
 }
 
 // room is the room a package belongs to: the longest room its path starts

@@ -1,4 +1,4 @@
-package main
+package load
 
 import (
 	"bufio"
@@ -19,135 +19,49 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/spf13/cobra"
-
 	"github.com/leaper-dev/leaper/agent/mcpserve"
 	"github.com/leaper-dev/leaper/agent/serve"
 	"github.com/leaper-dev/leaper/bench/lucene"
-	"github.com/leaper-dev/leaper/cmd"
 	"github.com/leaper-dev/leaper/graph"
 	"github.com/leaper-dev/leaper/internal/procmem"
 	"github.com/leaper-dev/leaper/task"
 	"github.com/leaper-dev/leaper/web"
 )
 
-func newBenchCmd(f *Factory) *cobra.Command {
-	c := &cobra.Command{
-		Use:   "bench",
-		Short: "Measure leaper's speed against its peers",
-	}
-	c.AddCommand(newBenchServeCmd(f, nil))
-	return c
+// Options are the settings of a load test; Run reads them. The zero
+// values of Requests, Rounds and Timeout take defaults.
+type Options struct {
+	// Web is the store's offline web: the workload's source, and what the
+	// in-process server serves unless URL is set.
+	Web func() (*web.Web, error)
+	// Out receives the results (a table, or JSON with JSON set); ErrOut
+	// the progress. nil: discarded.
+	Out, ErrOut io.Writer
+	Clients     []int // concurrent client counts, one run each (default 1, 8, 64)
+	Requests    int   // requests per run (default 2000)
+	Tasks       string
+	URL         string
+	TokenFile   string
+	FTS5        bool
+	FTS5DB      string
+	Lucene      bool
+	LuceneIdx   string
+	Cache       int
+	Workers     int
+	Soak        time.Duration
+	Seed        uint64
+	Timeout     time.Duration // per run (default 10 minutes)
+	Dropin      bool
+	Rounds      int // rounds of the drop-in runs (default 3)
+	JSON        bool
 }
 
-// BenchServeOptions are the flags of leaper-bench serve.
-type BenchServeOptions struct {
-	IO        IO
-	Web       func() (*web.Web, error)
-	Clients   []int
-	Requests  int
-	Tasks     string
-	URL       string
-	TokenFile string
-	FTS5      bool
-	FTS5DB    string
-	Lucene    bool
-	LuceneIdx string
-	Cache     int
-	Workers   int
-	MaxMemory int64
-	Soak      time.Duration
-	Seed      uint64
-	Timeout   time.Duration
-	Dropin    bool
-	Rounds    int
-	JSON      bool
-}
-
-// Bounds that keep a load run finite whatever the flags say.
+// Bounds that keep a load run finite whatever the options say.
 const (
-	maxBenchClients  = 1024
-	maxBenchRequests = 10_000_000
-	maxBenchSoak     = 24 * time.Hour
+	MaxClients  = 1024
+	MaxRequests = 10_000_000
+	MaxSoak     = 24 * time.Hour
 )
-
-func newBenchServeCmd(f *Factory, runF func(context.Context, *BenchServeOptions) error) *cobra.Command {
-	opts := &BenchServeOptions{}
-	var clients string
-	c := &cobra.Command{
-		Use:   "serve [flags]",
-		Short: "Load-test leaper serve (and SQLite FTS5 with --fts5, Lucene with --lucene) on the loopback",
-		Long: `serve starts leaper serve in-process on 127.0.0.1 (or targets --url)
-and runs, for each client count, a fixed number of requests from that many
-concurrent clients: a deterministic mix of about 70% search and 30% visit
-drawn from the tasks (--tasks) or from the store's tree titles, key
-entities and column headers. It reports requests/s, p50 and p99 latency
-and errors, for the mix and for search alone. --fts5 measures SQLite FTS5
-over the same pages with the same queries and as many connections, in the
-same run, and prints leaper's ratio to it. --lucene runs Lucene 8 over the
-same pages (see leaper-bench search) behind a small Java HTTP server on
-127.0.0.1 with as many workers as leaper's server, and loads it with the
-same search requests and clients, in the same run. --soak runs the mix for a
-duration and prints the resident memory at start and end. --dropin also
-measures visit alone and the same requests through the drop-in shapes:
-POST /serper/search, GET /jina/<url>, and the MCP tools search and visit
-over streamable HTTP (one SDK client session per client), with each one's
-p99 as a ratio to /search's or /visit's: in each of --rounds rounds every
-drop-in shape runs right after its native endpoint (search, Serper, MCP
-search, visit, Jina, MCP visit) and is divided by that round's native p99;
-the medians over the rounds are reported.`,
-		Example: `  leaper-bench serve --store ./leaper-data --clients 1,8,64 --requests 2000 --fts5
-  leaper-bench serve --store ./leaper-data --cache 10000 --soak 10m
-  leaper-bench serve --store ./leaper-data --clients 64 --requests 4000 --dropin`,
-		Args: cobra.NoArgs,
-		RunE: func(c *cobra.Command, args []string) error {
-			opts.IO, opts.Web = f.IO, f.Web
-			opts.Clients = nil
-			for _, s := range strings.Split(clients, ",") {
-				n, err := strconv.Atoi(strings.TrimSpace(s))
-				if err != nil || n < 1 || n > maxBenchClients {
-					return usageErrorf("--clients: %q is not a count in 1..%d", s, maxBenchClients)
-				}
-				opts.Clients = append(opts.Clients, n)
-			}
-			if opts.Requests < 1 || opts.Requests > maxBenchRequests {
-				return usageErrorf("--requests must be within 1..%d", maxBenchRequests)
-			}
-			if opts.Soak < 0 || opts.Soak > maxBenchSoak {
-				return usageErrorf("--soak must be within 0..%v", maxBenchSoak)
-			}
-			if opts.Rounds < 1 || opts.Rounds > 100 {
-				return usageErrorf("--rounds must be within 1..100")
-			}
-			if opts.Cache < 0 || opts.Workers < 0 {
-				return usageErrorf("--cache and --workers must not be negative")
-			}
-			if runF != nil {
-				return runF(c.Context(), opts)
-			}
-			return runBenchServe(c.Context(), opts)
-		},
-	}
-	c.Flags().StringVar(&clients, "clients", "1,8,64", "concurrent client counts, comma-separated")
-	c.Flags().IntVar(&opts.Requests, "requests", 2000, "requests per run")
-	c.Flags().StringVar(&opts.Tasks, "tasks", "", "draw queries and pages from these tasks (JSONL)")
-	c.Flags().StringVar(&opts.URL, "url", "", "target this server instead of one started in-process")
-	c.Flags().StringVar(&opts.TokenFile, "token-file", "", "bearer token for --url")
-	c.Flags().BoolVar(&opts.FTS5, "fts5", false, "also measure SQLite FTS5 over the same pages and queries")
-	c.Flags().StringVar(&opts.FTS5DB, "fts5-db", "", "keep the FTS5 database here and reuse it (default: temporary)")
-	c.Flags().BoolVar(&opts.Lucene, "lucene", false, "also load Lucene 8 over HTTP with the same search requests")
-	c.Flags().StringVar(&opts.LuceneIdx, "lucene-index", "", "keep the Lucene index here and reuse it (default: temporary)")
-	c.Flags().IntVar(&opts.Cache, "cache", 0, "response cache entries of the in-process server (0: off)")
-	c.Flags().IntVar(&opts.Workers, "workers", 0, "worker slots of the in-process server (0: its default)")
-	cmd.BytesVar(c.Flags(), &opts.MaxMemory, "max-memory", 1<<30, "the in-process server's --max-memory, as leaper serve's (0: collect as usual)")
-	c.Flags().DurationVar(&opts.Soak, "soak", 0, "after the runs, a mixed load for this long, with RSS at start and end")
-	c.Flags().Uint64Var(&opts.Seed, "seed", 1, "seed of the query mix")
-	c.Flags().DurationVar(&opts.Timeout, "timeout", 10*time.Minute, "stop a run that takes longer than this")
-	c.Flags().BoolVar(&opts.Dropin, "dropin", false, "also measure visit alone and the drop-in shapes (Serper, Jina, MCP search and visit) on the same requests")
-	c.Flags().IntVar(&opts.Rounds, "rounds", 3, "rounds of the --dropin runs (medians reported)")
-	c.Flags().BoolVar(&opts.JSON, "json", false, "print results as JSON")
-	return c
-}
 
 // benchReq is one request of the load: an endpoint and its JSON body.
 type benchReq struct {
@@ -184,7 +98,15 @@ type BenchRun struct {
 	RSSEnd    int64   `json:"rss_end_kb,omitempty"`
 }
 
-func runBenchServe(ctx context.Context, o *BenchServeOptions) error {
+// Run loads the server at o.URL, or one it starts in-process on
+// 127.0.0.1 over o.Web, with the mix and search alone for each client
+// count, and the peers and drop-in shapes o asks for, in the same run. It
+// returns an error wrapping [ErrFailed] when any request failed.
+func Run(ctx context.Context, o *Options) error {
+	o, err := o.withDefaults()
+	if err != nil {
+		return err
+	}
 	w, err := o.Web()
 	if err != nil {
 		return err
@@ -199,7 +121,7 @@ func runBenchServe(ctx context.Context, o *BenchServeOptions) error {
 			searches = append(searches, r)
 		}
 	}
-	errOut := o.IO.ErrOut
+	errOut := o.ErrOut
 	fmt.Fprintf(errOut, "workload: %d requests (%d search, %d visit), seed %d\n", len(mix), len(searches), len(mix)-len(searches), o.Seed)
 
 	base, token := o.URL, ""
@@ -210,7 +132,6 @@ func runBenchServe(ctx context.Context, o *BenchServeOptions) error {
 	}
 	workers := o.Workers
 	if base == "" {
-		defer cmd.CollectNear(o.MaxMemory)()
 		srv := serve.NewServer(w, &serve.Options{Workers: o.Workers, Cache: o.Cache})
 		srv.Mount("/mcp", mcpserve.NewServer(w, &mcpserve.Options{Workers: o.Workers}).Handler())
 		ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -357,19 +278,19 @@ func runBenchServe(ctx context.Context, o *BenchServeOptions) error {
 		firstErr = cmpOr(firstErr, err)
 	}
 	if o.JSON {
-		if err := writeJSON(o.IO.Out, runs); err != nil {
+		if err := writeJSON(o.Out, runs); err != nil {
 			return err
 		}
 	} else {
-		printRuns(o.IO.Out, runs, o.Cache)
-		printDropin(o.IO.Out, runs)
+		printRuns(o.Out, runs, o.Cache)
+		printDropin(o.Out, runs)
 	}
 	errs := 0
 	for _, r := range runs {
 		errs += r.Errors
 	}
 	if errs > 0 {
-		return fmt.Errorf("bench: %d requests failed; first: %v", errs, firstErr)
+		return fmt.Errorf("%w: %d requests; first: %v", ErrFailed, errs, firstErr)
 	}
 	return nil
 }
