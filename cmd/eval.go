@@ -1,10 +1,7 @@
 package cmd
 
 import (
-	"bufio"
-	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -164,8 +161,10 @@ exceeds --beta (efficiency) to stdout, unchanged. Use - to read stdin.`,
 	return c
 }
 
-// eachLine calls fn with every non-blank line of a file (or stdin for -).
-func eachLine(path string, in io.Reader, fn func(n int, line []byte) error) error {
+// eachTrajectory calls fn with every trajectory of a file (or stdin for
+// -) and its line, through the one decoder of trajectories
+// (agent.EachTrajectory), stopping when ctx is done.
+func eachTrajectory(ctx context.Context, path string, in io.Reader, fn func(t *agent.Trajectory, line []byte) error) error {
 	if path != "-" {
 		f, err := os.Open(path)
 		if err != nil {
@@ -174,22 +173,12 @@ func eachLine(path string, in io.Reader, fn func(n int, line []byte) error) erro
 		defer f.Close()
 		in = f
 	}
-	sc := bufio.NewScanner(in)
-	sc.Buffer(make([]byte, 1<<20), 1<<30)
-	for n := 1; sc.Scan(); n++ {
-		if b := bytes.TrimSpace(sc.Bytes()); len(b) > 0 {
-			if err := fn(n, b); err != nil {
-				return err
-			}
+	return agent.EachTrajectory(in, path, func(t *agent.Trajectory, line []byte) error {
+		if err := ctx.Err(); err != nil {
+			return err
 		}
-	}
-	return sc.Err()
-}
-
-// filterLine is what filter reads of a trajectory.
-type filterLine struct {
-	TaskID  string        `json:"task_id"`
-	Metrics agent.Metrics `json:"metrics"`
+		return fn(t, line)
+	})
 }
 
 func runFilter(ctx context.Context, o *FilterOptions) error {
@@ -199,27 +188,11 @@ func runFilter(ctx context.Context, o *FilterOptions) error {
 		}
 	}
 	kept, n := 0, 0
-	err := eachLine(o.Trajectories, o.IO.In, func(line int, b []byte) error {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		// A tasks file is the likeliest wrong input: its first line says so.
-		if n == 0 {
-			if err := task.WrongKind(b, task.KindTrajectory); err != nil {
-				return fmt.Errorf("%s:%d: %w", o.Trajectories, line, err)
-			}
-		}
-		var t filterLine
-		if err := json.Unmarshal(b, &t); err != nil {
-			return fmt.Errorf("%s:%d: %w", o.Trajectories, line, err)
-		}
-		if t.TaskID == "" {
-			return fmt.Errorf("%s:%d: %w", o.Trajectories, line, agent.ErrNotTrajectory)
-		}
+	err := eachTrajectory(ctx, o.Trajectories, o.IO.In, func(t *agent.Trajectory, line []byte) error {
 		n++
 		if t.Metrics.ISR > o.Alpha && t.Metrics.ISE > o.Beta {
 			kept++
-			_, err := o.IO.Out.Write(append(b, '\n'))
+			_, err := o.IO.Out.Write(append(line, '\n'))
 			return err
 		}
 		return nil

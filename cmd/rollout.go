@@ -1,19 +1,14 @@
 package cmd
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"os"
 	"sort"
 	"sync"
 	"time"
 
 	"github.com/leaper-dev/leaper/agent"
-	"github.com/leaper-dev/leaper/agent/export"
 	"github.com/leaper-dev/leaper/task"
 	"github.com/leaper-dev/leaper/web"
 	"github.com/spf13/cobra"
@@ -146,75 +141,6 @@ func (o *RolloutOptions) validate() error {
 	return nil
 }
 
-// resume reads the trajectories already in an output file, cutting a torn
-// last line, and returns the ids of their tasks. Trajectories that ended
-// in error (the model endpoint failed) are taken out of the file, so that
-// their tasks run again; retried is how many.
-func resume(path string) (done map[string]bool, retried int, err error) {
-	done = map[string]bool{}
-	b, err := os.ReadFile(path)
-	if errors.Is(err, os.ErrNotExist) {
-		return done, 0, nil
-	}
-	if err != nil {
-		return nil, 0, err
-	}
-	// A torn last line (a killed rollout's) is cut once the rest is known
-	// to be trajectories, and only if it starts as one does: a file of
-	// something else is refused whole.
-	whole, torn := b, []byte(nil)
-	if i := bytes.LastIndexByte(b, '\n'); i+1 < len(b) {
-		whole, torn = b[:i+1], b[i+1:]
-	}
-	// Every whole line must be a trajectory: rollout appends to the file,
-	// and appending to a tasks file or a CSV would spoil it.
-	var kept bytes.Buffer
-	for n, line := range bytes.Split(whole, []byte("\n")) {
-		line = bytes.TrimSpace(line)
-		if len(line) == 0 {
-			continue
-		}
-		var t struct {
-			TaskID string          `json:"task_id"`
-			End    agent.EndReason `json:"end"`
-		}
-		err := json.Unmarshal(line, &t)
-		if err == nil && t.TaskID == "" {
-			err = agent.ErrNotTrajectory
-		}
-		if err != nil {
-			// A tasks file is the likeliest wrong -o: say so.
-			if werr := task.WrongKind(line, task.KindTrajectory); werr != nil {
-				err = werr
-			}
-		}
-		if err != nil {
-			return nil, 0, fmt.Errorf("-o %s:%d: %w; rollout appends trajectories to -o (and resumes from them): give a new file or one it wrote", path, n+1, err)
-		}
-		if t.End == agent.EndError {
-			retried++
-			continue
-		}
-		done[t.TaskID] = true
-		kept.Write(line)
-		kept.WriteByte('\n')
-	}
-	if len(torn) > 0 && !bytes.HasPrefix(torn, []byte(`{"task_id":`)) {
-		return nil, 0, fmt.Errorf("-o %s:%d: not a trajectory as leaper rollout writes it; rollout appends trajectories to -o (and resumes from them): give a new file or one it wrote", path, bytes.Count(whole, []byte("\n"))+1)
-	}
-	switch {
-	case retried > 0:
-		// The file without them, whole or not at all.
-		err = export.WriteFile(path, func(w io.Writer) error { _, err := w.Write(kept.Bytes()); return err })
-	case len(torn) > 0:
-		err = os.Truncate(path, int64(len(whole)))
-	}
-	if err != nil {
-		return nil, 0, err
-	}
-	return done, retried, nil
-}
-
 func runRollout(ctx context.Context, o *RolloutOptions) error {
 	tasks, err := task.ReadFile(o.Tasks)
 	if err != nil {
@@ -260,16 +186,16 @@ func runRollout(ctx context.Context, o *RolloutOptions) error {
 	out := o.IO.Out
 	skipped := 0
 	if o.Output != "" {
-		done, retried, err := resume(o.Output)
+		resumed, err := agent.Resume(o.Output)
 		if err != nil {
-			return err
+			return fmt.Errorf("-o %w; rollout appends trajectories to -o (and resumes from them): give a new file or one it wrote", err)
 		}
-		if retried > 0 {
-			fmt.Fprintf(o.IO.ErrOut, "rollout: %d trajectories in %s had ended in error; their tasks run again\n", retried, o.Output)
+		if resumed.Retried > 0 {
+			fmt.Fprintf(o.IO.ErrOut, "rollout: %d trajectories in %s had ended in error; their tasks run again\n", resumed.Retried, o.Output)
 		}
 		var todo []*task.Task
 		for _, t := range tasks {
-			if done[t.ID] {
+			if resumed.Done[t.ID] {
 				skipped++
 			} else {
 				todo = append(todo, t)
