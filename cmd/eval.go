@@ -7,6 +7,7 @@ import (
 	"os"
 
 	"github.com/leaper-dev/leaper/agent/eval"
+	"github.com/leaper-dev/leaper/cmd/cmdutil"
 
 	"github.com/leaper-dev/leaper/agent"
 	"github.com/leaper-dev/leaper/graph"
@@ -104,7 +105,7 @@ func runEval(ctx context.Context, o *EvalOptions) error {
 		printEval(o.IO.Out, rep)
 	}
 	if len(rep.Missing) > 0 {
-		return &partialError{fmt.Sprintf("%d trajectories name tasks not in %s (first: %s)", len(rep.Missing), o.Tasks, rep.Missing[0])}
+		return cmdutil.Partial(fmt.Sprintf("%d trajectories name tasks not in %s (first: %s)", len(rep.Missing), o.Tasks, rep.Missing[0]))
 	}
 	return nil
 }

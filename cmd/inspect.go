@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/leaper-dev/leaper/cmd/cmdutil"
 	"github.com/leaper-dev/leaper/graph"
 	"github.com/leaper-dev/leaper/query"
 	"github.com/leaper-dev/leaper/web"
@@ -159,6 +160,7 @@ case-insensitive prefix).`,
 	}
 	c.Flags().BoolVar(&opts.JSON, "json", false, "print as JSON, with entity names")
 	c.Flags().IntVar(&opts.Rows, "rows", 10, "rows to show (0: all)")
+	cmdutil.AtLeast(c.Flags(), "rows", 0)
 	return c
 }
 
@@ -420,6 +422,7 @@ joined by "=======". --json adds the ids of the entities the result shows.`,
 	}
 	c.Flags().IntVar(&opts.FilterYear, "filter-year", 0, "keep pages that mention this year")
 	c.Flags().IntVarP(&opts.TopK, "top", "k", 10, "results per query")
+	cmdutil.AtLeast(c.Flags(), "top", 0)
 	c.Flags().BoolVar(&opts.JSON, "json", false, `print {"result", "entities", "urls"} as JSON`)
 	return c
 }

@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"time"
 
+	"github.com/leaper-dev/leaper/cmd/cmdutil"
 	"github.com/leaper-dev/leaper/graph"
 	"github.com/leaper-dev/leaper/mining"
 	"github.com/spf13/cobra"
@@ -67,6 +68,7 @@ FILE.ids.json naming the ids.`,
 	c.Flags().StringVar(&opts.Export, "export-graph", "", "write the store's graph to this .adj file (and FILE.ids.json)")
 	c.Flags().BoolVar(&opts.JSON, "json", true, "union groups as JSON lines (the only store output)")
 	c.Flags().IntVar(&opts.Workers, "workers", runtime.GOMAXPROCS(0), "enumeration goroutines")
+	cmdutil.AtLeast(c.Flags(), "workers", 0)
 	c.Flags().BoolVar(&opts.Count, "count", false, "print only the number of groups (or bicliques with --graph)")
 	return c
 }

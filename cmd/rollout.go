@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/leaper-dev/leaper/agent"
+	"github.com/leaper-dev/leaper/cmd/cmdutil"
 	"github.com/leaper-dev/leaper/task"
 	"github.com/leaper-dev/leaper/web"
 	"github.com/spf13/cobra"
@@ -91,6 +92,8 @@ runs give identical bytes.`,
 	fl.IntVar(&opts.Workers, "workers", 1, "tasks run in parallel")
 	fl.IntVar(&opts.MaxSteps, "max-steps", 60, "assistant turns per task")
 	fl.IntVar(&opts.MaxTokens, "max-tokens", 110000, "context tokens per task")
+	cmdutil.AtLeast(fl, "max-steps", 1)
+	cmdutil.AtLeast(fl, "max-tokens", 1)
 	fl.DurationVar(&opts.MaxTime, "max-time", 0, "wall time per task (0: none)")
 	fl.DurationVar(&opts.Timeout, "timeout", 5*time.Minute, "timeout of one model request")
 	fl.IntVar(&opts.Retries, "retries", 5, "retries of a model request on 429, 5xx and timeouts")
@@ -254,7 +257,7 @@ func runRollout(ctx context.Context, o *RolloutOptions) error {
 		if o.Output != "" {
 			again = "the same command runs them again"
 		}
-		return &partialError{fmt.Sprintf("%d of %d tasks ended in error (their trajectories are written; %s)", ends[agent.EndError], n, again)}
+		return cmdutil.Partial(fmt.Sprintf("%d of %d tasks ended in error (their trajectories are written; %s)", ends[agent.EndError], n, again))
 	}
 	return nil
 }

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/leaper-dev/leaper/agent/eval"
+	"github.com/leaper-dev/leaper/cmd/cmdutil"
 	"github.com/leaper-dev/leaper/graph"
 	"github.com/leaper-dev/leaper/query"
 	"github.com/leaper-dev/leaper/synth"
@@ -94,6 +95,10 @@ counted on stderr. Same store, flags and seed give byte-identical output.`,
 	fl.IntVarP(&opts.N, "n", "n", 10, "number of tasks")
 	fl.Int64Var(&opts.Seed, "seed", 1, "random seed")
 	fl.IntVar(&opts.Expand, "expand", 0, "layer-wise expansions of leaf constants (WebShaper), at most 8")
+	// Each expansion multiplies the work, and WebShaper's tasks take one
+	// to three.
+	cmdutil.AtLeast(fl, "expand", 0)
+	cmdutil.AtMost(fl, "expand", 8)
 	fl.BoolVar(&opts.Aggregate, "aggregate", false, "ask for a computed answer: count, sum, avg, min/max, top-k, diff, member")
 	fl.IntVar(&opts.MinTargets, "min-targets", 0, "keep only tasks with at least this many targets")
 	fl.IntVar(&opts.MinTrees, "min-trees", 0, "union and reverse-union: keep only tasks over at least this many trees")
@@ -105,6 +110,7 @@ counted on stderr. Same store, flags and seed give byte-identical output.`,
 	fl.StringVar(&opts.APIKey, "api-key", "", "API key (env OPENAI_API_KEY)")
 	fl.DurationVar(&opts.Timeout, "timeout", 2*time.Minute, "--llm: bound on one paraphrase call")
 	fl.IntVar(&opts.Retries, "retries", 5, "--llm: retries of a call on 429, 5xx and timeouts; a call that still fails stops the run")
+	cmdutil.AtLeast(fl, "retries", 0)
 	fl.BoolVar(&opts.JSON, "json", false, "print the summary on stderr as JSON")
 	return c
 }
@@ -232,6 +238,7 @@ func newTaskCmd(f *Factory, runF func(context.Context, *TaskOptions) error) *cob
 	c.Flags().BoolVar(&opts.JSON, "json", false, "print the task as JSON")
 	c.Flags().BoolVar(&opts.Check, "check", false, "evaluate the formalization over the store and compare with the answer")
 	c.Flags().IntVar(&opts.Rows, "rows", 10, "answer rows and targets to show (0: all)")
+	cmdutil.AtLeast(c.Flags(), "rows", 0)
 	return c
 }
 

@@ -9,7 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/leaper-dev/leaper/bench/load"
-	"github.com/leaper-dev/leaper/cmd"
+	"github.com/leaper-dev/leaper/cmd/cmdutil"
 )
 
 // BenchServeOptions are the flags of leaper-bench serve.
@@ -88,7 +88,7 @@ the medians over the rounds are reported.`,
 	c.Flags().StringVar(&opts.LuceneIdx, "lucene-index", "", "keep the Lucene index here and reuse it (default: temporary)")
 	c.Flags().IntVar(&opts.Cache, "cache", 0, "response cache entries of the in-process server (0: off)")
 	c.Flags().IntVar(&opts.Workers, "workers", 0, "worker slots of the in-process server (0: its default)")
-	cmd.BytesVar(c.Flags(), &opts.MaxMemory, "max-memory", 1<<30, "the in-process server's --max-memory, as leaper serve's (0: collect as usual)")
+	cmdutil.BytesVar(c.Flags(), &opts.MaxMemory, "max-memory", 1<<30, "the in-process server's --max-memory, as leaper serve's (0: collect as usual)")
 	c.Flags().DurationVar(&opts.Soak, "soak", 0, "after the runs, a mixed load for this long, with RSS at start and end")
 	c.Flags().Uint64Var(&opts.Seed, "seed", 1, "seed of the query mix")
 	c.Flags().DurationVar(&opts.Timeout, "timeout", 10*time.Minute, "stop a run that takes longer than this")
@@ -102,7 +102,7 @@ the medians over the rounds are reported.`,
 // serve does, and runs the load test.
 func runBenchServe(ctx context.Context, o *BenchServeOptions) error {
 	if o.URL == "" {
-		defer cmd.CollectNear(o.MaxMemory)()
+		defer cmdutil.CollectNear(o.MaxMemory, -1)()
 	}
 	return load.Run(ctx, &o.Options)
 }

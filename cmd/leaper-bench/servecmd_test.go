@@ -11,14 +11,14 @@ import (
 
 	"github.com/leaper-dev/leaper/bench/load"
 	"github.com/leaper-dev/leaper/bench/lucene"
-	"github.com/leaper-dev/leaper/cmd"
+	"github.com/leaper-dev/leaper/cmd/cmdutil"
 	"github.com/leaper-dev/leaper/store/storetest"
 )
 
 func TestBenchServeFlags(t *testing.T) {
 	var got *BenchServeOptions
 	capture := func(_ context.Context, o *BenchServeOptions) error { got = o; return nil }
-	f := cmd.NewFactory()
+	f := cmdutil.NewFactory()
 	f.IO = IO{Out: &bytes.Buffer{}, ErrOut: &bytes.Buffer{}}
 	c := newBenchServeCmd(f, capture)
 	c.SetArgs([]string{"--clients", "1, 4,16", "--requests", "50", "--fts5", "--soak", "2s"})
@@ -42,7 +42,7 @@ func TestBenchServeFlags(t *testing.T) {
 func runBench(t *testing.T, args ...string) (string, error) {
 	t.Helper()
 	var out, errOut bytes.Buffer
-	f := cmd.NewFactory()
+	f := cmdutil.NewFactory()
 	f.IO = IO{In: strings.NewReader(""), Out: &out, ErrOut: &errOut}
 	defer f.Close()
 	root := newRootCmd(f)
