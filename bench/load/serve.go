@@ -132,53 +132,20 @@ func Run(ctx context.Context, o *Options) error {
 	}
 	workers := o.Workers
 	if base == "" {
-		srv := serve.NewServer(w, &serve.Options{Workers: o.Workers, Cache: o.Cache})
-		srv.Mount("/mcp", mcpserve.NewServer(w, &mcpserve.Options{Workers: o.Workers}).Handler())
-		ln, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
+		var stop func()
+		if base, workers, stop, err = startServer(w, o); err != nil {
 			return err
 		}
-		sctx, stop := context.WithCancel(context.Background())
-		done := make(chan error, 1)
-		go func() { done <- srv.Serve(sctx, ln) }()
-		defer func() { stop(); <-done }()
-		base = "http://" + ln.Addr().String()
-		st := srv.Stats()
-		workers = st.Workers
-		fmt.Fprintf(errOut, "server: %s in-process, workers %d, cache %d\n", base, st.Workers, st.CacheCapacity)
+		defer stop()
 	}
 	var lucenePost newClient
 	var luceneReqs []benchReq
 	if o.Lucene {
-		lo := &lucene.Options{IndexDir: o.LuceneIdx, Log: errOut}
-		if err := lucene.Check(lo); err != nil {
-			fmt.Fprintf(errOut, "%v; no Lucene peer\n", err)
-		} else {
-			st := w.Store()
-			pages := func(yield func(lucene.Page) error) error {
-				return st.Graph().EachPage(ctx, func(p *graph.Page) error {
-					return yield(lucene.Page{URL: p.URL, Title: p.Title, Text: graph.PageText(p)})
-				})
-			}
-			var qs []string
-			for _, r := range searches {
-				qs = append(qs, r.Query)
-				luceneReqs = append(luceneReqs, benchReq{Endpoint: "search", Body: []byte(r.Query), Query: r.Query})
-			}
-			peer, err := lucene.Start(ctx, lo, pages, lucene.StopWords(), qs)
-			if err != nil {
-				return err
-			}
-			defer peer.Close()
-			addr, err := peer.Listen(max(workers, 1))
-			if err != nil {
-				return err
-			}
-			if lucenePost, err = httpDoer("http://"+addr, "", slices.Max(o.Clients)); err != nil {
-				return err
-			}
-			fmt.Fprintf(errOut, "lucene: http://%s, %d workers\n", addr, max(workers, 1))
+		var stop func()
+		if lucenePost, luceneReqs, stop, err = startLucene(ctx, o, w, searches, workers); err != nil {
+			return err
 		}
+		defer stop()
 	}
 	var ft *fts5
 	if o.FTS5 {
@@ -277,6 +244,12 @@ func Run(ctx context.Context, o *Options) error {
 		runs = append(runs, r)
 		firstErr = cmpOr(firstErr, err)
 	}
+	return report(o, runs, firstErr)
+}
+
+// report prints the runs, as a table or JSON, and returns an error
+// wrapping ErrFailed, with the first failure, when requests failed.
+func report(o *Options, runs []BenchRun, firstErr error) error {
 	if o.JSON {
 		if err := writeJSON(o.Out, runs); err != nil {
 			return err
@@ -293,6 +266,63 @@ func Run(ctx context.Context, o *Options) error {
 		return fmt.Errorf("%w: %d requests; first: %v", ErrFailed, errs, firstErr)
 	}
 	return nil
+}
+
+// startServer starts leaper's HTTP server, with MCP at /mcp, in-process
+// on 127.0.0.1 over w, and returns its base URL, its worker slots and
+// what stops it.
+func startServer(w *web.Web, o *Options) (base string, workers int, stop func(), err error) {
+	srv := serve.NewServer(w, &serve.Options{Workers: o.Workers, Cache: o.Cache})
+	srv.Mount("/mcp", mcpserve.NewServer(w, &mcpserve.Options{Workers: o.Workers}).Handler())
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return "", 0, nil, err
+	}
+	sctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(sctx, ln) }()
+	base = "http://" + ln.Addr().String()
+	st := srv.Stats()
+	fmt.Fprintf(o.ErrOut, "server: %s in-process, workers %d, cache %d\n", base, st.Workers, st.CacheCapacity)
+	return base, st.Workers, func() { cancel(); <-done }, nil
+}
+
+// startLucene starts the Lucene peer over w's pages behind its HTTP server
+// with as many workers as leaper's, and returns its clients, the search
+// requests in its shape and what stops it. Without java or the jars it
+// says so and returns no clients.
+func startLucene(ctx context.Context, o *Options, w *web.Web, searches []benchReq, workers int) (post newClient, reqs []benchReq, stop func(), err error) {
+	errOut := o.ErrOut
+	lo := &lucene.Options{IndexDir: o.LuceneIdx, Log: errOut}
+	if err := lucene.Check(lo); err != nil {
+		fmt.Fprintf(errOut, "%v; no Lucene peer\n", err)
+		return nil, nil, func() {}, nil
+	}
+	st := w.Store()
+	pages := func(yield func(lucene.Page) error) error {
+		return st.Graph().EachPage(ctx, func(p *graph.Page) error {
+			return yield(lucene.Page{URL: p.URL, Title: p.Title, Text: graph.PageText(p)})
+		})
+	}
+	var qs []string
+	for _, r := range searches {
+		qs = append(qs, r.Query)
+		reqs = append(reqs, benchReq{Endpoint: "search", Body: []byte(r.Query), Query: r.Query})
+	}
+	peer, err := lucene.Start(ctx, lo, pages, lucene.StopWords(), qs)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	addr, err := peer.Listen(max(workers, 1))
+	if err == nil {
+		post, err = httpDoer("http://"+addr, "", slices.Max(o.Clients))
+	}
+	if err != nil {
+		peer.Close()
+		return nil, nil, nil, err
+	}
+	fmt.Fprintf(errOut, "lucene: http://%s, %d workers\n", addr, max(workers, 1))
+	return post, reqs, func() { peer.Close() }, nil
 }
 
 func b2i(b bool) int {
