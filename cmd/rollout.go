@@ -157,35 +157,11 @@ func runRollout(ctx context.Context, o *RolloutOptions) error {
 		return err
 	}
 	b := w
-	var p agent.Policy
-	if o.Policy == "llm" {
-		var m agent.ChatModel
-		if o.BaseURL != "" {
-			retries := o.Retries
-			if retries == 0 {
-				retries = -1 // the client's "none"; its 0 means the default
-			}
-			var mu sync.Mutex // workers retry at once
-			m = agent.NewOpenAI(&agent.OpenAIOptions{BaseURL: o.BaseURL, APIKey: o.APIKey, Timeout: o.Timeout,
-				MaxRetries: retries, Seed: o.Seed,
-				OnRetry: func(n int, wait time.Duration, err error) {
-					mu.Lock()
-					defer mu.Unlock()
-					fmt.Fprintf(o.IO.ErrOut, "rollout: model request failed (%v); retry %d of %d in %s\n", err, n, retries, wait.Round(100*time.Millisecond))
-				}})
-		}
-		if o.CacheMode != agent.CacheOff {
-			c, err := agent.OpenCache(o.Cache, o.CacheMode, m)
-			if err != nil {
-				return err
-			}
-			defer c.Close()
-			m = c
-		}
-		p = &agent.ModelPolicy{Model: m, Name: o.Model, Temperature: o.Temperature, TopP: o.TopP}
-	} else if p, err = agent.NewPolicy(o.Policy, w.Store().Graph(), b); err != nil {
+	p, closePolicy, err := rolloutPolicy(o, w)
+	if err != nil {
 		return err
 	}
+	defer closePolicy()
 	out := o.IO.Out
 	skipped := 0
 	if o.Output != "" {
@@ -260,4 +236,40 @@ func runRollout(ctx context.Context, o *RolloutOptions) error {
 		return cmdutil.Partial(fmt.Sprintf("%d of %d tasks ended in error (their trajectories are written; %s)", ends[agent.EndError], n, again))
 	}
 	return nil
+}
+
+// rolloutPolicy is the policy --policy names: a model behind an
+// OpenAI-compatible endpoint, through the response cache, for llm (each
+// retry said on stderr), or a built-in policy over w. The function it
+// returns closes the cache.
+func rolloutPolicy(o *RolloutOptions, w *web.Web) (agent.Policy, func(), error) {
+	if o.Policy != "llm" {
+		p, err := agent.NewPolicy(o.Policy, w.Store().Graph(), w)
+		return p, func() {}, err
+	}
+	var m agent.ChatModel
+	if o.BaseURL != "" {
+		retries := o.Retries
+		if retries == 0 {
+			retries = -1 // the client's "none"; its 0 means the default
+		}
+		var mu sync.Mutex // workers retry at once
+		m = agent.NewOpenAI(&agent.OpenAIOptions{BaseURL: o.BaseURL, APIKey: o.APIKey, Timeout: o.Timeout,
+			MaxRetries: retries, Seed: o.Seed,
+			OnRetry: func(n int, wait time.Duration, err error) {
+				mu.Lock()
+				defer mu.Unlock()
+				fmt.Fprintf(o.IO.ErrOut, "rollout: model request failed (%v); retry %d of %d in %s\n", err, n, retries, wait.Round(100*time.Millisecond))
+			}})
+	}
+	closeCache := func() {}
+	if o.CacheMode != agent.CacheOff {
+		c, err := agent.OpenCache(o.Cache, o.CacheMode, m)
+		if err != nil {
+			return nil, nil, err
+		}
+		closeCache = func() { c.Close() }
+		m = c
+	}
+	return &agent.ModelPolicy{Model: m, Name: o.Model, Temperature: o.Temperature, TopP: o.TopP}, closeCache, nil
 }
