@@ -14,11 +14,11 @@ func (o *Options) withDefaults() (*Options, error) {
 	if c.Web == nil {
 		return nil, errors.New("load: Options.Web is nil")
 	}
-	if c.Out == nil {
-		c.Out = io.Discard
+	if c.IO.Out == nil {
+		c.IO.Out = io.Discard
 	}
-	if c.ErrOut == nil {
-		c.ErrOut = io.Discard
+	if c.IO.ErrOut == nil {
+		c.IO.ErrOut = io.Discard
 	}
 	if len(c.Clients) == 0 {
 		c.Clients = []int{1, 8, 64}

@@ -28,32 +28,38 @@ import (
 	"github.com/leaper-dev/leaper/web"
 )
 
-// Options are the settings of a load test; Run reads them. The zero
-// values of Requests, Rounds and Timeout take defaults.
+// Options are the settings of a load test; Run reads them. Web is the
+// store's offline web: the workload's source, and what the in-process
+// server serves unless URL is set. Zero Clients, Requests, Rounds and
+// Timeout take defaults (1, 8 and 64 clients; 2000 requests a run; 3
+// rounds of the drop-in runs; 10 minutes a run).
 type Options struct {
-	// Web is the store's offline web: the workload's source, and what the
-	// in-process server serves unless URL is set.
-	Web func() (*web.Web, error)
-	// Out receives the results (a table, or JSON with JSON set); ErrOut
-	// the progress. nil: discarded.
-	Out, ErrOut io.Writer
-	Clients     []int // concurrent client counts, one run each (default 1, 8, 64)
-	Requests    int   // requests per run (default 2000)
-	Tasks       string
-	URL         string
-	TokenFile   string
-	FTS5        bool
-	FTS5DB      string
-	Lucene      bool
-	LuceneIdx   string
-	Cache       int
-	Workers     int
-	Soak        time.Duration
-	Seed        uint64
-	Timeout     time.Duration // per run (default 10 minutes)
-	Dropin      bool
-	Rounds      int // rounds of the drop-in runs (default 3)
-	JSON        bool
+	IO        IO
+	Web       func() (*web.Web, error)
+	Clients   []int
+	Requests  int
+	Tasks     string
+	URL       string
+	TokenFile string
+	FTS5      bool
+	FTS5DB    string
+	Lucene    bool
+	LuceneIdx string
+	Cache     int
+	Workers   int
+	Soak      time.Duration
+	Seed      uint64
+	Timeout   time.Duration
+	Dropin    bool
+	Rounds    int
+	JSON      bool
+}
+
+// IO are a load test's streams: the results (a table, or JSON) go to Out,
+// the progress to ErrOut; nil discards.
+type IO struct {
+	Out    io.Writer
+	ErrOut io.Writer
 }
 
 // Bounds that keep a load run finite whatever the options say.
@@ -121,7 +127,7 @@ func Run(ctx context.Context, o *Options) error {
 			searches = append(searches, r)
 		}
 	}
-	errOut := o.ErrOut
+	errOut := o.IO.ErrOut
 	fmt.Fprintf(errOut, "workload: %d requests (%d search, %d visit), seed %d\n", len(mix), len(searches), len(mix)-len(searches), o.Seed)
 
 	base, token := o.URL, ""
@@ -251,12 +257,12 @@ func Run(ctx context.Context, o *Options) error {
 // wrapping ErrFailed, with the first failure, when requests failed.
 func report(o *Options, runs []BenchRun, firstErr error) error {
 	if o.JSON {
-		if err := writeJSON(o.Out, runs); err != nil {
+		if err := writeJSON(o.IO.Out, runs); err != nil {
 			return err
 		}
 	} else {
-		printRuns(o.Out, runs, o.Cache)
-		printDropin(o.Out, runs)
+		printRuns(o.IO.Out, runs, o.Cache)
+		printDropin(o.IO.Out, runs)
 	}
 	errs := 0
 	for _, r := range runs {
@@ -283,7 +289,7 @@ func startServer(w *web.Web, o *Options) (base string, workers int, stop func(),
 	go func() { done <- srv.Serve(sctx, ln) }()
 	base = "http://" + ln.Addr().String()
 	st := srv.Stats()
-	fmt.Fprintf(o.ErrOut, "server: %s in-process, workers %d, cache %d\n", base, st.Workers, st.CacheCapacity)
+	fmt.Fprintf(o.IO.ErrOut, "server: %s in-process, workers %d, cache %d\n", base, st.Workers, st.CacheCapacity)
 	return base, st.Workers, func() { cancel(); <-done }, nil
 }
 
@@ -292,7 +298,7 @@ func startServer(w *web.Web, o *Options) (base string, workers int, stop func(),
 // requests in its shape and what stops it. Without java or the jars it
 // says so and returns no clients.
 func startLucene(ctx context.Context, o *Options, w *web.Web, searches []benchReq, workers int) (post newClient, reqs []benchReq, stop func(), err error) {
-	errOut := o.ErrOut
+	errOut := o.IO.ErrOut
 	lo := &lucene.Options{IndexDir: o.LuceneIdx, Log: errOut}
 	if err := lucene.Check(lo); err != nil {
 		fmt.Fprintf(errOut, "%v; no Lucene peer\n", err)

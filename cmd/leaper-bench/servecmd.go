@@ -14,7 +14,6 @@ import (
 
 // BenchServeOptions are the flags of leaper-bench serve.
 type BenchServeOptions struct {
-	IO IO
 	load.Options
 	MaxMemory int64
 }
@@ -49,8 +48,7 @@ the medians over the rounds are reported.`,
   leaper-bench serve --store ./leaper-data --clients 64 --requests 4000 --dropin`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, args []string) error {
-			opts.IO, opts.Web = f.IO, f.Web
-			opts.Out, opts.ErrOut = f.IO.Out, f.IO.ErrOut
+			opts.IO, opts.Web = load.IO{Out: f.IO.Out, ErrOut: f.IO.ErrOut}, f.Web
 			opts.Clients = nil
 			for _, s := range strings.Split(clients, ",") {
 				n, err := strconv.Atoi(strings.TrimSpace(s))
