@@ -12,29 +12,35 @@ import (
 // for it, and its own.
 //
 //	cmd → agent/{serve, eval, export} → agent → {web, task}
+//	cmd and cmd/leaper-bench → cmd/cmdutil (the factory, exit codes,
+//	shared flags) → {web, store}; leaper-bench never imports cmd
 //	web → store → {graph, index}
 //	synth → {query, mining} → graph; query → task → graph
 //	graph and index side by side on the ground floor, neither importing
 //	the other; internal/ (shared helpers) below everything; bench/ (the
-//	benchmarks' peers, used by cmd/leaper-bench) imports nothing of leaper.
+//	benchmarks' peers, used by cmd/leaper-bench) imports nothing of leaper
+//	but bench/load, the load tester, which starts leaper's servers.
 var rooms = map[string][]string{
-	"cmd":            {"*"},
-	"agent/serve":    {"agent", "agent/eval", "web", "store", "task", "graph", "index", "internal"},
-	"agent/eval":     {"agent", "web", "task", "graph", "internal"},
-	"agent/export":   {"agent", "web", "task", "graph", "internal"},
-	"agent/mcpserve": {"web", "graph", "internal"},
-	"agent":          {"web", "task", "graph", "internal"},
-	"web":            {"store", "graph", "index", "internal"},
-	"store":          {"graph", "index", "internal"},
-	"synth":          {"query", "task", "audit", "mining", "graph", "internal"},
-	"query":          {"task", "graph", "internal"},
-	"task":           {"graph", "internal"},
-	"audit":          {"task", "graph", "internal"},
-	"mining":         {"graph", "internal"},
-	"graph":          {"internal"},
-	"index":          {"internal"},
-	"internal":       {},
-	"bench":          {},
+	"cmd":              {"*"},
+	"cmd/cmdutil":      {"web", "store", "graph", "index", "internal"},
+	"cmd/leaper-bench": {"cmd/cmdutil", "bench", "bench/load", "agent/serve", "agent/mcpserve", "agent", "web", "store", "task", "graph", "index", "internal"},
+	"agent/serve":      {"agent", "agent/eval", "web", "store", "task", "graph", "index", "internal"},
+	"agent/eval":       {"agent", "web", "task", "graph", "internal"},
+	"agent/export":     {"agent", "web", "task", "graph", "internal"},
+	"agent/mcpserve":   {"web", "graph", "internal"},
+	"agent":            {"web", "task", "graph", "internal"},
+	"web":              {"store", "graph", "index", "internal"},
+	"store":            {"graph", "index", "internal"},
+	"synth":            {"query", "task", "audit", "mining", "graph", "internal"},
+	"query":            {"task", "graph", "internal"},
+	"task":             {"graph", "internal"},
+	"audit":            {"task", "graph", "internal"},
+	"mining":           {"graph", "internal"},
+	"graph":            {"internal"},
+	"index":            {"internal"},
+	"internal":         {},
+	"bench":            {},
+	"bench/load":       {"bench", "agent/serve", "agent/mcpserve", "web", "task", "graph", "internal"},
 }
 
 // room is the room a package belongs to: the longest room its path starts
@@ -88,6 +94,7 @@ func TestRoomsCheckSubPackages(t *testing.T) {
 	for p, want := range map[string]string{
 		"graph/ingest": "graph", "graph/table": "graph", "index/internal/benchcorpus": "index",
 		"store/storetest": "store", "agent/serve": "agent/serve", "agent/loop": "agent", "web/webtest": "web",
+		"cmd/leaper": "cmd", "cmd/leaper-bench": "cmd/leaper-bench", "bench/load": "bench/load",
 	} {
 		if got := room(p); got != want {
 			t.Errorf("room(%s) = %q, want %q", p, got, want)
@@ -95,6 +102,11 @@ func TestRoomsCheckSubPackages(t *testing.T) {
 	}
 	if slices.Contains(rooms["graph"], "index") || slices.Contains(rooms["index"], "graph") {
 		t.Error("graph and index must not import each other")
+	}
+	// leaper-bench shares leaper's factory through cmd/cmdutil, never
+	// leaper's commands: each binary stays a thin layer of its own.
+	if slices.Contains(rooms["cmd/leaper-bench"], "cmd") || slices.Contains(rooms["cmd/leaper-bench"], "*") {
+		t.Error("cmd/leaper-bench must not import cmd")
 	}
 }
 

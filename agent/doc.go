@@ -21,6 +21,9 @@
 // rate, row F1 and item F1.
 // [Cache] records model responses keyed by the hash of the request and
 // replays them, so a rollout is reproducible without the endpoint.
+// [EachTrajectory] is the one decoder of trajectory files (JSON lines, as
+// [WriteTrajectory] writes them); [Resume] readies an output file for a
+// rollout that continues it.
 //
 // # Reproducibility
 //

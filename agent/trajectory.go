@@ -147,7 +147,15 @@ func ReadTrajectories(path string) ([]*Trajectory, error) {
 // DecodeTrajectories reads trajectories, one per line; name is used in
 // errors. A tasks file is refused by name.
 func DecodeTrajectories(r io.Reader, name string) ([]*Trajectory, error) {
-	return task.DecodeLinesValid(r, name, task.KindTrajectory, (*Trajectory).Valid)
+	var out []*Trajectory
+	err := EachTrajectory(r, name, func(t *Trajectory, _ []byte) error {
+		out = append(out, t)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // ErrNotTrajectory says a JSON line is not a trajectory as leaper rollout
@@ -161,4 +169,16 @@ func (t *Trajectory) Valid() error {
 		return ErrNotTrajectory
 	}
 	return nil
+}
+
+// EachTrajectory decodes trajectories from r, one per line, and calls fn
+// with each and its line as read (trimmed; valid only until fn returns);
+// name is used in errors, which name the line. A tasks file is refused by
+// name, as is a line that names no task. It is the one decoder of
+// trajectories: eval, export, filter and rollout's resume all read
+// through it.
+func EachTrajectory(r io.Reader, name string, fn func(t *Trajectory, line []byte) error) error {
+	return task.EachLine(r, name, task.KindTrajectory, (*Trajectory).Valid, func(_ int, raw []byte, t *Trajectory) error {
+		return fn(t, raw)
+	})
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/leaper-dev/leaper/cmd/cmdutil"
 	"github.com/leaper-dev/leaper/graph/table"
 	"github.com/leaper-dev/leaper/store"
 	"github.com/spf13/cobra"
@@ -72,7 +73,7 @@ line every --progress-every (stage, tables, trees, pages, rate, RSS, ETA).`,
   leaper build --format csv --titles titles.json tables/`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
-			opts.IO, opts.Store, opts.Inputs, opts.isTerm = f.IO, f.Store, args, f.isTerminal
+			opts.IO, opts.Store, opts.Inputs, opts.isTerm = f.IO, f.Store, args, f.IsTerminal
 			if runF != nil {
 				return runF(c.Context(), opts)
 			}
@@ -87,10 +88,10 @@ line every --progress-every (stage, tables, trees, pages, rate, RSS, ETA).`,
 	c.Flags().BoolVar(&opts.JSON, "json", false, "print the build report as JSON")
 	c.Flags().BoolVarP(&opts.Quiet, "quiet", "q", false, "print no progress (a bar on a terminal, else a line every --progress-every)")
 	c.Flags().DurationVar(&opts.ProgressEvery, "progress-every", 10*time.Second, "interval of progress lines when stderr is not a terminal")
-	BytesVar(c.Flags(), &opts.SpillBudget, "spill-budget", 0, "bytes of page fragments, and of bitmap pairs, held in memory before spilling to disk (0: 256 MiB each)")
-	BytesVar(c.Flags(), &opts.EntityCache, "entity-cache", 0, "bytes of entity records held in memory; the rest are read back from the store (0: a quarter of --max-memory)")
+	cmdutil.BytesVar(c.Flags(), &opts.SpillBudget, "spill-budget", 0, "bytes of page fragments, and of bitmap pairs, held in memory before spilling to disk (0: 256 MiB each)")
+	cmdutil.BytesVar(c.Flags(), &opts.EntityCache, "entity-cache", 0, "bytes of entity records held in memory; the rest are read back from the store (0: a quarter of --max-memory)")
 	c.Flags().MarkHidden("spill-budget")
-	BytesVar(c.Flags(), &opts.MaxMemory, "max-memory", 4<<30, "bytes of memory the build aims to stay within: the Go heap is capped at 3/4 of it (at most 1 GiB less), the rest is left to the stores' mapped files (0: no cap)")
+	cmdutil.BytesVar(c.Flags(), &opts.MaxMemory, "max-memory", 4<<30, "bytes of memory the build aims to stay within: the Go heap is capped at 3/4 of it (at most 1 GiB less), the rest is left to the stores' mapped files (0: no cap)")
 	return c
 }
 
@@ -146,7 +147,7 @@ func runBuild(ctx context.Context, o *BuildOptions) error {
 	// The heap is capped at its share of --max-memory and collected by
 	// GOGC's default below the cap (see collectNear); the rest of
 	// --max-memory is left to the stores' mapped files.
-	defer collectNear(o.MaxMemory, buildGCPercent)()
+	defer cmdutil.CollectNear(o.MaxMemory, buildGCPercent)()
 	skips := 0
 	var prog *buildProgress
 	progress := func(store.Progress) {}
@@ -192,7 +193,7 @@ func runBuild(ctx context.Context, o *BuildOptions) error {
 		printBuildReport(o, rep)
 	}
 	if skips > 0 {
-		return &partialError{fmt.Sprintf("%d input record(s) could not be read and were skipped", skips)}
+		return cmdutil.Partial(fmt.Sprintf("%d input record(s) could not be read and were skipped", skips))
 	}
 	if c := rep.Counts; c.Tables == 0 && c.Passages == 0 && c.Skipped == 0 {
 		return fmt.Errorf("no tables or passages in %s: the store in %s is empty", strings.Join(o.Inputs, " "), o.Store)

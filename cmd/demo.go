@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/leaper-dev/leaper/cmd/cmdutil"
 	"github.com/leaper-dev/leaper/graph"
 	"github.com/leaper-dev/leaper/task"
 	"github.com/spf13/cobra"
@@ -47,7 +48,7 @@ scratch; a directory holding anything else is refused.`,
 				// not wiped.
 				opts.Store = f.Store
 				if err := demoStoreFree(opts.Store); err != nil {
-					return &usageError{err}
+					return cmdutil.Usage(err)
 				}
 			}
 			if runF != nil {
@@ -95,7 +96,7 @@ func runDemo(ctx context.Context, o *DemoOptions) error {
 	section(o, "leaper build --force --store "+o.Store+" "+o.Data)
 	bo := &BuildOptions{IO: o.IO, Store: o.Store, Inputs: []string{o.Data}, Format: "auto", Links: "auto", Force: true, Quiet: true, MaxShow: 5}
 	if err := runBuild(ctx, bo); err != nil {
-		if _, ok := err.(*partialError); !ok {
+		if !cmdutil.IsPartial(err) {
 			return err
 		}
 		fmt.Fprintf(o.IO.Out, "(%v: the sample includes malformed files on purpose)\n", err)

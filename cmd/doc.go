@@ -1,13 +1,16 @@
 // Package cmd is the leaper command line, built with cobra. It parses flags
 // and prints; the work is done by the library packages (store, web, query,
-// synth, agent, agent/eval, agent/export). The load tester is a binary of
-// its own, cmd/leaper-bench, which reuses Factory and Exec.
+// synth, agent, agent/eval, agent/export). What leaper and leaper-bench
+// (the load tester's binary, which does not import this package) share is
+// in cmd/cmdutil: the Factory, exit codes (Exec), flag bounds, profiling and
+// collector tuning.
 //
 // Each command is made by newXCmd(f *Factory, runF) with an XOptions struct
 // that holds its flags, its streams and lazy openers of the store; runX
 // does the work. Tests pass runF to capture parsed options, call runX
 // against the sample store, or run the test binary itself as leaper (see
-// TestMain). Main maps errors to the exit codes in one place.
+// TestMain). Main maps errors to the exit codes in one place. One command
+// per file, named after it; root.go assembles the tree.
 //
 // # Concurrency
 //

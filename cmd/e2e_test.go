@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
+	"github.com/leaper-dev/leaper/cmd/cmdutil"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -180,8 +181,7 @@ func TestBuildRefusesExisting(t *testing.T) {
 }
 
 func TestFlags(t *testing.T) {
-	f := &Factory{IO: IO{Out: &bytes.Buffer{}, ErrOut: &bytes.Buffer{}}}
-	f.init()
+	f := cmdutil.NewFactoryIO(IO{Out: &bytes.Buffer{}, ErrOut: &bytes.Buffer{}})
 	var got *BuildOptions
 	c := newBuildCmd(f, func(_ context.Context, o *BuildOptions) error { got = o; return nil })
 	c.SetArgs([]string{"--format", "csv", "--titles", "t.json", "--append", "a", "b"})

@@ -1,15 +1,13 @@
 package cmd
 
 import (
-	"bufio"
-	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
 
 	"github.com/leaper-dev/leaper/agent/eval"
+	"github.com/leaper-dev/leaper/cmd/cmdutil"
 
 	"github.com/leaper-dev/leaper/agent"
 	"github.com/leaper-dev/leaper/graph"
@@ -107,7 +105,7 @@ func runEval(ctx context.Context, o *EvalOptions) error {
 		printEval(o.IO.Out, rep)
 	}
 	if len(rep.Missing) > 0 {
-		return &partialError{fmt.Sprintf("%d trajectories name tasks not in %s (first: %s)", len(rep.Missing), o.Tasks, rep.Missing[0])}
+		return cmdutil.Partial(fmt.Sprintf("%d trajectories name tasks not in %s (first: %s)", len(rep.Missing), o.Tasks, rep.Missing[0]))
 	}
 	return nil
 }
@@ -133,97 +131,4 @@ func printEval(w io.Writer, rep *eval.Report) {
 	fmt.Fprintln(w, "Valid-action rate (all):")
 	all.ValidRateHist.Print(w, "  ")
 	printHardness(w, rep.Hardness)
-}
-
-// FilterOptions are the flags of leaper filter.
-type FilterOptions struct {
-	IO           IO
-	Trajectories string
-	Alpha, Beta  float64
-}
-
-func newFilterCmd(f *Factory, runF func(context.Context, *FilterOptions) error) *cobra.Command {
-	opts := &FilterOptions{}
-	c := &cobra.Command{
-		Use:   "filter [--alpha A] [--beta B] TRAJECTORIES",
-		Short: "Keep trajectories with ISR > alpha and ISE > beta (WebLeaper §3.2)",
-		Long: `Write the trajectories whose ISR exceeds --alpha (coverage) and whose ISE
-exceeds --beta (efficiency) to stdout, unchanged. Use - to read stdin.`,
-		Example: `  leaper filter --alpha 0.3 --beta 0.1 traj.jsonl > kept.jsonl`,
-		Args:    cobra.ExactArgs(1),
-		RunE: func(c *cobra.Command, args []string) error {
-			opts.IO, opts.Trajectories = f.IO, args[0]
-			if runF != nil {
-				return runF(c.Context(), opts)
-			}
-			return runFilter(c.Context(), opts)
-		},
-	}
-	c.Flags().Float64Var(&opts.Alpha, "alpha", 0.3, "coverage threshold: keep ISR > alpha")
-	c.Flags().Float64Var(&opts.Beta, "beta", 0.1, "efficiency threshold: keep ISE > beta")
-	return c
-}
-
-// eachLine calls fn with every non-blank line of a file (or stdin for -).
-func eachLine(path string, in io.Reader, fn func(n int, line []byte) error) error {
-	if path != "-" {
-		f, err := os.Open(path)
-		if err != nil {
-			return err
-		}
-		defer f.Close()
-		in = f
-	}
-	sc := bufio.NewScanner(in)
-	sc.Buffer(make([]byte, 1<<20), 1<<30)
-	for n := 1; sc.Scan(); n++ {
-		if b := bytes.TrimSpace(sc.Bytes()); len(b) > 0 {
-			if err := fn(n, b); err != nil {
-				return err
-			}
-		}
-	}
-	return sc.Err()
-}
-
-// filterLine is what filter reads of a trajectory.
-type filterLine struct {
-	TaskID  string        `json:"task_id"`
-	Metrics agent.Metrics `json:"metrics"`
-}
-
-func runFilter(ctx context.Context, o *FilterOptions) error {
-	if o.Trajectories != "-" {
-		if _, err := os.Stat(o.Trajectories); err != nil {
-			return err
-		}
-	}
-	kept, n := 0, 0
-	err := eachLine(o.Trajectories, o.IO.In, func(line int, b []byte) error {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		// A tasks file is the likeliest wrong input: its first line says so.
-		if n == 0 {
-			if err := task.WrongKind(b, task.KindTrajectory); err != nil {
-				return fmt.Errorf("%s:%d: %w", o.Trajectories, line, err)
-			}
-		}
-		var t filterLine
-		if err := json.Unmarshal(b, &t); err != nil {
-			return fmt.Errorf("%s:%d: %w", o.Trajectories, line, err)
-		}
-		if t.TaskID == "" {
-			return fmt.Errorf("%s:%d: %w", o.Trajectories, line, agent.ErrNotTrajectory)
-		}
-		n++
-		if t.Metrics.ISR > o.Alpha && t.Metrics.ISE > o.Beta {
-			kept++
-			_, err := o.IO.Out.Write(append(b, '\n'))
-			return err
-		}
-		return nil
-	})
-	fmt.Fprintf(o.IO.ErrOut, "filter: kept %d of %d trajectories (ISR > %g, ISE > %g)\n", kept, n, o.Alpha, o.Beta)
-	return err
 }

@@ -3,7 +3,6 @@ package cmd
 import (
 	"bufio"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -142,30 +141,8 @@ func runExport(ctx context.Context, o *ExportOptions) error {
 		}
 	}
 	var trajs []*agent.Trajectory
-	read := false // whether a line was read
 	readTrajs := func(each func(*agent.Trajectory) error) error {
-		return eachLine(o.Trajectories, o.IO.In, func(line int, b []byte) error {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-			first := !read
-			read = true
-			var t agent.Trajectory
-			if err := json.Unmarshal(b, &t); err != nil || first {
-				// A tasks file is the likeliest wrong input; say so
-				// rather than what the decoder made of its answer.
-				if werr := task.WrongKind(b, task.KindTrajectory); werr != nil {
-					return fmt.Errorf("%s:%d: %w", o.Trajectories, line, werr)
-				}
-				if err != nil {
-					return fmt.Errorf("%s:%d: %w", o.Trajectories, line, err)
-				}
-			}
-			if err := t.Valid(); err != nil {
-				return fmt.Errorf("%s:%d: %w", o.Trajectories, line, err)
-			}
-			return each(&t)
-		})
+		return eachTrajectory(ctx, o.Trajectories, o.IO.In, func(t *agent.Trajectory, _ []byte) error { return each(t) })
 	}
 	if !o.dataset() {
 		return exportStream(o, readTrajs)

@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
+	"github.com/leaper-dev/leaper/cmd/cmdutil"
 	"os"
 	"path/filepath"
 	"slices"
@@ -69,8 +69,7 @@ func TestExportFormatNamesOnce(t *testing.T) {
 	c := newExportCmd(&Factory{}, nil)
 	usage := c.Flags().Lookup("format").Usage
 	_, err := parseExport(t, "--format", "nope", "x.jsonl")
-	var ue *usageError
-	if !errors.As(err, &ue) {
+	if !cmdutil.IsUsage(err) {
 		t.Fatalf("unknown format: %v, want a usage error", err)
 	}
 	msg := strings.TrimSuffix(strings.TrimPrefix(err.Error(), "--format must be one of "), `, not "nope"`)
@@ -100,13 +99,12 @@ func TestExportStreamArgs(t *testing.T) {
 		{[]string{"--format", "verl", "--tasks", "tasks.jsonl"}, "give --tasks FILE and --out PATH"},
 	} {
 		o, err := parseExport(t, tc.args...)
-		var ue *usageError
 		switch {
 		case tc.want == "" && err != nil:
 			t.Errorf("%v: %v", tc.args, err)
 		case tc.want == "" && o.dataset():
 			t.Errorf("%v: taken for a dataset", tc.args)
-		case tc.want != "" && (!errors.As(err, &ue) || !strings.Contains(err.Error(), tc.want)):
+		case tc.want != "" && (!cmdutil.IsUsage(err) || !strings.Contains(err.Error(), tc.want)):
 			t.Errorf("%v: %v, want a usage error with %q", tc.args, err, tc.want)
 		}
 	}
@@ -177,8 +175,8 @@ func TestExportWrongKindOfFile(t *testing.T) {
 func TestExportBrowseCompPlusNeedsStore(t *testing.T) {
 	dir := t.TempDir()
 	tasks, trajs := exportFiles(t, dir)
-	f := &Factory{IO: IO{Out: &bytes.Buffer{}, ErrOut: &bytes.Buffer{}}, Store: filepath.Join(dir, "no-store")}
-	f.init()
+	f := cmdutil.NewFactoryIO(IO{Out: &bytes.Buffer{}, ErrOut: &bytes.Buffer{}})
+	f.Store = filepath.Join(dir, "no-store")
 	defer f.Close()
 	o := &ExportOptions{IO: f.IO, Graph: f.Graph, Format: "browsecomp-plus", Tasks: tasks, Trajectories: trajs, Out: filepath.Join(dir, "bcp")}
 	err := runExport(context.Background(), o)

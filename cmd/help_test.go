@@ -3,7 +3,7 @@ package cmd
 import (
 	"bytes"
 	"context"
-	"errors"
+	"github.com/leaper-dev/leaper/cmd/cmdutil"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -32,16 +32,15 @@ func TestHelpEveryCommand(t *testing.T) {
 	}
 	for _, path := range paths {
 		var out, errOut bytes.Buffer
-		f := &Factory{IO: IO{In: strings.NewReader(""), Out: &out, ErrOut: &errOut}}
-		f.init()
+		f := cmdutil.NewFactoryIO(IO{In: strings.NewReader(""), Out: &out, ErrOut: &errOut})
 		root := NewRootCmd(f)
-		usageArgs(root)
+		cmdutil.UsageArgs(root)
 		root.SetArgs(append(slices.Clone(path), "--help"))
 		c, err := root.ExecuteContextC(context.Background())
-		opened := f.st != nil || f.gst != nil
+		opened := f.Opened()
 		f.Close()
 		name := strings.Join(append([]string{"leaper"}, path...), " ")
-		code := exitCodeIn("leaper", commandPath("leaper", c), &errOut, err, context.Background())
+		code := cmdutil.ExitCode("leaper", cmdutil.CommandPath("leaper", c), &errOut, err, context.Background())
 		if code != ExitOK || out.Len() == 0 || opened {
 			t.Errorf("%s --help: exit %d, %d bytes of help, store opened %v; stderr %q", name, code, out.Len(), opened, errOut.String())
 		}
@@ -58,7 +57,6 @@ func TestUsageHintNamesCommand(t *testing.T) {
 		{[]string{"serve", "--bogus"}, "leaper serve"},
 		{[]string{"export", "--format", "nope", "x.jsonl"}, "leaper export"},
 		{[]string{"export", "a.jsonl", "b.jsonl"}, "leaper export"},
-		{[]string{"bench", "--clients", "4"}, "leaper bench"},
 		{[]string{"--bogus"}, "leaper"},
 		{[]string{"nope"}, "leaper"},
 	} {
@@ -75,10 +73,10 @@ func TestUsageHintNamesCommand(t *testing.T) {
 	leaf := &cobra.Command{Use: "show ID"}
 	root.AddCommand(mid)
 	mid.AddCommand(leaf)
-	if got := commandPath("leaper", leaf); got != "leaper task show" {
+	if got := cmdutil.CommandPath("leaper", leaf); got != "leaper task show" {
 		t.Errorf("commandPath: %q", got)
 	}
-	if got := commandPath("leaper", root); got != "leaper" {
+	if got := cmdutil.CommandPath("leaper", root); got != "leaper" {
 		t.Errorf("commandPath of the root: %q", got)
 	}
 }
@@ -102,8 +100,7 @@ func TestFlagBounds(t *testing.T) {
 		{[]string{"filter", "--alpha", "+Inf", "x"}, "--alpha must be a finite number"},
 	} {
 		_, _, err := leaperIn(t, append([]string{"--store", filepath.Join(t.TempDir(), "none")}, c.args...)...)
-		var ue *usageError
-		if !errors.As(err, &ue) || !strings.Contains(err.Error(), c.want) {
+		if !cmdutil.IsUsage(err) || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%v: %v, want a usage error %q", c.args, err, c.want)
 		}
 	}

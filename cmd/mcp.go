@@ -7,6 +7,7 @@ import (
 
 	"github.com/leaper-dev/leaper/agent/mcpserve"
 	"github.com/leaper-dev/leaper/agent/serve"
+	"github.com/leaper-dev/leaper/cmd/cmdutil"
 	"github.com/leaper-dev/leaper/web"
 	"github.com/spf13/cobra"
 )
@@ -72,7 +73,7 @@ token rule as leaper serve (which mounts /mcp too, beside its other endpoints).`
 	c.Flags().StringVar(&opts.TokenFile, "token-file", "", "file holding the bearer token clients must send (required off loopback)")
 	c.Flags().IntVar(&opts.Workers, "workers", 0, "concurrent tool calls (0: 2 x CPUs)")
 	c.Flags().BoolVar(&opts.SearchJSON, "search-json", false, searchJSONHelp)
-	BytesVar(c.Flags(), &opts.MaxMemory, "max-memory", 1<<30, "bytes of memory the server aims to stay within: the Go heap is collected only as it nears 3/4 of it (0: collect as usual; GOGC or GOMEMLIMIT in the environment win)")
+	cmdutil.BytesVar(c.Flags(), &opts.MaxMemory, "max-memory", 1<<30, "bytes of memory the server aims to stay within: the Go heap is collected only as it nears 3/4 of it (0: collect as usual; GOGC or GOMEMLIMIT in the environment win)")
 	return c
 }
 
@@ -90,7 +91,7 @@ func runMCP(ctx context.Context, o *MCPOptions) error {
 	if err != nil {
 		return err
 	}
-	defer collectNear(o.MaxMemory, -1)()
+	defer cmdutil.CollectNear(o.MaxMemory, -1)()
 	m := mcpserve.NewServer(w, &mcpserve.Options{Workers: o.Workers, SearchJSON: o.SearchJSON})
 	if o.Transport == "stdio" {
 		return m.RunStdio(ctx)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"github.com/leaper-dev/leaper/cmd/cmdutil"
 	"strings"
 	"testing"
 	"time"
@@ -19,8 +20,7 @@ import (
 func TestMCPFlags(t *testing.T) {
 	var got *MCPOptions
 	capture := func(_ context.Context, o *MCPOptions) error { got = o; return nil }
-	f := &Factory{IO: IO{Out: &bytes.Buffer{}, ErrOut: &bytes.Buffer{}}}
-	f.init()
+	f := cmdutil.NewFactoryIO(IO{Out: &bytes.Buffer{}, ErrOut: &bytes.Buffer{}})
 	c := newMCPCmd(f, capture)
 	c.SetArgs([]string{"--transport", "http", "--addr", "127.0.0.1:0", "--workers", "3"})
 	if err := c.Execute(); err != nil {
@@ -88,8 +88,8 @@ func TestMCPStdioBinary(t *testing.T) {
 // streamable HTTP on loopback.
 func TestMCPHTTP(t *testing.T) {
 	store := storetest.SampleStore(t)
-	f := &Factory{IO: IO{Out: &bytes.Buffer{}, ErrOut: &bytes.Buffer{}}, Store: store}
-	f.init()
+	f := cmdutil.NewFactoryIO(IO{Out: &bytes.Buffer{}, ErrOut: &bytes.Buffer{}})
+	f.Store = store
 	defer f.Close()
 	ctx, cancel := context.WithCancel(context.Background())
 	ready, done := make(chan string, 1), make(chan error, 1)
@@ -124,8 +124,7 @@ func TestMCPHTTP(t *testing.T) {
 func TestMCPHTTPNeedsTokenOffLoopback(t *testing.T) {
 	o := &MCPOptions{IO: IO{ErrOut: &bytes.Buffer{}}, Transport: "http", Addr: "0.0.0.0:0",
 		Web: func() (*web.Web, error) { t.Fatal("opened the store"); return nil, nil }}
-	var ue *usageError
-	if err := runMCP(context.Background(), o); !errors.As(err, &ue) || !errors.Is(err, serve.ErrNoToken) {
+	if err := runMCP(context.Background(), o); !cmdutil.IsUsage(err) || !errors.Is(err, serve.ErrNoToken) {
 		t.Errorf("0.0.0.0 without token: %v", err)
 	}
 }

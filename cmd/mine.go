@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"time"
 
+	"github.com/leaper-dev/leaper/cmd/cmdutil"
 	"github.com/leaper-dev/leaper/graph"
 	"github.com/leaper-dev/leaper/mining"
 	"github.com/spf13/cobra"
@@ -67,6 +68,7 @@ FILE.ids.json naming the ids.`,
 	c.Flags().StringVar(&opts.Export, "export-graph", "", "write the store's graph to this .adj file (and FILE.ids.json)")
 	c.Flags().BoolVar(&opts.JSON, "json", true, "union groups as JSON lines (the only store output)")
 	c.Flags().IntVar(&opts.Workers, "workers", runtime.GOMAXPROCS(0), "enumeration goroutines")
+	cmdutil.AtLeast(c.Flags(), "workers", 0)
 	c.Flags().BoolVar(&opts.Count, "count", false, "print only the number of groups (or bicliques with --graph)")
 	return c
 }
@@ -132,17 +134,17 @@ func mineFile(ctx context.Context, opts *MineOptions, start time.Time) error {
 	}
 	read := time.Since(start)
 	var emit func(left, right []uint32) error
-	var bw *bicliqueWriter
+	var bw *mining.BicliqueWriter
 	if !opts.Count {
-		bw = newBicliqueWriter(opts.IO.Out, bg.NumLeft(), bg.NumRight())
-		emit = bw.write
+		bw = mining.NewBicliqueWriter(opts.IO.Out, bg.NumLeft(), bg.NumRight())
+		emit = bw.Write
 	}
 	st, err := mining.Bicliques(ctx, bg, &mining.Options{MinLeft: opts.MinTrees, MinRight: opts.MinRelations, Workers: opts.Workers}, emit)
 	if opts.Count {
 		if err == nil {
 			_, err = fmt.Fprintln(opts.IO.Out, st.Bicliques)
 		}
-	} else if ferr := bw.flush(); err == nil {
+	} else if ferr := bw.Flush(); err == nil {
 		err = ferr
 	}
 	if err != nil {
@@ -153,49 +155,6 @@ func mineFile(ctx context.Context, opts *MineOptions, start time.Time) error {
 		st.Bicliques, bg.NumLeft(), bg.NumRight(), bg.NumEdges(), el.Round(time.Millisecond), read.Round(time.Millisecond),
 		float64(st.Bicliques)/max(el-read, time.Microsecond).Seconds())
 	return nil
-}
-
-// appendBiclique appends the line "left ids | right ids\n". Ids are
-// written digit pairs at a time: with millions of bicliques, formatting is
-// a good part of the whole run.
-func appendBiclique(buf []byte, left, right []uint32) []byte {
-	for i, l := range left {
-		if i > 0 {
-			buf = append(buf, ' ')
-		}
-		buf = appendID(buf, l)
-	}
-	buf = append(buf, " |"...)
-	for _, r := range right {
-		buf = append(buf, ' ')
-		buf = appendID(buf, r)
-	}
-	return append(buf, '\n')
-}
-
-const digitPairs = "00010203040506070809101112131415161718192021222324252627282930313233343536373839" +
-	"40414243444546474849505152535455565758596061626364656667686970717273747576777879" +
-	"8081828384858687888990919293949596979899"
-
-// appendID appends v in decimal, as strconv.AppendUint does.
-func appendID(buf []byte, v uint32) []byte {
-	var tmp [10]byte
-	i := len(tmp)
-	for v >= 100 {
-		q := v / 100
-		d := (v - q*100) * 2
-		i -= 2
-		tmp[i], tmp[i+1] = digitPairs[d], digitPairs[d+1]
-		v = q
-	}
-	if v >= 10 {
-		i -= 2
-		tmp[i], tmp[i+1] = digitPairs[v*2], digitPairs[v*2+1]
-	} else {
-		i--
-		tmp[i] = byte('0' + v)
-	}
-	return append(buf, tmp[i:]...)
 }
 
 func exportGraph(ctx context.Context, g *graph.Store, opts *MineOptions) error {

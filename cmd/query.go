@@ -6,6 +6,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/leaper-dev/leaper/cmd/cmdutil"
 	"github.com/leaper-dev/leaper/graph"
 	"github.com/leaper-dev/leaper/query"
 	"github.com/leaper-dev/leaper/task"
@@ -66,7 +67,7 @@ type QueryOutput struct {
 func runQuery(ctx context.Context, opts *QueryOptions) error {
 	q, err := query.Parse(opts.Query)
 	if err != nil {
-		return &usageError{err}
+		return cmdutil.Usage(err)
 	}
 	g, err := opts.Graph()
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"github.com/leaper-dev/leaper/cmd/cmdutil"
 	"strings"
 	"testing"
 
@@ -15,8 +16,7 @@ import (
 func sampleFactory(t *testing.T) (*Factory, *bytes.Buffer, *bytes.Buffer) {
 	t.Helper()
 	var out, errOut bytes.Buffer
-	f := &Factory{IO: IO{In: strings.NewReader(""), Out: &out, ErrOut: &errOut}}
-	f.init()
+	f := cmdutil.NewFactoryIO(IO{In: strings.NewReader(""), Out: &out, ErrOut: &errOut})
 	t.Cleanup(func() { f.Close() })
 	return f, &out, &errOut
 }
@@ -81,7 +81,7 @@ func TestRunQuery(t *testing.T) {
 		t.Errorf("json output: %+v", got)
 	}
 	opts.Query = "has_gold(T, G"
-	if err := runQuery(context.Background(), opts); err == nil || exitCode("leaper", &bytes.Buffer{}, err, context.Background()) != ExitUsage {
+	if err := runQuery(context.Background(), opts); err == nil || cmdutil.ExitCode("leaper", "leaper", &bytes.Buffer{}, err, context.Background()) != ExitUsage {
 		t.Errorf("syntax error: %v, want a usage error", err)
 	}
 }

@@ -1,19 +1,15 @@
 package cmd
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"os"
 	"sort"
 	"sync"
 	"time"
 
 	"github.com/leaper-dev/leaper/agent"
-	"github.com/leaper-dev/leaper/agent/export"
+	"github.com/leaper-dev/leaper/cmd/cmdutil"
 	"github.com/leaper-dev/leaper/task"
 	"github.com/leaper-dev/leaper/web"
 	"github.com/spf13/cobra"
@@ -96,6 +92,8 @@ runs give identical bytes.`,
 	fl.IntVar(&opts.Workers, "workers", 1, "tasks run in parallel")
 	fl.IntVar(&opts.MaxSteps, "max-steps", 60, "assistant turns per task")
 	fl.IntVar(&opts.MaxTokens, "max-tokens", 110000, "context tokens per task")
+	cmdutil.AtLeast(fl, "max-steps", 1)
+	cmdutil.AtLeast(fl, "max-tokens", 1)
 	fl.DurationVar(&opts.MaxTime, "max-time", 0, "wall time per task (0: none)")
 	fl.DurationVar(&opts.Timeout, "timeout", 5*time.Minute, "timeout of one model request")
 	fl.IntVar(&opts.Retries, "retries", 5, "retries of a model request on 429, 5xx and timeouts")
@@ -146,75 +144,6 @@ func (o *RolloutOptions) validate() error {
 	return nil
 }
 
-// resume reads the trajectories already in an output file, cutting a torn
-// last line, and returns the ids of their tasks. Trajectories that ended
-// in error (the model endpoint failed) are taken out of the file, so that
-// their tasks run again; retried is how many.
-func resume(path string) (done map[string]bool, retried int, err error) {
-	done = map[string]bool{}
-	b, err := os.ReadFile(path)
-	if errors.Is(err, os.ErrNotExist) {
-		return done, 0, nil
-	}
-	if err != nil {
-		return nil, 0, err
-	}
-	// A torn last line (a killed rollout's) is cut once the rest is known
-	// to be trajectories, and only if it starts as one does: a file of
-	// something else is refused whole.
-	whole, torn := b, []byte(nil)
-	if i := bytes.LastIndexByte(b, '\n'); i+1 < len(b) {
-		whole, torn = b[:i+1], b[i+1:]
-	}
-	// Every whole line must be a trajectory: rollout appends to the file,
-	// and appending to a tasks file or a CSV would spoil it.
-	var kept bytes.Buffer
-	for n, line := range bytes.Split(whole, []byte("\n")) {
-		line = bytes.TrimSpace(line)
-		if len(line) == 0 {
-			continue
-		}
-		var t struct {
-			TaskID string          `json:"task_id"`
-			End    agent.EndReason `json:"end"`
-		}
-		err := json.Unmarshal(line, &t)
-		if err == nil && t.TaskID == "" {
-			err = agent.ErrNotTrajectory
-		}
-		if err != nil {
-			// A tasks file is the likeliest wrong -o: say so.
-			if werr := task.WrongKind(line, task.KindTrajectory); werr != nil {
-				err = werr
-			}
-		}
-		if err != nil {
-			return nil, 0, fmt.Errorf("-o %s:%d: %w; rollout appends trajectories to -o (and resumes from them): give a new file or one it wrote", path, n+1, err)
-		}
-		if t.End == agent.EndError {
-			retried++
-			continue
-		}
-		done[t.TaskID] = true
-		kept.Write(line)
-		kept.WriteByte('\n')
-	}
-	if len(torn) > 0 && !bytes.HasPrefix(torn, []byte(`{"task_id":`)) {
-		return nil, 0, fmt.Errorf("-o %s:%d: not a trajectory as leaper rollout writes it; rollout appends trajectories to -o (and resumes from them): give a new file or one it wrote", path, bytes.Count(whole, []byte("\n"))+1)
-	}
-	switch {
-	case retried > 0:
-		// The file without them, whole or not at all.
-		err = export.WriteFile(path, func(w io.Writer) error { _, err := w.Write(kept.Bytes()); return err })
-	case len(torn) > 0:
-		err = os.Truncate(path, int64(len(whole)))
-	}
-	if err != nil {
-		return nil, 0, err
-	}
-	return done, retried, nil
-}
-
 func runRollout(ctx context.Context, o *RolloutOptions) error {
 	tasks, err := task.ReadFile(o.Tasks)
 	if err != nil {
@@ -228,48 +157,24 @@ func runRollout(ctx context.Context, o *RolloutOptions) error {
 		return err
 	}
 	b := w
-	var p agent.Policy
-	if o.Policy == "llm" {
-		var m agent.ChatModel
-		if o.BaseURL != "" {
-			retries := o.Retries
-			if retries == 0 {
-				retries = -1 // the client's "none"; its 0 means the default
-			}
-			var mu sync.Mutex // workers retry at once
-			m = agent.NewOpenAI(&agent.OpenAIOptions{BaseURL: o.BaseURL, APIKey: o.APIKey, Timeout: o.Timeout,
-				MaxRetries: retries, Seed: o.Seed,
-				OnRetry: func(n int, wait time.Duration, err error) {
-					mu.Lock()
-					defer mu.Unlock()
-					fmt.Fprintf(o.IO.ErrOut, "rollout: model request failed (%v); retry %d of %d in %s\n", err, n, retries, wait.Round(100*time.Millisecond))
-				}})
-		}
-		if o.CacheMode != agent.CacheOff {
-			c, err := agent.OpenCache(o.Cache, o.CacheMode, m)
-			if err != nil {
-				return err
-			}
-			defer c.Close()
-			m = c
-		}
-		p = &agent.ModelPolicy{Model: m, Name: o.Model, Temperature: o.Temperature, TopP: o.TopP}
-	} else if p, err = agent.NewPolicy(o.Policy, w.Store().Graph(), b); err != nil {
+	p, closePolicy, err := rolloutPolicy(o, w)
+	if err != nil {
 		return err
 	}
+	defer closePolicy()
 	out := o.IO.Out
 	skipped := 0
 	if o.Output != "" {
-		done, retried, err := resume(o.Output)
+		resumed, err := agent.Resume(o.Output)
 		if err != nil {
-			return err
+			return fmt.Errorf("-o %w; rollout appends trajectories to -o (and resumes from them): give a new file or one it wrote", err)
 		}
-		if retried > 0 {
-			fmt.Fprintf(o.IO.ErrOut, "rollout: %d trajectories in %s had ended in error; their tasks run again\n", retried, o.Output)
+		if resumed.Retried > 0 {
+			fmt.Fprintf(o.IO.ErrOut, "rollout: %d trajectories in %s had ended in error; their tasks run again\n", resumed.Retried, o.Output)
 		}
 		var todo []*task.Task
 		for _, t := range tasks {
-			if done[t.ID] {
+			if resumed.Done[t.ID] {
 				skipped++
 			} else {
 				todo = append(todo, t)
@@ -328,7 +233,43 @@ func runRollout(ctx context.Context, o *RolloutOptions) error {
 		if o.Output != "" {
 			again = "the same command runs them again"
 		}
-		return &partialError{fmt.Sprintf("%d of %d tasks ended in error (their trajectories are written; %s)", ends[agent.EndError], n, again)}
+		return cmdutil.Partial(fmt.Sprintf("%d of %d tasks ended in error (their trajectories are written; %s)", ends[agent.EndError], n, again))
 	}
 	return nil
+}
+
+// rolloutPolicy is the policy --policy names: a model behind an
+// OpenAI-compatible endpoint, through the response cache, for llm (each
+// retry said on stderr), or a built-in policy over w. The function it
+// returns closes the cache.
+func rolloutPolicy(o *RolloutOptions, w *web.Web) (agent.Policy, func(), error) {
+	if o.Policy != "llm" {
+		p, err := agent.NewPolicy(o.Policy, w.Store().Graph(), w)
+		return p, func() {}, err
+	}
+	var m agent.ChatModel
+	if o.BaseURL != "" {
+		retries := o.Retries
+		if retries == 0 {
+			retries = -1 // the client's "none"; its 0 means the default
+		}
+		var mu sync.Mutex // workers retry at once
+		m = agent.NewOpenAI(&agent.OpenAIOptions{BaseURL: o.BaseURL, APIKey: o.APIKey, Timeout: o.Timeout,
+			MaxRetries: retries, Seed: o.Seed,
+			OnRetry: func(n int, wait time.Duration, err error) {
+				mu.Lock()
+				defer mu.Unlock()
+				fmt.Fprintf(o.IO.ErrOut, "rollout: model request failed (%v); retry %d of %d in %s\n", err, n, retries, wait.Round(100*time.Millisecond))
+			}})
+	}
+	closeCache := func() {}
+	if o.CacheMode != agent.CacheOff {
+		c, err := agent.OpenCache(o.Cache, o.CacheMode, m)
+		if err != nil {
+			return nil, nil, err
+		}
+		closeCache = func() { c.Close() }
+		m = c
+	}
+	return &agent.ModelPolicy{Model: m, Name: o.Model, Temperature: o.Temperature, TopP: o.TopP}, closeCache, nil
 }

@@ -4,9 +4,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
+	"github.com/leaper-dev/leaper/cmd/cmdutil"
 	"os"
 	"path/filepath"
 	"strings"
@@ -35,8 +35,7 @@ func updateGolden() bool { return flag.Lookup("update").Value.String() == "true"
 func leaperIn(t *testing.T, args ...string) (string, string, error) {
 	t.Helper()
 	var o, e bytes.Buffer
-	f := &Factory{IO: IO{In: strings.NewReader(""), Out: &o, ErrOut: &e}}
-	f.init()
+	f := cmdutil.NewFactoryIO(IO{In: strings.NewReader(""), Out: &o, ErrOut: &e})
 	root := NewRootCmd(f)
 	root.SetArgs(args)
 	err := root.ExecuteContext(context.Background())
@@ -102,8 +101,7 @@ func TestRolloutFlags(t *testing.T) {
 			c.SetOut(&bytes.Buffer{})
 			c.SetErr(&bytes.Buffer{})
 			err := c.Execute()
-			var ue *usageError
-			if tc.usage != errors.As(err, &ue) {
+			if tc.usage != cmdutil.IsUsage(err) {
 				t.Fatalf("err %v, usage error wanted: %v", err, tc.usage)
 			}
 			if tc.check != nil && (got == nil || !tc.check(got)) {
@@ -270,8 +268,7 @@ func TestRolloutLLMRecordReplayCLI(t *testing.T) {
 	bad.Func = func(*agenttest.Request) agenttest.Action { return agenttest.Action{Status: 400} }
 	out, _, err := leaperIn(t, "--store", store, "rollout", "--tasks", tasks, "--policy", "llm", "--model", "m",
 		"--base-url", bad.BaseURL(), "--retries", "0")
-	var pe *partialError
-	if !errors.As(err, &pe) || strings.Count(out, "\n") != n || !strings.Contains(out, `"end":"error"`) {
+	if !cmdutil.IsPartial(err) || strings.Count(out, "\n") != n || !strings.Contains(out, `"end":"error"`) {
 		t.Errorf("failing model: %v\n%s", err, out)
 	}
 	// With -o, the cause is said once, and the same command once the
@@ -279,7 +276,7 @@ func TestRolloutLLMRecordReplayCLI(t *testing.T) {
 	trajs := filepath.Join(dir, "traj.jsonl")
 	args := []string{"--store", store, "rollout", "--tasks", tasks, "--policy", "llm", "--model", "m", "--retries", "0", "-o", trajs}
 	_, stderr, err = leaperIn(t, append(args, "--base-url", bad.BaseURL())...)
-	if !errors.As(err, &pe) || strings.Count(stderr, "scripted 400") != 1 || !strings.Contains(err.Error(), "the same command runs them again") {
+	if !cmdutil.IsPartial(err) || strings.Count(stderr, "scripted 400") != 1 || !strings.Contains(err.Error(), "the same command runs them again") {
 		t.Errorf("failing model with -o: %v\n%s", err, stderr)
 	}
 	_, stderr, err = leaperIn(t, append(args, "--base-url", s.BaseURL())...)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/leaper-dev/leaper/agent/mcpserve"
 	"github.com/leaper-dev/leaper/agent/serve"
+	"github.com/leaper-dev/leaper/cmd/cmdutil"
 	"github.com/leaper-dev/leaper/task"
 	"github.com/leaper-dev/leaper/web"
 	"github.com/spf13/cobra"
@@ -75,7 +76,7 @@ in-flight requests finish.`,
 	c.Flags().StringVar(&opts.Tasks, "tasks", "", "tasks JSONL that /reward resolves task_id against")
 	c.Flags().DurationVar(&opts.Grace, "grace", 30*time.Second, "how long in-flight requests may finish on shutdown")
 	c.Flags().BoolVar(&opts.MCPSearchJSON, "mcp-search-json", false, "/mcp: "+searchJSONHelp)
-	BytesVar(c.Flags(), &opts.MaxMemory, "max-memory", 1<<30, "bytes of memory the server aims to stay within: the Go heap is collected only as it nears 3/4 of it (0: collect as usual; GOGC or GOMEMLIMIT in the environment win)")
+	cmdutil.BytesVar(c.Flags(), &opts.MaxMemory, "max-memory", 1<<30, "bytes of memory the server aims to stay within: the Go heap is collected only as it nears 3/4 of it (0: collect as usual; GOGC or GOMEMLIMIT in the environment win)")
 	return c
 }
 
@@ -89,7 +90,7 @@ func serveOptions(o *ServeOptions) (*serve.Options, error) {
 		Logger:        slog.New(slog.NewTextHandler(o.IO.ErrOut, &slog.HandlerOptions{Level: slog.LevelWarn})),
 	}
 	if err := so.Validate(); err != nil {
-		return nil, &usageError{err}
+		return nil, cmdutil.Usage(err)
 	}
 	if o.TokenFile != "" {
 		tok, err := serve.ReadToken(o.TokenFile)
@@ -99,7 +100,7 @@ func serveOptions(o *ServeOptions) (*serve.Options, error) {
 		so.Token = tok
 	}
 	if err := serve.CheckAddr(o.Addr, so.Token); err != nil {
-		return nil, &usageError{err}
+		return nil, cmdutil.Usage(err)
 	}
 	if o.Tasks != "" {
 		ts, err := task.ReadFile(o.Tasks)
@@ -126,7 +127,7 @@ func runServe(ctx context.Context, o *ServeOptions) error {
 			return err
 		}
 	}
-	defer collectNear(o.MaxMemory, -1)()
+	defer cmdutil.CollectNear(o.MaxMemory, -1)()
 	srv := serve.NewServer(w, so)
 	srv.Mount("/mcp", mcpserve.NewServer(w, &mcpserve.Options{Workers: so.Workers, SearchJSON: o.MCPSearchJSON}).Handler())
 	ln, err := net.Listen("tcp", o.Addr)

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"github.com/leaper-dev/leaper/cmd/cmdutil"
 	"os"
 	"path/filepath"
 	"strings"
@@ -23,8 +24,7 @@ import (
 func runLeaper(t *testing.T, args ...string) (string, error) {
 	t.Helper()
 	var out, errOut bytes.Buffer
-	f := &Factory{IO: IO{In: strings.NewReader(""), Out: &out, ErrOut: &errOut}}
-	f.init()
+	f := cmdutil.NewFactoryIO(IO{In: strings.NewReader(""), Out: &out, ErrOut: &errOut})
 	defer f.Close()
 	root := NewRootCmd(f)
 	root.SetArgs(args)
@@ -35,8 +35,7 @@ func runLeaper(t *testing.T, args ...string) (string, error) {
 func TestServeFlags(t *testing.T) {
 	var got *ServeOptions
 	capture := func(_ context.Context, o *ServeOptions) error { got = o; return nil }
-	f := &Factory{IO: IO{Out: &bytes.Buffer{}, ErrOut: &bytes.Buffer{}}}
-	f.init()
+	f := cmdutil.NewFactoryIO(IO{Out: &bytes.Buffer{}, ErrOut: &bytes.Buffer{}})
 	c := newServeCmd(f, capture)
 	c.SetArgs([]string{"--workers", "4", "--cache", "100", "--addr", "127.0.0.1:0", "--tasks", "t.jsonl"})
 	if err := c.Execute(); err != nil {
@@ -58,8 +57,7 @@ func TestServeFlags(t *testing.T) {
 func TestServeNeedsTokenOffLoopback(t *testing.T) {
 	dir := t.TempDir()
 	o := &ServeOptions{IO: IO{ErrOut: &bytes.Buffer{}}, Addr: "0.0.0.0:0"}
-	var ue *usageError
-	if _, err := serveOptions(o); !errors.As(err, &ue) || !errors.Is(err, serve.ErrNoToken) {
+	if _, err := serveOptions(o); !cmdutil.IsUsage(err) || !errors.Is(err, serve.ErrNoToken) {
 		t.Errorf("0.0.0.0 without token: %v", err)
 	}
 	empty := filepath.Join(dir, "empty")
@@ -88,8 +86,7 @@ func TestServeRefusesNegativeOptions(t *testing.T) {
 		{Addr: "127.0.0.1:0", Grace: -time.Second},
 	} {
 		o.IO = IO{ErrOut: &bytes.Buffer{}}
-		var ue *usageError
-		if _, err := serveOptions(o); !errors.As(err, &ue) || !errors.Is(err, serve.ErrBadOptions) {
+		if _, err := serveOptions(o); !cmdutil.IsUsage(err) || !errors.Is(err, serve.ErrBadOptions) {
 			t.Errorf("%+v: got %v, want a usage error wrapping ErrBadOptions", o, err)
 		}
 	}
@@ -117,8 +114,8 @@ func TestServeMatchesCLI(t *testing.T) {
 	defer cancel()
 	ready := make(chan string, 1)
 	done := make(chan error, 1)
-	f := &Factory{IO: IO{Out: &bytes.Buffer{}, ErrOut: &bytes.Buffer{}}, Store: store}
-	f.init()
+	f := cmdutil.NewFactoryIO(IO{Out: &bytes.Buffer{}, ErrOut: &bytes.Buffer{}})
+	f.Store = store
 	defer f.Close()
 	go func() {
 		done <- runServe(ctx, &ServeOptions{IO: f.IO, Web: f.Web, Store: store, Addr: "127.0.0.1:0", Grace: 5 * time.Second,

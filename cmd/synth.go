@@ -13,8 +13,8 @@ import (
 	"time"
 
 	"github.com/leaper-dev/leaper/agent/eval"
+	"github.com/leaper-dev/leaper/cmd/cmdutil"
 	"github.com/leaper-dev/leaper/graph"
-	"github.com/leaper-dev/leaper/query"
 	"github.com/leaper-dev/leaper/synth"
 	"github.com/leaper-dev/leaper/task"
 	"github.com/leaper-dev/leaper/web"
@@ -94,6 +94,10 @@ counted on stderr. Same store, flags and seed give byte-identical output.`,
 	fl.IntVarP(&opts.N, "n", "n", 10, "number of tasks")
 	fl.Int64Var(&opts.Seed, "seed", 1, "random seed")
 	fl.IntVar(&opts.Expand, "expand", 0, "layer-wise expansions of leaf constants (WebShaper), at most 8")
+	// Each expansion multiplies the work, and WebShaper's tasks take one
+	// to three.
+	cmdutil.AtLeast(fl, "expand", 0)
+	cmdutil.AtMost(fl, "expand", 8)
 	fl.BoolVar(&opts.Aggregate, "aggregate", false, "ask for a computed answer: count, sum, avg, min/max, top-k, diff, member")
 	fl.IntVar(&opts.MinTargets, "min-targets", 0, "keep only tasks with at least this many targets")
 	fl.IntVar(&opts.MinTrees, "min-trees", 0, "union and reverse-union: keep only tasks over at least this many trees")
@@ -105,6 +109,7 @@ counted on stderr. Same store, flags and seed give byte-identical output.`,
 	fl.StringVar(&opts.APIKey, "api-key", "", "API key (env OPENAI_API_KEY)")
 	fl.DurationVar(&opts.Timeout, "timeout", 2*time.Minute, "--llm: bound on one paraphrase call")
 	fl.IntVar(&opts.Retries, "retries", 5, "--llm: retries of a call on 429, 5xx and timeouts; a call that still fails stops the run")
+	cmdutil.AtLeast(fl, "retries", 0)
 	fl.BoolVar(&opts.JSON, "json", false, "print the summary on stderr as JSON")
 	return c
 }
@@ -199,161 +204,4 @@ func sortedByCount(m map[string]int) []string {
 	ks := sortedStrings(m)
 	sort.SliceStable(ks, func(i, j int) bool { return m[ks[i]] > m[ks[j]] })
 	return ks
-}
-
-// TaskOptions are the flags of leaper task.
-type TaskOptions struct {
-	IO    IO
-	Graph func() (*graph.Store, error)
-	Store string // the store's directory, for messages
-	File  string
-	ID    string
-	JSON  bool
-	Check bool
-	Rows  int
-}
-
-func newTaskCmd(f *Factory, runF func(context.Context, *TaskOptions) error) *cobra.Command {
-	opts := &TaskOptions{}
-	c := &cobra.Command{
-		Use:   "task FILE ID",
-		Short: "Show one task: question, formal query, answer table, targets",
-		Example: `  leaper task tasks.jsonl basic-1-0
-  leaper task --check tasks.jsonl union-1-3`,
-		Args: cobra.ExactArgs(2),
-		RunE: func(c *cobra.Command, args []string) error {
-			opts.IO, opts.Graph, opts.File, opts.ID, opts.Store = f.IO, f.Graph, args[0], args[1], f.Store
-			if runF != nil {
-				return runF(c.Context(), opts)
-			}
-			return runTask(c.Context(), opts)
-		},
-	}
-	c.Flags().BoolVar(&opts.JSON, "json", false, "print the task as JSON")
-	c.Flags().BoolVar(&opts.Check, "check", false, "evaluate the formalization over the store and compare with the answer")
-	c.Flags().IntVar(&opts.Rows, "rows", 10, "answer rows and targets to show (0: all)")
-	return c
-}
-
-func runTask(ctx context.Context, o *TaskOptions) error {
-	tasks, err := task.ReadFile(o.File)
-	if err != nil {
-		return err
-	}
-	var t *task.Task
-	for _, x := range tasks {
-		if x.ID == o.ID {
-			t = x
-			break
-		}
-	}
-	if t == nil {
-		return fmt.Errorf("no task %q in %s", o.ID, o.File)
-	}
-	checked := ""
-	if o.Check {
-		g, err := o.Graph()
-		if err != nil {
-			return err
-		}
-		if err := checkStore([]*task.Task{t}, g, o.File, o.Store); err != nil {
-			return err
-		}
-		if err := synth.Check(ctx, g, t); err != nil {
-			return err
-		}
-		checked = "formalization evaluates to the answer: ok"
-	}
-	if o.JSON {
-		return writeJSON(o.IO.Out, t)
-	}
-	w := o.IO.Out
-	fmt.Fprintf(w, "Task %s (%s, seed %d", t.ID, t.Variant, t.Seed)
-	if t.Expand > 0 {
-		fmt.Fprintf(w, ", expanded %d", t.Expand)
-	}
-	fmt.Fprintf(w, ", trees %v)\n\nQuestion:\n  %s\n\n", t.Trees, t.Question)
-	if q, err := query.FromTriples(t.Formalization); err == nil {
-		fmt.Fprintf(w, "Formal query:\n  %s\n", q)
-	}
-	b, _ := json.Marshal(t.Formalization)
-	fmt.Fprintf(w, "  %s\n\n", b)
-	limit := func(n int) int {
-		if o.Rows <= 0 || n < o.Rows {
-			return n
-		}
-		return o.Rows
-	}
-	fmt.Fprintf(w, "Answer (%d rows):\n  %s\n", len(t.Answer.Rows), strings.Join(t.Answer.Columns, " | "))
-	for _, r := range t.Answer.Rows[:limit(len(t.Answer.Rows))] {
-		fmt.Fprintf(w, "  %s\n", strings.Join(r, " | "))
-	}
-	if n := len(t.Answer.Rows) - limit(len(t.Answer.Rows)); n > 0 {
-		fmt.Fprintf(w, "  ... %d more\n", n)
-	}
-	if a := t.Answer.Aggregate; a != nil {
-		fmt.Fprintf(w, "Aggregate: %s(%s) = %s\n", a.Op, a.Column, a.Value)
-	}
-	layers := map[int]int{}
-	for _, tg := range t.Targets {
-		layers[tg.Layer]++
-	}
-	fmt.Fprintf(w, "\nTargets |R| = %d (layer 2: %d, layer 3: %d):\n", len(t.Targets), layers[2], layers[3])
-	for _, tg := range t.Targets[:limit(len(t.Targets))] {
-		rel := ""
-		if tg.Relation != "" {
-			rel = " via " + tg.Relation
-		}
-		fmt.Fprintf(w, "  L%d %-40s tree %d%s\n", tg.Layer, tg.Name, tg.Tree, rel)
-	}
-	if n := len(t.Targets) - limit(len(t.Targets)); n > 0 {
-		fmt.Fprintf(w, "  ... %d more\n", n)
-	}
-	if checked != "" {
-		fmt.Fprintf(w, "\n%s\n", checked)
-	}
-	return nil
-}
-
-func runTaskStats(ctx context.Context, o *StatsOptions) error {
-	tasks, err := task.ReadFile(o.Tasks)
-	if err != nil {
-		return err
-	}
-	st := eval.ComputeTaskStats(tasks)
-	st.File = o.Tasks
-	if o.Web == nil && o.Hardness {
-		noStoreNote(o.IO.ErrOut, "hardness", fmt.Errorf("no store at %s", o.Store))
-	}
-	if o.Web != nil && o.Hardness {
-		// The report needs the store: without one the file alone is summarised.
-		wb, err := o.Web()
-		if err != nil {
-			noStoreNote(o.IO.ErrOut, "hardness", err)
-		} else {
-			if err := checkStore(tasks, wb.Store().Graph(), o.Tasks, o.Store); err != nil {
-				return err
-			}
-			st.Hardness, err = eval.ComputeHardness(ctx, tasks, wb.Store().Graph(), &eval.HardnessOptions{Backend: wb, Workers: 2})
-			if err != nil {
-				return err
-			}
-		}
-	}
-	if o.JSON {
-		return writeJSON(o.IO.Out, st)
-	}
-	w := o.IO.Out
-	fmt.Fprintf(w, "Tasks %s: %d (%d expanded)\n", o.Tasks, st.Tasks, st.Expanded)
-	printCounts(w, "Variants:", st.Variants)
-	printCounts(w, "Aggregates:", st.Aggregates)
-	fmt.Fprintf(w, "Targets per task (|R|): min %d, max %d, mean %.1f\n", int(st.Targets.Min), int(st.Targets.Max), st.Targets.Mean)
-	st.Targets.Print(w, "  ")
-	for _, v := range sortedStrings(st.ByVariant) {
-		h := st.ByVariant[v]
-		fmt.Fprintf(w, "%s: min %d, max %d, mean %.1f\n", v, int(h.Min), int(h.Max), h.Mean)
-		h.Print(w, "  ")
-	}
-	printHardness(w, st.Hardness)
-	return nil
 }

@@ -14,6 +14,9 @@
 // Bicliques streams every maximal biclique with |L| >= Options.MinLeft and
 // |R| >= Options.MinRight to a callback and returns Stats. The exponential
 // oracle the tests compare it with lives in bruteforce_test.go.
+// BicliqueWriter writes bicliques as "left ids | right ids" lines, as
+// leaper mine --graph prints them; Unions and FromStore mine a store's
+// union groups (union.go).
 //
 // # Algorithm
 //

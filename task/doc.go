@@ -14,8 +14,9 @@
 //     task file line, as leaper synth writes it.
 //   - ReadFile and Decode read a tasks file (JSON lines), naming the line
 //     of an error and refusing duplicate ids; LineKind and WrongKind tell a
-//     tasks file from a trajectories file; DecodeLines* are the shared line
-//     decoders.
+//     tasks file from a trajectories file; DecodeLines* and EachLine are
+//     the shared line decoders (agent.EachTrajectory reads trajectories
+//     with them).
 //   - CheckStore reports whether tasks were synthesised on a given store.
 //
 // # Concurrency

@@ -119,6 +119,22 @@ func DecodeLinesOf[T any](r io.Reader, name, want string) ([]*T, error) {
 // DecodeLinesValid is DecodeLinesOf with valid run on every decoded value;
 // its error is reported with the line.
 func DecodeLinesValid[T any](r io.Reader, name, want string, valid func(*T) error) ([]*T, error) {
+	var out []*T
+	err := EachLine(r, name, want, valid, func(_ int, _ []byte, v *T) error {
+		out = append(out, v)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// EachLine is DecodeLinesValid one line at a time: fn is called with each
+// decoded value, its line number and the line itself (trimmed, valid only
+// until fn returns). An error of fn stops the reading and is returned as
+// it is.
+func EachLine[T any](r io.Reader, name, want string, valid func(*T) error, fn func(line int, raw []byte, v *T) error) error {
 	check := func(b []byte) error {
 		if want == "" {
 			return nil
@@ -127,16 +143,17 @@ func DecodeLinesValid[T any](r io.Reader, name, want string, valid func(*T) erro
 	}
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 1<<20), 1<<30)
-	var out []*T
+	first := true
 	for line := 1; sc.Scan(); line++ {
 		b := bytes.TrimSpace(sc.Bytes())
 		if len(b) == 0 {
 			continue
 		}
-		if len(out) == 0 {
+		if first {
 			if err := check(b); err != nil {
-				return nil, fmt.Errorf("%s:%d: %w", name, line, err)
+				return fmt.Errorf("%s:%d: %w", name, line, err)
 			}
+			first = false
 		}
 		v := new(T)
 		if err := json.Unmarshal(b, v); err != nil {
@@ -145,17 +162,19 @@ func DecodeLinesValid[T any](r io.Reader, name, want string, valid func(*T) erro
 			} else if want != "" {
 				err = fmt.Errorf("%w (%s)", err, notKind(b, want))
 			}
-			return nil, fmt.Errorf("%s:%d: %w", name, line, err)
+			return fmt.Errorf("%s:%d: %w", name, line, err)
 		}
 		if valid != nil {
 			if err := valid(v); err != nil {
-				return nil, fmt.Errorf("%s:%d: %w", name, line, err)
+				return fmt.Errorf("%s:%d: %w", name, line, err)
 			}
 		}
-		out = append(out, v)
+		if err := fn(line, b, v); err != nil {
+			return err
+		}
 	}
 	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
+		return fmt.Errorf("%s: %w", name, err)
 	}
-	return out, nil
+	return nil
 }

@@ -1,12 +1,10 @@
 package export
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"sort"
 	"strconv"
@@ -15,6 +13,7 @@ import (
 
 	"github.com/leaper-dev/leaper/agent"
 	"github.com/leaper-dev/leaper/graph"
+	"github.com/leaper-dev/leaper/internal/atomicfile"
 	"github.com/leaper-dev/leaper/task"
 	"golang.org/x/text/collate"
 	"golang.org/x/text/language"
@@ -348,24 +347,7 @@ func writeJSONL(ctx context.Context, src *Source, out string, item func(*task.Ta
 // temporary file beside path, which replaces path only when all of it was
 // written and closed, and is removed otherwise.
 func WriteFile(path string, write func(w io.Writer) error) error {
-	tmp := path + ".tmp"
-	fh, err := os.Create(tmp)
-	if err != nil {
-		return fmt.Errorf("export: %w", err)
-	}
-	bw := bufio.NewWriter(fh)
-	err = write(bw)
-	if err == nil {
-		err = bw.Flush()
-	}
-	if cerr := fh.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp, path)
-	}
-	if err != nil {
-		os.Remove(tmp)
+	if err := atomicfile.Write(path, write); err != nil {
 		return fmt.Errorf("export: %s: %w", path, err)
 	}
 	return nil

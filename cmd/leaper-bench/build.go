@@ -12,7 +12,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/leaper-dev/leaper/bench/buildbench"
-	"github.com/leaper-dev/leaper/cmd"
+	"github.com/leaper-dev/leaper/cmd/cmdutil"
 	"github.com/spf13/cobra"
 )
 
@@ -102,7 +102,7 @@ check runs: at 2,000,000 tables that saves a 45-minute build.`,
 	c.Flags().StringVar(&opts.Leaper, "leaper", "", "the leaper binary to measure (default: leaper next to this binary, else on $PATH)")
 	c.Flags().StringVar(&opts.Work, "work", "", "scratch directory for replayed corpora and stores (default: a new one under $TMPDIR)")
 	c.Flags().BoolVar(&opts.Keep, "keep", false, "keep the replayed corpora and stores in --work")
-	cmd.BytesVar(c.Flags(), &opts.MaxMemory, "max-memory", 0, "pass --max-memory to leaper build (0: its default)")
+	cmdutil.BytesVar(c.Flags(), &opts.MaxMemory, "max-memory", 0, "pass --max-memory to leaper build (0: its default)")
 	c.Flags().IntVar(&opts.Nice, "nice", 0, "run the build under nice -n N")
 	c.Flags().BoolVarP(&opts.Quiet, "quiet", "q", false, "hide the build's progress lines")
 	c.Flags().BoolVar(&opts.JSON, "json", false, "print results as JSON")

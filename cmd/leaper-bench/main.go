@@ -7,19 +7,19 @@ import (
 	"io"
 	"os"
 
-	"github.com/leaper-dev/leaper/cmd"
+	"github.com/leaper-dev/leaper/cmd/cmdutil"
 	"github.com/spf13/cobra"
 )
 
 // IO and Factory are leaper's: the same streams, --store and lazy openers.
 type (
-	IO      = cmd.IO
-	Factory = cmd.Factory
+	IO      = cmdutil.IO
+	Factory = cmdutil.Factory
 )
 
-func usageErrorf(format string, a ...any) error { return cmd.UsageErrorf(format, a...) }
+func usageErrorf(format string, a ...any) error { return cmdutil.UsageErrorf(format, a...) }
 
-func writeJSON(w io.Writer, v any) error { return cmd.WriteJSON(w, v) }
+func writeJSON(w io.Writer, v any) error { return cmdutil.WriteJSON(w, v) }
 
 func newRootCmd(f *Factory) *cobra.Command {
 	root := &cobra.Command{
@@ -34,9 +34,9 @@ binary of its own so that the leaper binary does not link SQLite.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	cmd.Setup(f, root)
+	cmdutil.Setup(f, root)
 	root.AddCommand(newBenchServeCmd(f, nil), newBenchSearchCmd(f, nil), newBenchBuildCmd(f, nil))
 	return root
 }
 
-func main() { os.Exit(cmd.Exec("leaper-bench", newRootCmd)) }
+func main() { os.Exit(cmdutil.Exec("leaper-bench", newRootCmd)) }

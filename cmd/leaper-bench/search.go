@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/leaper-dev/leaper/bench/load"
 	"github.com/leaper-dev/leaper/bench/lucene"
 	"github.com/leaper-dev/leaper/graph"
 	"github.com/leaper-dev/leaper/index"
@@ -49,8 +50,8 @@ jars --lucene says so and measures leaper alone.`,
 			opts.Threads = nil
 			for _, s := range strings.Split(threads, ",") {
 				n, err := strconv.Atoi(strings.TrimSpace(s))
-				if err != nil || n < 1 || n > maxBenchClients {
-					return usageErrorf("--threads: %q is not a count in 1..%d", s, maxBenchClients)
+				if err != nil || n < 1 || n > load.MaxClients {
+					return usageErrorf("--threads: %q is not a count in 1..%d", s, load.MaxClients)
 				}
 				opts.Threads = append(opts.Threads, n)
 			}
@@ -82,15 +83,9 @@ func runBenchSearch(ctx context.Context, o *BenchSearchOptions) error {
 		return err
 	}
 	st := w.Store()
-	reqs, err := benchWorkload(ctx, st.Graph(), "", o.Queries*2, o.Seed)
+	queries, err := load.SearchQueries(ctx, st.Graph(), o.Queries, o.Seed)
 	if err != nil {
 		return err
-	}
-	var queries []string
-	for _, r := range reqs {
-		if r.Endpoint == "search" && len(queries) < o.Queries {
-			queries = append(queries, r.Query)
-		}
 	}
 	errOut := o.IO.ErrOut
 	fmt.Fprintf(errOut, "workload: %d queries, seed %d\n", len(queries), o.Seed)

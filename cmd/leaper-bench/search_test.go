@@ -8,14 +8,14 @@ import (
 	"testing"
 
 	"github.com/leaper-dev/leaper/bench/lucene"
-	"github.com/leaper-dev/leaper/cmd"
+	"github.com/leaper-dev/leaper/cmd/cmdutil"
 	"github.com/leaper-dev/leaper/store/storetest"
 )
 
 func TestBenchSearchFlags(t *testing.T) {
 	var got *BenchSearchOptions
 	capture := func(_ context.Context, o *BenchSearchOptions) error { got = o; return nil }
-	f := cmd.NewFactory()
+	f := cmdutil.NewFactory()
 	f.IO = IO{Out: &bytes.Buffer{}, ErrOut: &bytes.Buffer{}}
 	c := newBenchSearchCmd(f, capture)
 	c.SetArgs([]string{"--threads", "1, 2", "--queries", "50", "--lucene", "--rounds", "2"})
@@ -72,7 +72,7 @@ func TestBenchSearchSample(t *testing.T) {
 func TestBenchBuildFlags(t *testing.T) {
 	var got *BenchBuildOptions
 	capture := func(_ context.Context, o *BenchBuildOptions) error { got = o; return nil }
-	f := cmd.NewFactory()
+	f := cmdutil.NewFactory()
 	f.IO = IO{Out: &bytes.Buffer{}, ErrOut: &bytes.Buffer{}}
 	dir := t.TempDir()
 	c := newBenchBuildCmd(f, capture)

@@ -212,83 +212,7 @@ type gridCell struct {
 // from data rows.
 func readTable(n *html.Node) *Table {
 	src, caption := tableRows(n)
-	type pending struct {
-		c    gridCell
-		left int
-	}
-	var pend []pending
-	var grid [][]gridCell
-	var ownTH []bool // per grid row: every own cell is a th
-	for i, srow := range src {
-		remaining := len(src) - i - 1
-		var row []gridCell
-		col := 0
-		fillPending := func() {
-			for col < len(pend) && pend[col].left > 0 {
-				c := pend[col].c
-				c.cell.Links = slices.Clone(c.cell.Links)
-				row = append(row, c)
-				pend[col].left--
-				col++
-			}
-		}
-		// A header row is th cells; an empty td among them is a spacer
-		// (a rowspan="100" column gap), not data.
-		allTH, anyTH := true, false
-		for _, rc := range srow {
-			fillPending()
-			switch {
-			case rc.th:
-				anyTH = true
-			case strings.TrimSpace(rc.cell.Text) != "":
-				allTH = false
-			}
-			rs := min(rc.rowspan, remaining+1)
-			for k := 0; k < rc.colspan; k++ {
-				c := gridCell{cell: rc.cell, th: rc.th, own: true}
-				if k > 0 {
-					c.cell.Spanned = true
-					c.cell.Links = slices.Clone(c.cell.Links)
-				}
-				row = append(row, c)
-				for len(pend) <= col {
-					pend = append(pend, pending{})
-				}
-				if rs > 1 {
-					cp := c
-					cp.cell.Spanned = true
-					cp.cell.Links = slices.Clone(cp.cell.Links)
-					cp.own = false
-					pend[col] = pending{c: cp, left: rs - 1}
-				} else {
-					pend[col] = pending{}
-				}
-				col++
-			}
-		}
-		// Spans from above that continue past this row's last own cell.
-		last := -1
-		for j := col; j < len(pend); j++ {
-			if pend[j].left > 0 {
-				last = j
-			}
-		}
-		for ; col <= last; col++ {
-			if pend[col].left > 0 {
-				c := pend[col].c
-				c.cell.Links = slices.Clone(c.cell.Links)
-				row = append(row, c)
-				pend[col].left--
-			} else {
-				row = append(row, gridCell{cell: Cell{Spanned: true}})
-			}
-		}
-		if len(srow) == 0 {
-			continue // a row of nothing but continued spans says nothing new
-		}
-		grid = append(grid, row)
-		ownTH = append(ownTH, allTH && anyTH)
-	}
+	grid, ownTH := spanGrid(src)
 
 	t := &Table{Caption: caption, Index: -1}
 	if len(grid) == 0 {
@@ -362,6 +286,88 @@ func readTable(n *html.Node) *Table {
 		t.Rows = append(t.Rows, row)
 	}
 	return t
+}
+
+// spanGrid expands the source rows' row and column spans into a grid of
+// rows, leaving out rows of nothing but continued spans, and tells for
+// each grid row whether every cell written in it is a th.
+func spanGrid(src [][]rawCell) (grid [][]gridCell, ownTH []bool) {
+	type pending struct {
+		c    gridCell
+		left int
+	}
+	var pend []pending
+	for i, srow := range src {
+		remaining := len(src) - i - 1
+		var row []gridCell
+		col := 0
+		fillPending := func() {
+			for col < len(pend) && pend[col].left > 0 {
+				c := pend[col].c
+				c.cell.Links = slices.Clone(c.cell.Links)
+				row = append(row, c)
+				pend[col].left--
+				col++
+			}
+		}
+		// A header row is th cells; an empty td among them is a spacer
+		// (a rowspan="100" column gap), not data.
+		allTH, anyTH := true, false
+		for _, rc := range srow {
+			fillPending()
+			switch {
+			case rc.th:
+				anyTH = true
+			case strings.TrimSpace(rc.cell.Text) != "":
+				allTH = false
+			}
+			rs := min(rc.rowspan, remaining+1)
+			for k := 0; k < rc.colspan; k++ {
+				c := gridCell{cell: rc.cell, th: rc.th, own: true}
+				if k > 0 {
+					c.cell.Spanned = true
+					c.cell.Links = slices.Clone(c.cell.Links)
+				}
+				row = append(row, c)
+				for len(pend) <= col {
+					pend = append(pend, pending{})
+				}
+				if rs > 1 {
+					cp := c
+					cp.cell.Spanned = true
+					cp.cell.Links = slices.Clone(cp.cell.Links)
+					cp.own = false
+					pend[col] = pending{c: cp, left: rs - 1}
+				} else {
+					pend[col] = pending{}
+				}
+				col++
+			}
+		}
+		// Spans from above that continue past this row's last own cell.
+		last := -1
+		for j := col; j < len(pend); j++ {
+			if pend[j].left > 0 {
+				last = j
+			}
+		}
+		for ; col <= last; col++ {
+			if pend[col].left > 0 {
+				c := pend[col].c
+				c.cell.Links = slices.Clone(c.cell.Links)
+				row = append(row, c)
+				pend[col].left--
+			} else {
+				row = append(row, gridCell{cell: Cell{Spanned: true}})
+			}
+		}
+		if len(srow) == 0 {
+			continue // a row of nothing but continued spans says nothing new
+		}
+		grid = append(grid, row)
+		ownTH = append(ownTH, allTH && anyTH)
+	}
+	return grid, ownTH
 }
 
 // fullWidthTitle reports whether row is a single source cell spread over

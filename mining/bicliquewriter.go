@@ -1,16 +1,17 @@
-package cmd
+package mining
 
 import (
 	"encoding/binary"
 	"io"
 )
 
-// bicliqueWriter writes "left ids | right ids" lines to w. It formats into
+// BicliqueWriter writes bicliques to w as "left ids | right ids" lines
+// (the lines AppendBiclique makes), as leaper mine --graph prints them. It formats into
 // its own block and hands whole blocks to w, so no byte is copied twice in
 // the process, and it copies each id as one 8-byte word from a table of the
 // ids' decimal forms: with millions of bicliques a line, formatting and
 // copying are a good part of the whole run.
-type bicliqueWriter struct {
+type BicliqueWriter struct {
 	w           io.Writer
 	buf         []byte // the block; len(buf) is its capacity
 	n           int    // bytes of buf in use
@@ -48,14 +49,15 @@ func newIDTable(n int) idTable {
 // enough to stay in cache between being formatted and being copied out.
 const bicliqueBlock = 128 << 10
 
-// newBicliqueWriter returns a writer for bicliques of a graph with nl left
-// and nr right vertices.
-func newBicliqueWriter(w io.Writer, nl, nr int) *bicliqueWriter {
-	return &bicliqueWriter{w: w, buf: make([]byte, bicliqueBlock), left: newIDTable(nl), right: newIDTable(nr)}
+// NewBicliqueWriter returns a writer for bicliques of a graph with nl left
+// and nr right vertices; Flush writes out what it holds.
+func NewBicliqueWriter(w io.Writer, nl, nr int) *BicliqueWriter {
+	return &BicliqueWriter{w: w, buf: make([]byte, bicliqueBlock), left: newIDTable(nl), right: newIDTable(nr)}
 }
 
-// write appends one biclique, the same line appendBiclique makes.
-func (bw *bicliqueWriter) write(left, right []uint32) error {
+// Write appends one biclique, the same line AppendBiclique makes. An
+// error of the underlying writer is kept and returned by every later call.
+func (bw *BicliqueWriter) Write(left, right []uint32) error {
 	if bw.err != nil {
 		return bw.err
 	}
@@ -63,7 +65,7 @@ func (bw *bicliqueWriter) write(left, right []uint32) error {
 	// bytes of slack for the last word store.
 	need := 11*(len(left)+len(right)) + 2 + 8
 	if bw.n+need > len(bw.buf) {
-		if err := bw.flush(); err != nil {
+		if err := bw.Flush(); err != nil {
 			return err
 		}
 		if need > len(bw.buf) {
@@ -71,7 +73,7 @@ func (bw *bicliqueWriter) write(left, right []uint32) error {
 		}
 	}
 	if len(left) == 0 {
-		bw.n += copy(bw.buf[bw.n:], appendBiclique(nil, left, right))
+		bw.n += copy(bw.buf[bw.n:], AppendBiclique(nil, left, right))
 		return nil
 	}
 	buf, n := bw.buf, bw.n
@@ -99,11 +101,54 @@ func (t *idTable) put(buf []byte, n int, ids []uint32) int {
 	return n
 }
 
-// flush writes the block out.
-func (bw *bicliqueWriter) flush() error {
+// Flush writes out the bicliques written so far.
+func (bw *BicliqueWriter) Flush() error {
 	if bw.err == nil && bw.n > 0 {
 		_, bw.err = bw.w.Write(bw.buf[:bw.n])
 	}
 	bw.n = 0
 	return bw.err
+}
+
+// AppendBiclique appends the line "left ids | right ids\n". Ids are
+// written digit pairs at a time: with millions of bicliques, formatting is
+// a good part of the whole run.
+func AppendBiclique(buf []byte, left, right []uint32) []byte {
+	for i, l := range left {
+		if i > 0 {
+			buf = append(buf, ' ')
+		}
+		buf = appendID(buf, l)
+	}
+	buf = append(buf, " |"...)
+	for _, r := range right {
+		buf = append(buf, ' ')
+		buf = appendID(buf, r)
+	}
+	return append(buf, '\n')
+}
+
+const digitPairs = "00010203040506070809101112131415161718192021222324252627282930313233343536373839" +
+	"40414243444546474849505152535455565758596061626364656667686970717273747576777879" +
+	"8081828384858687888990919293949596979899"
+
+// appendID appends v in decimal, as strconv.AppendUint does.
+func appendID(buf []byte, v uint32) []byte {
+	var tmp [10]byte
+	i := len(tmp)
+	for v >= 100 {
+		q := v / 100
+		d := (v - q*100) * 2
+		i -= 2
+		tmp[i], tmp[i+1] = digitPairs[d], digitPairs[d+1]
+		v = q
+	}
+	if v >= 10 {
+		i -= 2
+		tmp[i], tmp[i+1] = digitPairs[v*2], digitPairs[v*2+1]
+	} else {
+		i--
+		tmp[i] = byte('0' + v)
+	}
+	return append(buf, tmp[i:]...)
 }

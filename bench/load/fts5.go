@@ -1,4 +1,4 @@
-package main
+package load
 
 // The SQLite FTS5 peer of leaper-bench serve --fts5: the same pages, the
 // same queries, the same number of concurrent connections, BM25 top-10

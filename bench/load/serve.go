@@ -1,4 +1,4 @@
-package main
+package load
 
 import (
 	"bufio"
@@ -19,29 +19,21 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/spf13/cobra"
-
 	"github.com/leaper-dev/leaper/agent/mcpserve"
 	"github.com/leaper-dev/leaper/agent/serve"
 	"github.com/leaper-dev/leaper/bench/lucene"
-	"github.com/leaper-dev/leaper/cmd"
 	"github.com/leaper-dev/leaper/graph"
 	"github.com/leaper-dev/leaper/internal/procmem"
 	"github.com/leaper-dev/leaper/task"
 	"github.com/leaper-dev/leaper/web"
 )
 
-func newBenchCmd(f *Factory) *cobra.Command {
-	c := &cobra.Command{
-		Use:   "bench",
-		Short: "Measure leaper's speed against its peers",
-	}
-	c.AddCommand(newBenchServeCmd(f, nil))
-	return c
-}
-
-// BenchServeOptions are the flags of leaper-bench serve.
-type BenchServeOptions struct {
+// Options are the settings of a load test; Run reads them. Web is the
+// store's offline web: the workload's source, and what the in-process
+// server serves unless URL is set. Zero Clients, Requests, Rounds and
+// Timeout take defaults (1, 8 and 64 clients; 2000 requests a run; 3
+// rounds of the drop-in runs; 10 minutes a run).
+type Options struct {
 	IO        IO
 	Web       func() (*web.Web, error)
 	Clients   []int
@@ -55,7 +47,6 @@ type BenchServeOptions struct {
 	LuceneIdx string
 	Cache     int
 	Workers   int
-	MaxMemory int64
 	Soak      time.Duration
 	Seed      uint64
 	Timeout   time.Duration
@@ -64,90 +55,19 @@ type BenchServeOptions struct {
 	JSON      bool
 }
 
-// Bounds that keep a load run finite whatever the flags say.
-const (
-	maxBenchClients  = 1024
-	maxBenchRequests = 10_000_000
-	maxBenchSoak     = 24 * time.Hour
-)
-
-func newBenchServeCmd(f *Factory, runF func(context.Context, *BenchServeOptions) error) *cobra.Command {
-	opts := &BenchServeOptions{}
-	var clients string
-	c := &cobra.Command{
-		Use:   "serve [flags]",
-		Short: "Load-test leaper serve (and SQLite FTS5 with --fts5, Lucene with --lucene) on the loopback",
-		Long: `serve starts leaper serve in-process on 127.0.0.1 (or targets --url)
-and runs, for each client count, a fixed number of requests from that many
-concurrent clients: a deterministic mix of about 70% search and 30% visit
-drawn from the tasks (--tasks) or from the store's tree titles, key
-entities and column headers. It reports requests/s, p50 and p99 latency
-and errors, for the mix and for search alone. --fts5 measures SQLite FTS5
-over the same pages with the same queries and as many connections, in the
-same run, and prints leaper's ratio to it. --lucene runs Lucene 8 over the
-same pages (see leaper-bench search) behind a small Java HTTP server on
-127.0.0.1 with as many workers as leaper's server, and loads it with the
-same search requests and clients, in the same run. --soak runs the mix for a
-duration and prints the resident memory at start and end. --dropin also
-measures visit alone and the same requests through the drop-in shapes:
-POST /serper/search, GET /jina/<url>, and the MCP tools search and visit
-over streamable HTTP (one SDK client session per client), with each one's
-p99 as a ratio to /search's or /visit's: in each of --rounds rounds every
-drop-in shape runs right after its native endpoint (search, Serper, MCP
-search, visit, Jina, MCP visit) and is divided by that round's native p99;
-the medians over the rounds are reported.`,
-		Example: `  leaper-bench serve --store ./leaper-data --clients 1,8,64 --requests 2000 --fts5
-  leaper-bench serve --store ./leaper-data --cache 10000 --soak 10m
-  leaper-bench serve --store ./leaper-data --clients 64 --requests 4000 --dropin`,
-		Args: cobra.NoArgs,
-		RunE: func(c *cobra.Command, args []string) error {
-			opts.IO, opts.Web = f.IO, f.Web
-			opts.Clients = nil
-			for _, s := range strings.Split(clients, ",") {
-				n, err := strconv.Atoi(strings.TrimSpace(s))
-				if err != nil || n < 1 || n > maxBenchClients {
-					return usageErrorf("--clients: %q is not a count in 1..%d", s, maxBenchClients)
-				}
-				opts.Clients = append(opts.Clients, n)
-			}
-			if opts.Requests < 1 || opts.Requests > maxBenchRequests {
-				return usageErrorf("--requests must be within 1..%d", maxBenchRequests)
-			}
-			if opts.Soak < 0 || opts.Soak > maxBenchSoak {
-				return usageErrorf("--soak must be within 0..%v", maxBenchSoak)
-			}
-			if opts.Rounds < 1 || opts.Rounds > 100 {
-				return usageErrorf("--rounds must be within 1..100")
-			}
-			if opts.Cache < 0 || opts.Workers < 0 {
-				return usageErrorf("--cache and --workers must not be negative")
-			}
-			if runF != nil {
-				return runF(c.Context(), opts)
-			}
-			return runBenchServe(c.Context(), opts)
-		},
-	}
-	c.Flags().StringVar(&clients, "clients", "1,8,64", "concurrent client counts, comma-separated")
-	c.Flags().IntVar(&opts.Requests, "requests", 2000, "requests per run")
-	c.Flags().StringVar(&opts.Tasks, "tasks", "", "draw queries and pages from these tasks (JSONL)")
-	c.Flags().StringVar(&opts.URL, "url", "", "target this server instead of one started in-process")
-	c.Flags().StringVar(&opts.TokenFile, "token-file", "", "bearer token for --url")
-	c.Flags().BoolVar(&opts.FTS5, "fts5", false, "also measure SQLite FTS5 over the same pages and queries")
-	c.Flags().StringVar(&opts.FTS5DB, "fts5-db", "", "keep the FTS5 database here and reuse it (default: temporary)")
-	c.Flags().BoolVar(&opts.Lucene, "lucene", false, "also load Lucene 8 over HTTP with the same search requests")
-	c.Flags().StringVar(&opts.LuceneIdx, "lucene-index", "", "keep the Lucene index here and reuse it (default: temporary)")
-	c.Flags().IntVar(&opts.Cache, "cache", 0, "response cache entries of the in-process server (0: off)")
-	c.Flags().IntVar(&opts.Workers, "workers", 0, "worker slots of the in-process server (0: its default)")
-	cmd.BytesVar(c.Flags(), &opts.MaxMemory, "max-memory", 1<<30, "the in-process server's --max-memory, as leaper serve's (0: collect as usual)")
-	c.Flags().DurationVar(&opts.Soak, "soak", 0, "after the runs, a mixed load for this long, with RSS at start and end")
-	c.Flags().Uint64Var(&opts.Seed, "seed", 1, "seed of the query mix")
-	c.Flags().DurationVar(&opts.Timeout, "timeout", 10*time.Minute, "stop a run that takes longer than this")
-	c.Flags().BoolVar(&opts.Dropin, "dropin", false, "also measure visit alone and the drop-in shapes (Serper, Jina, MCP search and visit) on the same requests")
-	c.Flags().IntVar(&opts.Rounds, "rounds", 3, "rounds of the --dropin runs (medians reported)")
-	c.Flags().BoolVar(&opts.JSON, "json", false, "print results as JSON")
-	return c
+// IO are a load test's streams: the results (a table, or JSON) go to Out,
+// the progress to ErrOut; nil discards.
+type IO struct {
+	Out    io.Writer
+	ErrOut io.Writer
 }
+
+// Bounds that keep a load run finite whatever the options say.
+const (
+	MaxClients  = 1024
+	MaxRequests = 10_000_000
+	MaxSoak     = 24 * time.Hour
+)
 
 // benchReq is one request of the load: an endpoint and its JSON body.
 type benchReq struct {
@@ -184,7 +104,15 @@ type BenchRun struct {
 	RSSEnd    int64   `json:"rss_end_kb,omitempty"`
 }
 
-func runBenchServe(ctx context.Context, o *BenchServeOptions) error {
+// Run loads the server at o.URL, or one it starts in-process on
+// 127.0.0.1 over o.Web, with the mix and search alone for each client
+// count, and the peers and drop-in shapes o asks for, in the same run. It
+// returns an error wrapping [ErrFailed] when any request failed.
+func Run(ctx context.Context, o *Options) error {
+	o, err := o.withDefaults()
+	if err != nil {
+		return err
+	}
 	w, err := o.Web()
 	if err != nil {
 		return err
@@ -210,54 +138,20 @@ func runBenchServe(ctx context.Context, o *BenchServeOptions) error {
 	}
 	workers := o.Workers
 	if base == "" {
-		defer cmd.CollectNear(o.MaxMemory)()
-		srv := serve.NewServer(w, &serve.Options{Workers: o.Workers, Cache: o.Cache})
-		srv.Mount("/mcp", mcpserve.NewServer(w, &mcpserve.Options{Workers: o.Workers}).Handler())
-		ln, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
+		var stop func()
+		if base, workers, stop, err = startServer(w, o); err != nil {
 			return err
 		}
-		sctx, stop := context.WithCancel(context.Background())
-		done := make(chan error, 1)
-		go func() { done <- srv.Serve(sctx, ln) }()
-		defer func() { stop(); <-done }()
-		base = "http://" + ln.Addr().String()
-		st := srv.Stats()
-		workers = st.Workers
-		fmt.Fprintf(errOut, "server: %s in-process, workers %d, cache %d\n", base, st.Workers, st.CacheCapacity)
+		defer stop()
 	}
 	var lucenePost newClient
 	var luceneReqs []benchReq
 	if o.Lucene {
-		lo := &lucene.Options{IndexDir: o.LuceneIdx, Log: errOut}
-		if err := lucene.Check(lo); err != nil {
-			fmt.Fprintf(errOut, "%v; no Lucene peer\n", err)
-		} else {
-			st := w.Store()
-			pages := func(yield func(lucene.Page) error) error {
-				return st.Graph().EachPage(ctx, func(p *graph.Page) error {
-					return yield(lucene.Page{URL: p.URL, Title: p.Title, Text: graph.PageText(p)})
-				})
-			}
-			var qs []string
-			for _, r := range searches {
-				qs = append(qs, r.Query)
-				luceneReqs = append(luceneReqs, benchReq{Endpoint: "search", Body: []byte(r.Query), Query: r.Query})
-			}
-			peer, err := lucene.Start(ctx, lo, pages, lucene.StopWords(), qs)
-			if err != nil {
-				return err
-			}
-			defer peer.Close()
-			addr, err := peer.Listen(max(workers, 1))
-			if err != nil {
-				return err
-			}
-			if lucenePost, err = httpDoer("http://"+addr, "", slices.Max(o.Clients)); err != nil {
-				return err
-			}
-			fmt.Fprintf(errOut, "lucene: http://%s, %d workers\n", addr, max(workers, 1))
+		var stop func()
+		if lucenePost, luceneReqs, stop, err = startLucene(ctx, o, w, searches, workers); err != nil {
+			return err
 		}
+		defer stop()
 	}
 	var ft *fts5
 	if o.FTS5 {
@@ -356,6 +250,12 @@ func runBenchServe(ctx context.Context, o *BenchServeOptions) error {
 		runs = append(runs, r)
 		firstErr = cmpOr(firstErr, err)
 	}
+	return report(o, runs, firstErr)
+}
+
+// report prints the runs, as a table or JSON, and returns an error
+// wrapping ErrFailed, with the first failure, when requests failed.
+func report(o *Options, runs []BenchRun, firstErr error) error {
 	if o.JSON {
 		if err := writeJSON(o.IO.Out, runs); err != nil {
 			return err
@@ -369,9 +269,66 @@ func runBenchServe(ctx context.Context, o *BenchServeOptions) error {
 		errs += r.Errors
 	}
 	if errs > 0 {
-		return fmt.Errorf("bench: %d requests failed; first: %v", errs, firstErr)
+		return fmt.Errorf("%w: %d requests; first: %v", ErrFailed, errs, firstErr)
 	}
 	return nil
+}
+
+// startServer starts leaper's HTTP server, with MCP at /mcp, in-process
+// on 127.0.0.1 over w, and returns its base URL, its worker slots and
+// what stops it.
+func startServer(w *web.Web, o *Options) (base string, workers int, stop func(), err error) {
+	srv := serve.NewServer(w, &serve.Options{Workers: o.Workers, Cache: o.Cache})
+	srv.Mount("/mcp", mcpserve.NewServer(w, &mcpserve.Options{Workers: o.Workers}).Handler())
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return "", 0, nil, err
+	}
+	sctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(sctx, ln) }()
+	base = "http://" + ln.Addr().String()
+	st := srv.Stats()
+	fmt.Fprintf(o.IO.ErrOut, "server: %s in-process, workers %d, cache %d\n", base, st.Workers, st.CacheCapacity)
+	return base, st.Workers, func() { cancel(); <-done }, nil
+}
+
+// startLucene starts the Lucene peer over w's pages behind its HTTP server
+// with as many workers as leaper's, and returns its clients, the search
+// requests in its shape and what stops it. Without java or the jars it
+// says so and returns no clients.
+func startLucene(ctx context.Context, o *Options, w *web.Web, searches []benchReq, workers int) (post newClient, reqs []benchReq, stop func(), err error) {
+	errOut := o.IO.ErrOut
+	lo := &lucene.Options{IndexDir: o.LuceneIdx, Log: errOut}
+	if err := lucene.Check(lo); err != nil {
+		fmt.Fprintf(errOut, "%v; no Lucene peer\n", err)
+		return nil, nil, func() {}, nil
+	}
+	st := w.Store()
+	pages := func(yield func(lucene.Page) error) error {
+		return st.Graph().EachPage(ctx, func(p *graph.Page) error {
+			return yield(lucene.Page{URL: p.URL, Title: p.Title, Text: graph.PageText(p)})
+		})
+	}
+	var qs []string
+	for _, r := range searches {
+		qs = append(qs, r.Query)
+		reqs = append(reqs, benchReq{Endpoint: "search", Body: []byte(r.Query), Query: r.Query})
+	}
+	peer, err := lucene.Start(ctx, lo, pages, lucene.StopWords(), qs)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	addr, err := peer.Listen(max(workers, 1))
+	if err == nil {
+		post, err = httpDoer("http://"+addr, "", slices.Max(o.Clients))
+	}
+	if err != nil {
+		peer.Close()
+		return nil, nil, nil, err
+	}
+	fmt.Fprintf(errOut, "lucene: http://%s, %d workers\n", addr, max(workers, 1))
+	return post, reqs, func() { peer.Close() }, nil
 }
 
 func b2i(b bool) int {

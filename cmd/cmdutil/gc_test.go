@@ -1,4 +1,4 @@
-package cmd
+package cmdutil
 
 import (
 	"runtime/debug"
@@ -14,7 +14,7 @@ func TestCollectNear(t *testing.T) {
 	t.Setenv("GOMEMLIMIT", "")
 	before := debug.SetGCPercent(100)
 	defer debug.SetGCPercent(before)
-	restore := collectNear(1<<30, -1)
+	restore := CollectNear(1<<30, -1)
 	if p := debug.SetGCPercent(-1); p != -1 {
 		t.Errorf("GC percent %d under a server's memory budget, want -1 (off)", p)
 	}
@@ -25,21 +25,21 @@ func TestCollectNear(t *testing.T) {
 	if p := debug.SetGCPercent(100); p != 100 {
 		t.Errorf("GC percent %d after restore, want 100", p)
 	}
-	restore = collectNear(1<<30, buildGCPercent)
-	if p := debug.SetGCPercent(100); p != buildGCPercent {
-		t.Errorf("GC percent %d under a build's memory budget, want %d", p, buildGCPercent)
+	restore = CollectNear(1<<30, 100)
+	if p := debug.SetGCPercent(100); p != 100 {
+		t.Errorf("GC percent %d under a build's memory budget, want %d", p, 100)
 	}
 	if l := debug.SetMemoryLimit(-1); l != store.HeapLimit(1<<30) {
 		t.Errorf("build: memory limit %d, want %d", l, store.HeapLimit(1<<30))
 	}
 	restore()
-	restore = collectNear(0, -1)
+	restore = CollectNear(0, -1)
 	if p := debug.SetGCPercent(400); p != 400 {
 		t.Errorf("GC percent %d with no budget, want 400", p)
 	}
 	restore()
 	t.Setenv("GOGC", "50")
-	restore = collectNear(1<<30, buildGCPercent)
+	restore = CollectNear(1<<30, 100)
 	if p := debug.SetGCPercent(100); p != 100 {
 		t.Errorf("GOGC=50 in the environment: GC percent changed to %d", p)
 	}
