@@ -107,7 +107,62 @@ func Shape(t *table.Table, opts CleanOptions) (*Shaped, *Reject) {
 		return nil, &Reject{RejectRagged, fmt.Sprintf("%d of %d rows", t.Ragged, len(t.Rows))}
 	}
 	s := &Shaped{Table: t}
+	rows, rej := records(t, opts, s)
+	if rej != nil {
+		return nil, rej
+	}
+	cols, rej := profile(t, rows, s)
+	if rej != nil {
+		return nil, rej
+	}
+	best := chooseKey(cols, rows)
+	if best < 0 {
+		return nil, &Reject{RejectNoKey, "no unique textual column"}
+	}
+	key := cols[best]
+	if len(cols) < 2 {
+		return nil, &Reject{RejectNoRelation, ""}
+	}
+	s.KeyHeader = key.header
+	s.KeyDatatype = key.typ
+	s.KeyDomain = key.dom
+	s.Keys = make([]Value, 0, len(rows))
+	var rel []*colInfo
+	for _, c := range cols {
+		if c != key {
+			rel = append(rel, c)
+			s.Columns = append(s.Columns, Column{Header: c.header, Name: RelationName(c.header, c.idx), Datatype: c.typ, Domain: c.dom})
+		}
+	}
+	for i := range rows {
+		k := key.vals[i]
+		if k.Key == "" || summaryRow(rows[i]) {
+			s.DroppedRows++
+			continue
+		}
+		s.Keys = append(s.Keys, k)
+		vr := make([][]Value, len(rel))
+		for j, c := range rel {
+			vr[j] = c.multi[i]
+		}
+		s.Values = append(s.Values, vr)
+	}
+	// Rows without a key or that sum up the others are gone: the size rule
+	// holds for the subtrees that remain.
+	if len(s.Keys) < opts.MinRows {
+		return nil, &Reject{RejectTooFewRows, fmt.Sprintf("%d < %d after cleaning", len(s.Keys), opts.MinRows)}
+	}
+	s.Group = isoGroup(t.Header)
+	s.Question = questionValues(t)
+	return s, nil
+}
 
+// records returns t's rows that are records: full width, and no section
+// heading or note spanning the row; it counts the others in
+// s.DroppedRows, and refuses a table with too few or too many records or
+// too many cells merged across columns.
+func records(t *table.Table, opts CleanOptions, s *Shaped) ([][]table.Cell, *Reject) {
+	ncol := len(t.Header)
 	// Full-width rows ("1990s", "Season cancelled") are section headings of
 	// the table, not records.
 	rows := make([][]table.Cell, 0, len(t.Rows))
@@ -141,19 +196,27 @@ func Shape(t *table.Table, opts CleanOptions) (*Shaped, *Reject) {
 	if cells > 0 && float64(horiz)/float64(cells) > opts.MaxMerged {
 		return nil, &Reject{RejectMerged, fmt.Sprintf("%.0f%% of cells merged across columns", 100*float64(horiz)/float64(cells))}
 	}
+	return rows, nil
+}
 
-	// Column profiles, then drops.
-	type colInfo struct {
-		idx    int
-		header string
-		typ    Datatype
-		dom    string
-		vals   []Value // per row; Key "" when empty
-		multi  [][]Value
-		unique bool
-		filled float64
-		linked float64
-	}
+// colInfo is a column's profile: its values per row and what they are.
+type colInfo struct {
+	idx    int
+	header string
+	typ    Datatype
+	dom    string
+	vals   []Value // per row; Key "" when empty
+	multi  [][]Value
+	unique bool
+	filled float64
+	linked float64
+}
+
+// profile reads each column of rows that cleaning keeps (dropped ones are
+// recorded in s.Dropped with their reason): its datatype, domain and
+// values, and whether it could be a key.
+func profile(t *table.Table, rows [][]table.Cell, s *Shaped) ([]*colInfo, *Reject) {
+	ncol := len(t.Header)
 	var cols []*colInfo
 	seen := map[string]bool{}
 	for j := 0; j < ncol; j++ {
@@ -208,9 +271,12 @@ func Shape(t *table.Table, opts CleanOptions) (*Shaped, *Reject) {
 	if len(cols) == 0 {
 		return nil, &Reject{RejectNoKey, "every column dropped"}
 	}
+	return cols, nil
+}
 
-	// Key column: unique, nearly full, textual; name-like and linked preferred;
-	// leftmost on ties.
+// chooseKey is the index in cols of the key column, or -1: unique,
+// nearly full, textual; name-like and linked preferred; leftmost on ties.
+func chooseKey(cols []*colInfo, rows [][]table.Cell) int {
 	best, bestScore := -1, math.Inf(-1)
 	for i, c := range cols {
 		if !c.unique || c.filled < 0.9 || (c.typ != TypeEntity && c.typ != TypeText) {
@@ -229,45 +295,7 @@ func Shape(t *table.Table, opts CleanOptions) (*Shaped, *Reject) {
 			best, bestScore = i, score
 		}
 	}
-	if best < 0 {
-		return nil, &Reject{RejectNoKey, "no unique textual column"}
-	}
-	key := cols[best]
-	if len(cols) < 2 {
-		return nil, &Reject{RejectNoRelation, ""}
-	}
-	s.KeyHeader = key.header
-	s.KeyDatatype = key.typ
-	s.KeyDomain = key.dom
-	s.Keys = make([]Value, 0, len(rows))
-	var rel []*colInfo
-	for _, c := range cols {
-		if c != key {
-			rel = append(rel, c)
-			s.Columns = append(s.Columns, Column{Header: c.header, Name: RelationName(c.header, c.idx), Datatype: c.typ, Domain: c.dom})
-		}
-	}
-	for i := range rows {
-		k := key.vals[i]
-		if k.Key == "" || summaryRow(rows[i]) {
-			s.DroppedRows++
-			continue
-		}
-		s.Keys = append(s.Keys, k)
-		vr := make([][]Value, len(rel))
-		for j, c := range rel {
-			vr[j] = c.multi[i]
-		}
-		s.Values = append(s.Values, vr)
-	}
-	// Rows without a key or that sum up the others are gone: the size rule
-	// holds for the subtrees that remain.
-	if len(s.Keys) < opts.MinRows {
-		return nil, &Reject{RejectTooFewRows, fmt.Sprintf("%d < %d after cleaning", len(s.Keys), opts.MinRows)}
-	}
-	s.Group = isoGroup(t.Header)
-	s.Question = questionValues(t)
-	return s, nil
+	return best
 }
 
 func headerOr(h string, j int) string {

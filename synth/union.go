@@ -784,6 +784,37 @@ func (s *synth) reverse(ctx context.Context, group []int, rng *rand.Rand) (*draf
 	if len(anchors) > 24 {
 		anchors = anchors[:24]
 	}
+	good, rels, err := s.pivots(ts, base, space, anchors)
+	if err != nil || len(good) == 0 {
+		return nil, DropSmall, err
+	}
+	pc := good[rng.IntN(len(good))]
+	clues, err := s.clues(base, space, pc.anchor, pc.rel, rng)
+	if err != nil {
+		return nil, "", err
+	}
+	if clues == nil {
+		return nil, DropNotUnique, nil
+	}
+	return s.reverseDraft(ctx, ts, base, space, pc, clues, rels, rng)
+}
+
+// pivotCand is a Reverse-Union pivot: an anchor, its value of a relation,
+// and the keys of the space that share it.
+type pivotCand struct {
+	anchor, value uint32
+	rel           string
+	share         uint64
+	pages         int      // pages holding targets (none holds over half)
+	targets       []uint32 // the keys of the space with the value
+}
+
+// pivots returns up to three pivots for anchors of the union space of
+// trees base (ts), the best first: relations of the trees the anchor has
+// one value of, shared by several keys of the space spread over its pages,
+// whose values are the tables' own for every target; and the headers of
+// the trees' relations by name.
+func (s *synth) pivots(ts []*graph.Tree, base []int, space *roaring.Bitmap, anchors []uint32) ([]pivotCand, map[string]string, error) {
 	// Pivots: relations of the trees the anchor has one value of; the
 	// share is how many keys of the space have that value too.
 	rels := map[string]string{}
@@ -800,27 +831,20 @@ func (s *synth) reverse(ctx context.Context, group []int, rng *rand.Rand) (*draf
 		}
 	}
 	slices.Sort(relNames)
-	type cand struct {
-		anchor, value uint32
-		rel           string
-		share         uint64
-		pages         int      // pages holding targets (none holds over half)
-		targets       []uint32 // the keys of the space with the value
-	}
-	var cands []cand
+	var cands []pivotCand
 	n := space.GetCardinality()
 	for _, a := range anchors {
 		for _, r := range relNames {
 			v, err := s.objects(r, a)
 			if err != nil {
-				return nil, "", err
+				return nil, nil, err
 			}
 			if len(v) != 1 || placeholder(s.name(v[0])) {
 				continue
 			}
 			sub, err := s.subjects(r, v[0])
 			if err != nil {
-				return nil, "", err
+				return nil, nil, err
 			}
 			share := sub.AndCardinality(space)
 			if share >= 3 && share < n {
@@ -842,17 +866,17 @@ func (s *synth) reverse(ctx context.Context, group []int, rng *rand.Rand) (*draf
 							pages++
 						}
 					}
-					cands = append(cands, cand{a, v[0], r, share, pages, roaring.And(sub, space).ToArray()})
+					cands = append(cands, pivotCand{a, v[0], r, share, pages, roaring.And(sub, space).ToArray()})
 				}
 			}
 		}
 	}
 	if len(cands) == 0 {
-		return nil, DropSmall, nil
+		return nil, rels, nil
 	}
 	// Targets on the most pages, then the largest shares; one drawn among
 	// the best few.
-	slices.SortStableFunc(cands, func(x, y cand) int {
+	slices.SortStableFunc(cands, func(x, y pivotCand) int {
 		if x.pages != y.pages {
 			return y.pages - x.pages
 		}
@@ -867,37 +891,42 @@ func (s *synth) reverse(ctx context.Context, group []int, rng *rand.Rand) (*draf
 	// The pivot's values must be the tables' own for every target: a key
 	// whose named table gives another value, and that some other tree
 	// gives the anchor's, is no answer.
-	var good []cand
+	var good []pivotCand
 	for _, c := range cands {
 		if len(good) == 3 {
 			break
 		}
 		ok, err := s.consistent(ts, c.rel, c.targets)
 		if err != nil {
-			return nil, "", err
+			return nil, nil, err
 		}
 		if ok {
 			good = append(good, c)
 		}
 	}
-	if len(good) == 0 {
-		return nil, DropSmall, nil
-	}
-	pc := good[rng.IntN(len(good))]
-	anchor := pc.anchor
-	anchorName := strings.ToLower(s.name(anchor))
+	return good, rels, nil
 
+}
+
+// clueFact is a fact of a Reverse-Union anchor the question states.
+type clueFact struct {
+	rel, header string
+	v           uint32
+}
+
+// clues chooses up to three facts of anchor, read in its rows of the
+// trees base (a clue from a table the question does not name could not be
+// resolved), the pivot's relation excepted, that single it out in the
+// space; nil when they do not.
+func (s *synth) clues(base []int, space *roaring.Bitmap, anchor uint32, pivotRel string, rng *rand.Rand) ([]clueFact, error) {
+	anchorName := strings.ToLower(s.name(anchor))
 	// Clue facts: the anchor's single-valued facts in the task's trees
 	// where it is a key, the pivot excepted: a clue from a table the
 	// question does not name could not be resolved.
-	type fact struct {
-		rel, header string
-		v           uint32
-	}
-	var facts []fact
+	var facts []clueFact
 	m, err := s.keyRels(anchor)
 	if err != nil {
-		return nil, "", err
+		return nil, err
 	}
 	var mrels []string
 	for r := range m {
@@ -905,12 +934,12 @@ func (s *synth) reverse(ctx context.Context, group []int, rng *rand.Rand) (*draf
 	}
 	slices.Sort(mrels)
 	for _, r := range mrels {
-		if r == pc.rel {
+		if r == pivotRel {
 			continue
 		}
 		vs, err := s.objects(r, anchor)
 		if err != nil {
-			return nil, "", err
+			return nil, err
 		}
 		if len(vs) != 1 {
 			continue
@@ -928,11 +957,11 @@ func (s *synth) reverse(ctx context.Context, group []int, rng *rand.Rand) (*draf
 		if t == nil {
 			continue
 		}
-		facts = append(facts, fact{r, t.Columns[colIndex(t, r)].Header, vs[0]})
+		facts = append(facts, clueFact{r, t.Columns[colIndex(t, r)].Header, vs[0]})
 	}
 	rng.Shuffle(len(facts), func(i, j int) { facts[i], facts[j] = facts[j], facts[i] })
 	match := space.Clone()
-	var clues []fact
+	var clues []clueFact
 	for _, f := range facts {
 		if match.GetCardinality() == 1 || len(clues) == 3 {
 			break
@@ -948,7 +977,7 @@ func (s *synth) reverse(ctx context.Context, group []int, rng *rand.Rand) (*draf
 		}
 		sub, err := s.subjects(f.rel, f.v)
 		if err != nil {
-			return nil, "", err
+			return nil, err
 		}
 		next := roaring.And(match, sub)
 		if next.GetCardinality() < match.GetCardinality() {
@@ -957,8 +986,17 @@ func (s *synth) reverse(ctx context.Context, group []int, rng *rand.Rand) (*draf
 		}
 	}
 	if match.GetCardinality() != 1 || !match.Contains(anchor) {
-		return nil, DropNotUnique, nil
+		return nil, nil
 	}
+	return clues, nil
+
+}
+
+// reverseDraft writes a Reverse-Union task's formalization, columns and
+// question: the anchor described by its clues, the pivot it shares with
+// the targets, and the columns asked of them.
+func (s *synth) reverseDraft(ctx context.Context, ts []*graph.Tree, base []int, space *roaring.Bitmap, pc pivotCand, clues []clueFact, rels map[string]string, rng *rand.Rand) (*draft, string, error) {
+	anchor := pc.anchor
 	pivot := column{rel: pc.rel, header: rels[pc.rel]}
 	d := &draft{variant: task.ReverseUnion, trees: ts, keyNoun: unionNoun(ts), keyHeader: ts[0].KeyHeader,
 		hidden: []uint32{anchor}, op: OpUnion}
