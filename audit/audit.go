@@ -754,27 +754,42 @@ func sortedVals(m map[uint32][]uint32) [][]uint32 {
 	return out
 }
 
-// compare sets the derived answer against the task's.
+// compare sets the derived answer against the task's. Rows are matched by
+// their key's name and then by their values: two keys may share a name
+// ("First Presbyterian Church" of two towns), each then matches the row
+// whose values are its own.
 func (a *Auditor) compare(t *task.Task, f *formal, keys map[uint32]bool, cells map[uint32][][]uint32, rd func(uint32) *reading, r *Report) {
-	rows := map[string][]string{}
+	rows := map[string][][]string{}
 	for _, row := range t.Answer.Rows {
 		if len(row) > 0 {
-			rows[NameKey(row[0])] = row
+			n := NameKey(row[0])
+			rows[n] = append(rows[n], row)
 		}
 	}
-	derived := map[string]uint32{}
+	derived := map[string][]uint32{}
 	for k := range keys {
-		derived[NameKey(a.entity(k).Name)] = k
+		n := NameKey(a.entity(k).Name)
+		derived[n] = append(derived[n], k)
 	}
+	var names []string
+	for n := range derived {
+		names = append(names, n)
+		slices.Sort(derived[n])
+	}
+	sort.Strings(names)
 	var missing, extra []string
-	for n, k := range derived {
-		if _, ok := rows[n]; !ok {
-			missing = append(missing, a.entity(k).Name)
+	for _, n := range names {
+		if d := len(derived[n]) - len(rows[n]); d > 0 {
+			for _, k := range derived[n][len(derived[n])-d:] {
+				missing = append(missing, a.entity(k).Name)
+			}
 		}
 	}
-	for n, row := range rows {
-		if _, ok := derived[n]; !ok {
-			extra = append(extra, row[0])
+	for n, rs := range rows {
+		if d := len(rs) - len(derived[n]); d > 0 {
+			for _, row := range rs[len(rs)-d:] {
+				extra = append(extra, row[0])
+			}
 		}
 	}
 	sort.Strings(missing)
@@ -793,36 +808,31 @@ func (a *Auditor) compare(t *task.Task, f *formal, keys map[uint32]bool, cells m
 		// The requested columns are the last len(f.cols) of the answer
 		// (a Reverse-Union's pivot column comes first).
 		off := len(t.Answer.Columns) - len(f.cols)
-		names := make([]string, 0, len(derived))
-		for n := range derived {
-			names = append(names, n)
-		}
-		sort.Strings(names)
 		for _, n := range names {
-			row, ok := rows[n]
-			if !ok || len(row) != len(t.Answer.Columns) {
-				continue
-			}
-			for i, vs := range cells[derived[n]] {
-				var want []string
-				for _, v := range vs {
-					want = append(want, NameKey(a.entity(v).Name))
-				}
-				// A value may itself hold "; " (a coordinate pair): split the
-				// cell only when it holds several values.
-				got := []string{NameKey(row[off+i])}
-				if len(want) > 1 {
-					got = got[:0]
-					for _, x := range strings.Split(row[off+i], "; ") {
-						got = append(got, NameKey(x))
+			used := make([]bool, len(rows[n]))
+			for _, k := range derived[n] {
+				want := a.cellNames(cells[k])
+				match := -1
+				for i, row := range rows[n] {
+					if !used[i] && len(row) == len(t.Answer.Columns) && sameCells(want, row[off:]) {
+						match = i
+						break
 					}
 				}
-				slices.Sort(want)
-				want = slices.Compact(want)
-				slices.Sort(got)
-				got = slices.Compact(got)
-				if !slices.Equal(want, got) && r.count(Mismatch) < maxFindings {
-					r.add(Mismatch, "%q of %q is %q in the answer, %q read off the tables", t.Answer.Columns[off+i], row[0], row[off+i], strings.Join(want, "; "))
+				if match >= 0 {
+					used[match] = true
+					continue
+				}
+				if len(rows[n]) == 0 || r.count(Mismatch) >= maxFindings {
+					continue
+				}
+				// No row has this key's values: report against the
+				// first row of its name.
+				row := rows[n][0]
+				for i := range want {
+					if off+i < len(row) && !sameCells(want[i:i+1], row[off+i:off+i+1]) {
+						r.add(Mismatch, "%q of %q is %q in the answer, %q read off the tables", t.Answer.Columns[off+i], row[0], row[off+i], strings.Join(want[i], "; "))
+					}
 				}
 			}
 		}
@@ -832,6 +842,45 @@ func (a *Auditor) compare(t *task.Task, f *formal, keys map[uint32]bool, cells m
 			r.add(Mismatch, "the count is %s, the named tables give %d", ag.Value, len(keys))
 		}
 	}
+}
+
+// cellNames are a derived row's values, per column, as sorted distinct
+// NameKeys.
+func (a *Auditor) cellNames(cells [][]uint32) [][]string {
+	out := make([][]string, len(cells))
+	for i, vs := range cells {
+		var want []string
+		for _, v := range vs {
+			want = append(want, NameKey(a.entity(v).Name))
+		}
+		slices.Sort(want)
+		out[i] = slices.Compact(want)
+	}
+	return out
+}
+
+// sameCells reports whether the answer's cells hold the derived values. A
+// value may itself hold "; " (a coordinate pair): a cell is split only
+// when several values are expected.
+func sameCells(want [][]string, cells []string) bool {
+	if len(cells) < len(want) {
+		return false
+	}
+	for i, w := range want {
+		got := []string{NameKey(cells[i])}
+		if len(w) > 1 {
+			got = got[:0]
+			for _, x := range strings.Split(cells[i], "; ") {
+				got = append(got, NameKey(x))
+			}
+		}
+		slices.Sort(got)
+		got = slices.Compact(got)
+		if !slices.Equal(w, got) {
+			return false
+		}
+	}
+	return true
 }
 
 func clip(xs []string) string {

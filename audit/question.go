@@ -47,7 +47,7 @@ func (a *Auditor) question(t *task.Task, trees []*graph.Tree, r *Report) {
 	if emptyHeader.MatchString(t.Question) {
 		r.add(RawClue, "the question has an empty header")
 	}
-	for _, c := range t.Answer.Columns[min(1, len(t.Answer.Columns)):] {
+	for _, c := range t.Answer.Columns {
 		if RawHeader(c) {
 			r.add(RawClue, "the answer asks for %q, which is no word", c)
 		}

@@ -291,21 +291,45 @@ func inTree(ids ...uint32) task.Triple {
 // filtered) and some of their attributes.
 func (s *synth) basic(ctx context.Context, t *graph.Tree, rng *rand.Rand) (*draft, string, error) {
 	keys := rowKeys(t)
+	cols, err := s.usableColumns([]*graph.Tree{t}, t, keys)
+	if err != nil {
+		return nil, "", err
+	}
+	d := &draft{variant: task.Basic, trees: []*graph.Tree{t}, keyNoun: keyNoun(t), keyHeader: t.KeyHeader}
+	d.triples = []task.Triple{inTree(t.ID)}
 	// One hop beyond the table (WebShaper's layer-wise expansion through
-	// the graph): attributes the keys have only in other trees, read on
-	// the key entities' own pages or other tables, so that most of R is
-	// not on the table's page. Keys without them fall out of the answer;
-	// the question says so. Chosen first: most tables have none.
+	// the graph): an attribute of the key entities themselves that every
+	// key has in other trees, read on their own pages or other tables, so
+	// that most of R is not on the table's page. Chosen first: most tables
+	// have none.
 	hops, restricted, err := s.basicHops(t, filter{col: -1}, rng)
 	if err != nil {
 		return nil, "", err
 	}
+	f := filter{col: -1}
+	// The keys a filter of the table keeps may all have one that the
+	// others lack: the filter is the table's own, so a reader finds the
+	// same keys.
+	for try := 0; try < 4 && len(hops) == 0 && len(cols) > 0 && s.requireHop; try++ {
+		n := len(d.slots)
+		g, ok, err := s.chooseFilter(d, t, keys, cols, rng, s.o.Expand > 0)
+		if err != nil {
+			return nil, "", err
+		}
+		if !ok {
+			break
+		}
+		if hops, restricted, err = s.basicHops(t, g, rng); err != nil {
+			return nil, "", err
+		}
+		if len(hops) > 0 {
+			f = g
+		} else {
+			d.slots = d.slots[:n]
+		}
+	}
 	if len(hops) == 0 && s.requireHop && s.o.Expand == 0 && !s.o.Aggregate {
 		return nil, DropNoHop, nil
-	}
-	cols, err := s.usableColumns([]*graph.Tree{t}, t, keys)
-	if err != nil {
-		return nil, "", err
 	}
 	// Columns whose facts other trees also state (store-wide values, read
 	// from the key's own page or those trees), asked for alongside.
@@ -322,22 +346,18 @@ func (s *synth) basic(ctx context.Context, t *graph.Tree, rng *rand.Rand) (*draf
 	if len(cols) == 0 && len(beyond) == 0 {
 		return nil, DropNoColumns, nil
 	}
-	d := &draft{variant: task.Basic, trees: []*graph.Tree{t}, keyNoun: keyNoun(t), keyHeader: t.KeyHeader}
-	d.triples = []task.Triple{inTree(t.ID)}
-	f := filter{col: -1}
-	if s.o.Expand > 0 || rng.IntN(2) == 0 {
+	if f.col < 0 && (s.o.Expand > 0 || rng.IntN(2) == 0) {
 		var ok bool
-		f, ok, err = s.chooseFilter(d, t, keys, cols, rng, s.o.Expand > 0)
-		if err != nil {
+		if f, ok, err = s.chooseFilter(d, t, keys, cols, rng, s.o.Expand > 0); err != nil {
 			return nil, "", err
-		}
-		if ok {
-			d.triples = append(d.triples, f.triple)
-			d.keep = append(d.keep, f.keep...)
-			d.given = append(d.given, f.static)
-		} else {
+		} else if !ok {
 			f = filter{col: -1}
 		}
+	}
+	if f.col >= 0 {
+		d.triples = append(d.triples, f.triple)
+		d.keep = append(d.keep, f.keep...)
+		d.given = append(d.given, f.static)
 	}
 	d.cols = chooseCols(d, t, cols, f.col, rng)
 	if len(hops) > 0 && len(d.cols) > 0 {

@@ -141,7 +141,11 @@ func Run(ctx context.Context, g *graph.Store, opts *Options, emit func(*task.Tas
 	seen := map[string]bool{}
 	// A base may give several tasks (other columns, filters, anchors):
 	// a few rounds over the bases before giving up.
-	const rounds = 3
+	// A union theme gives many: each round draws other trees of it.
+	rounds := 3
+	if v != task.Basic {
+		rounds = 30
+	}
 	// A union base of many pages gives a candidate per three of its pages
 	// each round (other trees, columns, anchors): the widest themes are
 	// the ones whose tasks a few visits do not cover.

@@ -230,45 +230,34 @@ func Display(e *graph.Entity) string {
 
 var refNumber = regexp.MustCompile(`\s*\(#\s*\d+\)$`)
 
-// rows renders a table's rows with entity names; cells with several
-// values are joined by "; ".
+// rows renders a table's rows with entity names (see render).
 func (tb *table) rows(g *graph.Store) ([][]string, error) {
-	var ids []uint32
-	for i, k := range tb.keys {
-		ids = append(ids, k)
-		for _, c := range tb.cells[i] {
-			ids = append(ids, c...)
-		}
-	}
-	uniq := slices.Clone(ids)
+	uniq := tb.ids()
 	slices.Sort(uniq)
 	uniq = slices.Compact(uniq)
 	es, err := g.Entities(uniq)
 	if err != nil {
 		return nil, fmt.Errorf("synth: %w", err)
 	}
-	name := make(map[uint32]string, len(es))
+	byID := make(map[uint32]*graph.Entity, len(es))
 	for _, e := range es {
-		name[e.ID] = Display(e)
+		byID[e.ID] = e
 	}
-	out := make([][]string, len(tb.keys))
-	for i, k := range tb.keys {
-		row := []string{name[k]}
-		for _, c := range tb.cells[i] {
-			parts := make([]string, len(c))
-			for j, id := range c {
-				parts[j] = name[id]
-			}
-			row = append(row, strings.Join(parts, "; "))
-		}
-		out[i] = row
-	}
-	return out, nil
+	return tb.render(byID), nil
 }
 
 // tableRows is tb.rows with the synthesiser's entity cache: the same
 // names, read once per entity rather than once per task.
 func (s *synth) tableRows(tb *table) ([][]string, error) {
+	es, err := s.entities(tb.ids())
+	if err != nil {
+		return nil, err
+	}
+	return tb.render(es), nil
+}
+
+// ids are the entities of a table: keys and values.
+func (tb *table) ids() []uint32 {
 	var ids []uint32
 	for i, k := range tb.keys {
 		ids = append(ids, k)
@@ -276,29 +265,46 @@ func (s *synth) tableRows(tb *table) ([][]string, error) {
 			ids = append(ids, c...)
 		}
 	}
-	es, err := s.entities(ids)
-	if err != nil {
-		return nil, err
-	}
-	name := func(id uint32) string {
-		if e, ok := es[id]; ok {
-			return Display(e)
+	return ids
+}
+
+// render writes a table's rows: each entity by its Display name, the
+// values of a cell joined by "; ". A cell whose values would read alike
+// without their disambiguators ("Days of the New" for three albums) gives
+// their full names.
+func (tb *table) render(es map[uint32]*graph.Entity) [][]string {
+	name := func(id uint32, full bool) string {
+		e, ok := es[id]
+		switch {
+		case !ok:
+			return ""
+		case full:
+			return e.Name
 		}
-		return ""
+		return Display(e)
 	}
 	out := make([][]string, len(tb.keys))
 	for i, k := range tb.keys {
-		row := []string{name(k)}
+		row := []string{name(k, false)}
 		for _, c := range tb.cells[i] {
 			parts := make([]string, len(c))
+			seen := map[string]bool{}
+			full := false
 			for j, id := range c {
-				parts[j] = name(id)
+				parts[j] = name(id, false)
+				full = full || seen[parts[j]]
+				seen[parts[j]] = true
+			}
+			if full {
+				for j, id := range c {
+					parts[j] = name(id, true)
+				}
 			}
 			row = append(row, strings.Join(parts, "; "))
 		}
 		out[i] = row
 	}
-	return out, nil
+	return out
 }
 
 // aggOf rebuilds the engine aggregate of an answer: Column is the
