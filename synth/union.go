@@ -43,6 +43,9 @@ const (
 	// policy that visits the first hits of one search should not see them
 	// all.
 	minUnionPages = 6
+	// minWideBases is how many themes of unionPages pages a store must
+	// have for unions to span that many.
+	minWideBases = 20
 	// maxSpace bounds a union space; larger unions lose their last trees.
 	maxSpace = 1000
 )
@@ -130,9 +133,21 @@ func (s *synth) unionBases(ctx context.Context) ([][]int, error) {
 	slices.SortFunc(out, slices.Compare[[]int])
 	// A store without groups of minUnionPages pages: its largest groups
 	// take their place.
+	// The pages a union spans: minUnionPages, or fewer on a store with
+	// fewer than minWideBases themes that wide (the largest that many of
+	// its themes reach, at least two).
 	s.unionPages = 2
-	for _, p := range out {
-		s.unionPages = max(s.unionPages, min(minUnionPages, pages(s, p)))
+	for p := minUnionPages; p > 2; p-- {
+		n := 0
+		for _, b := range out {
+			if pages(s, b) >= p {
+				n++
+			}
+		}
+		if n >= minWideBases {
+			s.unionPages = p
+			break
+		}
 	}
 	if s.o.Logger.Enabled(ctx, slog.LevelDebug) {
 		h := map[int]int{} // pages → bases
@@ -584,7 +599,7 @@ func (s *synth) union(ctx context.Context, group []int, rng *rand.Rand) (*draft,
 	// A union of a few pages is one a few visits cover: unions span at
 	// least unionPages pages; smaller themes give intersections and
 	// differences.
-	if sp.op == OpUnion && s.unionPages >= minUnionPages && pages(s, sp.trees) < s.unionPages {
+	if sp.op == OpUnion && pages(s, sp.trees) < s.unionPages {
 		return nil, DropSmall, nil
 	}
 	if len(sp.trees) < s.o.MinTrees {
@@ -754,9 +769,10 @@ func (s *synth) reverse(ctx context.Context, group []int, rng *rand.Rand) (*draf
 	if len(base) < s.o.MinTrees {
 		return nil, DropMinTrees, nil
 	}
-	// Spaces of minUnionPages pages or more, on a store that has them:
+	// Spaces of unionPages pages or more (minUnionPages, on a store with
+	// enough themes that wide):
 	// unions of many pages are the ones a few visits do not cover.
-	if len(base) < 2 || s.unionPages >= minUnionPages && pages(s, base) < s.unionPages {
+	if len(base) < 2 || pages(s, base) < s.unionPages {
 		return nil, DropSmall, nil
 	}
 	if space.GetCardinality() < 4 {
