@@ -193,14 +193,7 @@ func Theme(titles []string) (fixed string, ok bool) {
 	for i, t := range titles {
 		stems[i] = squeeze(editionRe.ReplaceAllString(t, " "))
 	}
-	pre := stems[0]
-	suf := stems[0]
-	for _, s := range stems[1:] {
-		pre = commonPrefix(pre, s)
-		suf = commonSuffix(suf, s)
-	}
-	pre = wordCut(pre, false)
-	suf = wordCut(suf, true)
+	pre, suf := Affixes(stems)
 	same := true
 	for _, s := range stems[1:] {
 		if s != stems[0] {
@@ -244,6 +237,21 @@ func contentWords(s string) int {
 }
 
 func squeeze(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// Affixes are the longest prefix and suffix of whole words that all of
+// titles share ("National Register of Historic Places listings in " and
+// ", Michigan" of two counties' listings).
+func Affixes(titles []string) (pre, suf string) {
+	if len(titles) == 0 {
+		return "", ""
+	}
+	pre, suf = titles[0], titles[0]
+	for _, t := range titles[1:] {
+		pre = commonPrefix(pre, t)
+		suf = commonSuffix(suf, t)
+	}
+	return wordCut(pre, false), wordCut(suf, true)
+}
 
 func commonPrefix(a, b string) string {
 	n := min(len(a), len(b))

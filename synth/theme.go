@@ -176,21 +176,7 @@ func themePhrase(ts []*graph.Tree, join func([]string) string) (string, bool) {
 		for i, t := range ts {
 			titles[i] = t.PageTitle
 		}
-		pre, suf := titles[0], titles[0]
-		for _, t := range titles[1:] {
-			pre = commonPrefix(pre, t)
-			suf = commonSuffix(suf, t)
-		}
-		if i := strings.LastIndexByte(pre, ' '); i >= 0 {
-			pre = pre[:i+1]
-		} else {
-			pre = ""
-		}
-		if i := strings.IndexByte(suf, ' '); i >= 0 {
-			suf = suf[i:]
-		} else {
-			suf = ""
-		}
+		pre, suf := audit.Affixes(titles)
 		if _, ok := audit.Theme(titles); !ok {
 			return "", false
 		}
@@ -217,23 +203,6 @@ func themePhrase(ts []*graph.Tree, join func([]string) string) (string, bool) {
 		phrase += " (" + lowerFirst(sec) + ")"
 	}
 	return phrase, true
-}
-
-func commonPrefix(a, b string) string {
-	n := min(len(a), len(b))
-	i := 0
-	for i < n && a[i] == b[i] {
-		i++
-	}
-	return a[:i]
-}
-
-func commonSuffix(a, b string) string {
-	i := 0
-	for i < len(a) && i < len(b) && a[len(a)-1-i] == b[len(b)-1-i] {
-		i++
-	}
-	return a[len(a)-i:]
 }
 
 // leadNum is the number an edition label starts with ("1962", "30th",
