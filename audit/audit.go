@@ -484,6 +484,9 @@ func (a *Auditor) resolveVar(v string, f *formal, r *Report, depth int) []uint32
 		case t.S.Var == v && len(t.O.Consts) > 0: // [X, rel, C@c]
 			for _, c := range t.O.Consts {
 				for _, o := range a.resolveConst(c) {
+					if !a.isEntity(o) {
+						r.add(StringJoin, "an expansion identifies a thing by %q, which names no one thing", a.entity(o).Name)
+					}
 					cand = append(cand, a.subjects(t.R, o)...)
 				}
 			}
@@ -493,7 +496,7 @@ func (a *Auditor) resolveVar(v string, f *formal, r *Report, depth int) []uint32
 					if !a.isEntity(s) {
 						r.add(StringJoin, "an expansion joins through %q, which names no one thing", a.entity(s).Name)
 					}
-					if editionRe.MatchString(a.entity(s).Name) {
+					if IsOccasion(a.entity(s).Name) {
 						r.add(Context, "an expansion reads %q of %q, an occasion (a season, an edition), not a thing", a.header(t.R), a.entity(s).Name)
 					}
 					cand = append(cand, a.objects(t.R, s)...)

@@ -178,6 +178,11 @@ func RawValue(v string) bool { return coord.MatchString(v) }
 // recurring theme: years, seasons, ordinals.
 var editionRe = regexp.MustCompile(`\b(1[0-9]|20)\d{2}(\s*[–-]\s*(\d{2}|\d{4}))?\b|\b\d+(st|nd|rd|th)\b`)
 
+// IsOccasion reports whether a name is of an occasion (a season, an
+// edition: it carries a year or an ordinal), whose attributes belong to
+// the occasion, not to the things that took part in it.
+func IsOccasion(name string) bool { return editionRe.MatchString(name) }
+
 // Theme is what the page titles of a union have in common: each title with
 // its edition numbers (years, seasons, ordinals) taken out, and then the
 // longest prefix and suffix all titles share. Fixed is the shared text

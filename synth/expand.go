@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/leaper-dev/leaper/audit"
 	"github.com/leaper-dev/leaper/query"
 	"github.com/leaper-dev/leaper/task"
 )
@@ -150,6 +151,15 @@ func (s *synth) expandSlot(ctx context.Context, d *draft, li int, inR map[uint32
 		oname := s.name(f.other)
 		lo := strings.ToLower(oname)
 		if len(lo) < 2 || consts[lo] || strings.Contains(lo, ename) || strings.Contains(ename, lo) {
+			continue
+		}
+		// The identifying fact is one a reader can look up and trust: an
+		// attribute of the entity itself, in words, between two articles
+		// (never a date or a number that happens to be unique), and not of
+		// an occasion (a season, an edition).
+		if ok, err := s.ownAttr(f.header, []uint32{e, f.other}); err != nil {
+			return false, err
+		} else if !ok || audit.IsOccasion(s.name(e)) || audit.IsOccasion(oname) {
 			continue
 		}
 		tries++
