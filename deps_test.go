@@ -11,6 +11,7 @@ import (
 // its sub-packages, test helpers included) may import only the rooms listed
 // for it, and its own.
 //
+//	cmd → report → agent/{eval} → agent → {web, task}
 //	cmd → agent/{serve, eval, export} → agent → {web, task}
 //	web → store → {graph, index}
 //	synth → {query, mining} → graph; query → task → graph
@@ -19,6 +20,7 @@ import (
 //	benchmarks' peers, used by cmd/leaper-bench) imports nothing of leaper.
 var rooms = map[string][]string{
 	"cmd":            {"*"},
+	"report":         {"agent", "agent/eval", "web", "store", "task", "graph", "index", "internal"},
 	"agent/serve":    {"agent", "agent/eval", "web", "store", "task", "graph", "index", "internal"},
 	"agent/eval":     {"agent", "web", "task", "graph", "internal"},
 	"agent/export":   {"agent", "web", "task", "graph", "internal"},
