@@ -113,9 +113,15 @@ func ReadSynthStats(path string) ([]SynthStats, error) {
 			out = append(out, list...)
 			continue
 		}
+		// A task also has a "variant": the report is told by its counts.
+		var keys map[string]json.RawMessage
 		var s SynthStats
-		if err := json.Unmarshal(raw, &s); err != nil || s.Variant == "" {
-			return nil, fmt.Errorf("%w: %s: value %d has no \"variant\": not leaper synth --json's report", ErrSynthStats, path, i)
+		err := json.Unmarshal(raw, &keys)
+		if err == nil {
+			err = json.Unmarshal(raw, &s)
+		}
+		if _, ok := keys["candidates"]; err != nil || !ok || s.Variant == "" {
+			return nil, fmt.Errorf("%w: %s: value %d has no \"variant\" and \"candidates\": not leaper synth --json's report", ErrSynthStats, path, i)
 		}
 		out = append(out, s)
 	}
