@@ -29,6 +29,7 @@ type ReportOptions struct {
 	Out          string
 	Title        string
 	Hardness     bool
+	Score        bool
 }
 
 func newReportCmd(f *Factory, runF func(context.Context, *ReportOptions) error) *cobra.Command {
@@ -51,8 +52,8 @@ with the targets they revealed.`,
   leaper report --tasks tasks.jsonl --synth-stats synth.json --eval eval.json traj.jsonl -o report.html`,
 		RunE: func(c *cobra.Command, args []string) error {
 			opts.IO, opts.Graph, opts.Web, opts.Store, opts.Trajectories = f.IO, f.Graph, f.Web, f.Store, args
-			if opts.Hardness && opts.Tasks == "" {
-				return usageErrorf("--hardness needs --tasks")
+			if (opts.Hardness || opts.Score) && opts.Tasks == "" {
+				return usageErrorf("--hardness and --score need --tasks")
 			}
 			if runF != nil {
 				return runF(c.Context(), opts)
@@ -66,13 +67,14 @@ with the targets they revealed.`,
 	fl.StringArrayVar(&opts.Synth, "synth-stats", nil, "leaper synth --json's report (its stderr), charted as refusals by reason; repeatable")
 	fl.StringVarP(&opts.Out, "out", "o", "-", "file to write (-: stdout)")
 	fl.StringVar(&opts.Title, "title", "", "the page's title (default \"leaper report\")")
+	fl.BoolVar(&opts.Score, "score", false, "score each run's answers as leaper eval does (soft F, success rate, row and item F1) for the side-by-side table")
 	fl.BoolVar(&opts.Hardness, "hardness", false, "run the naive and oracle policies over the store's web for the hardness scatter, when no trajectory file holds both")
 	return c
 }
 
 func runReport(ctx context.Context, o *ReportOptions) error {
 	t0 := time.Now()
-	ro := &report.Options{Title: o.Title, Store: o.Store}
+	ro := &report.Options{Title: o.Title, Store: o.Store, Score: o.Score}
 	var err error
 	if o.Tasks != "" {
 		if ro.Tasks, err = task.ReadFile(o.Tasks); err != nil {

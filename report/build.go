@@ -34,41 +34,55 @@ type page struct {
 	EvalGrid     *grid
 	Charts       map[string][]chart // by section: store, tasks, rollouts
 	Data         *pageData
+	Cards        *cardData
 }
 
-// pageData is the JSON the script reads: the charts, the tasks and the
-// trees and names their cards show, and the trajectories' steps.
+// pageData is the JSON the script reads as the page opens: the charts
+// and the task list.
 type pageData struct {
-	Charts []chart             `json:"charts"`
-	Runs   []string            `json:"runs"` // trajectory groups, in the order of Trajs' run index
-	Tasks  []taskJSON          `json:"tasks"`
-	Trees  map[string]treeJSON `json:"trees"`
-	Names  map[string]string   `json:"names"`
-	Trajs  []trajJSON          `json:"trajs"`
+	Charts []chart    `json:"charts"`
+	Runs   []string   `json:"runs"` // trajectory groups, in the order of cardData.Trajs' run index
+	Tasks  []taskJSON `json:"tasks"`
+}
+
+// cardData is the JSON the script reads when a card is first opened or
+// the list first searched: what the cards show, most of the page's bytes.
+type cardData struct {
+	Tasks []cardJSON          `json:"tasks"` // as pageData.Tasks
+	Trees map[string]treeJSON `json:"trees"`
+	Names map[string]string   `json:"names"`
+	Trajs []trajJSON          `json:"trajs"`
 }
 
 type taskJSON struct {
-	ID    string     `json:"id"`
-	V     string     `json:"v"`
-	Op    string     `json:"op,omitempty"`
-	Q     string     `json:"q"`
-	F     string     `json:"f"`
-	Cols  []string   `json:"cols"`
-	Rows  [][]string `json:"rows"`
-	Agg   string     `json:"agg,omitempty"`
-	Trees []uint32   `json:"trees"` // the task's trees, then the other trees its targets come from
-	// T are the targets: [entity, layer, tree, relation].
-	T     [][4]any `json:"t"`
-	Pages int      `json:"pages"`
+	ID      string `json:"id"`
+	V       string `json:"v"`
+	Op      string `json:"op,omitempty"`
+	Q       string `json:"q"`
+	Targets int    `json:"n"`
+	Trees   int    `json:"trees"`
+	Pages   int    `json:"pages"`
 	// ISR per run group (-1: no trajectory), for the list.
 	ISR []float64 `json:"isr,omitempty"`
+}
+
+type cardJSON struct {
+	F    string     `json:"f"`
+	Cols []string   `json:"cols"`
+	Rows [][]string `json:"rows"`
+	Agg  string     `json:"agg,omitempty"`
+	// Trees are the task's trees, then the other trees its targets come from.
+	Trees []uint32 `json:"trees"`
+	// T are the targets: [entity, layer, tree, column], the column being
+	// the index of the target's relation among its tree's (-1 for a key,
+	// or a relation the tree does not have).
+	T [][4]int64 `json:"t"`
 }
 
 type treeJSON struct {
 	Title string   `json:"title"`
 	URL   string   `json:"url"`
 	Key   string   `json:"key"`
-	Rels  []string `json:"rels"` // relation of each column
 	Heads []string `json:"heads"`
 	// Rows are [key, values of column 1, values of column 2, ...].
 	Rows [][]any `json:"rows"`
@@ -96,7 +110,7 @@ type stepJSON struct {
 // build gathers the report's numbers.
 func build(ctx context.Context, g *graph.Store, o *Options) (*page, error) {
 	p := &page{Title: o.Title, Store: o.Store, Charts: map[string][]chart{},
-		Data: &pageData{Trees: map[string]treeJSON{}, Names: map[string]string{}}}
+		Data: &pageData{}, Cards: &cardData{Trees: map[string]treeJSON{}, Names: map[string]string{}}}
 	if err := p.storeSection(ctx, g); err != nil {
 		return nil, err
 	}
@@ -222,7 +236,8 @@ func (p *page) taskSection(ctx context.Context, g *graph.Store, o *Options) (map
 		hs[2].Add(float64(len(pages)))
 		byClass[k] = hs
 		p.Data.Tasks = append(p.Data.Tasks, taskJSON{ID: t.ID, V: string(t.Variant), Op: t.Op, Q: t.Question,
-			Trees: ids, Pages: len(pages)})
+			Targets: len(t.Targets), Trees: len(t.Trees), Pages: len(pages)})
+		p.Cards.Tasks = append(p.Cards.Tasks, cardJSON{Trees: ids})
 	}
 	classes := sortedKeys(byClass)
 	var rs, ts, ps []hist.Histogram
@@ -313,7 +328,7 @@ func (p *page) runSection(ctx context.Context, g *graph.Store, o *Options) error
 	grid := &grid{Head: []string{"measure"}}
 	rows := map[string][]string{}
 	order := []string{"trajectories", "ISR mean", "ISR median", "ISE mean", "ISE median", "valid-action rate", "tool calls mean", "answered"}
-	if len(o.Tasks) > 0 {
+	if o.Score && len(o.Tasks) > 0 {
 		order = append(order, "soft F", "success rate", "row F1", "item F1")
 	}
 	for gi, gr := range gs {
@@ -347,7 +362,7 @@ func (p *page) runSection(ctx context.Context, g *graph.Store, o *Options) error
 			}
 			s.Points = append(s.Points, [2]float64{round3(m.ISR), round3(m.ISE)})
 			s.Tasks = append(s.Tasks, ti)
-			p.Data.Trajs = append(p.Data.Trajs, trajJSON{Task: ti, Run: gi, ISR: round3(m.ISR), ISE: round3(m.ISE),
+			p.Cards.Trajs = append(p.Cards.Trajs, trajJSON{Task: ti, Run: gi, ISR: round3(m.ISR), ISE: round3(m.ISE),
 				Valid: round3(m.ValidRate), End: string(t.End), Ans: clip(t.Answer, 400), Steps: steps(t.Steps)})
 		}
 		cove.Series = append(cove.Series, s)
@@ -360,7 +375,7 @@ func (p *page) runSection(ctx context.Context, g *graph.Store, o *Options) error
 			"valid-action rate": fmt.Sprintf("%.3f", vS.Mean), "tool calls mean": fmt.Sprintf("%.1f", cS.Mean),
 			"answered": fmt.Sprintf("%.1f%%", 100*float64(answered)/float64(max(1, len(gr.trs)))),
 		}
-		if len(o.Tasks) > 0 {
+		if o.Score && len(o.Tasks) > 0 {
 			rep := eval.Evaluate(ctx, o.Tasks, gr.trs, &eval.Scorer{Graph: g})
 			if all := rep.Groups[len(rep.Groups)-1]; all.N > 0 {
 				vals["soft F"], vals["success rate"] = fmt.Sprintf("%.3f", all.F), fmt.Sprintf("%.3f", all.SuccessRate)
@@ -494,7 +509,7 @@ func (p *page) hardness(ctx context.Context, g *graph.Store, o *Options) error {
 func (p *page) cards(g *graph.Store, tasks []*task.Task, trees map[uint32]*graph.Tree) error {
 	need := map[uint32]bool{}
 	for i, t := range tasks {
-		d := &p.Data.Tasks[i]
+		d := &p.Cards.Tasks[i]
 		f, _ := json.Marshal(t.Formalization)
 		d.F, d.Cols, d.Rows = string(f), t.Answer.Columns, t.Answer.Rows
 		if d.Cols == nil {
@@ -506,10 +521,14 @@ func (p *page) cards(g *graph.Store, tasks []*task.Task, trees map[uint32]*graph
 		if a := t.Answer.Aggregate; a != nil {
 			d.Agg = strings.TrimSpace(fmt.Sprintf("%s(%s) = %s", a.Op, a.Column, a.Value))
 		}
-		d.T = make([][4]any, len(t.Targets))
+		d.T = make([][4]int64, len(t.Targets))
 		for j, tg := range t.Targets {
-			d.T[j] = [4]any{tg.Entity, tg.Layer, tg.Tree, tg.Relation}
-			p.Data.Names[fmt.Sprint(tg.Entity)] = tg.Name
+			col := int64(-1)
+			if tr := trees[tg.Tree]; tg.Layer != 2 && tr != nil {
+				col = int64(slices.IndexFunc(tr.Columns, func(c graph.Column) bool { return c.Name == tg.Relation }))
+			}
+			d.T[j] = [4]int64{int64(tg.Entity), int64(tg.Layer), int64(tg.Tree), col}
+			p.Cards.Names[fmt.Sprint(tg.Entity)] = tg.Name
 		}
 	}
 	ids := make([]uint32, 0, len(trees))
@@ -521,7 +540,7 @@ func (p *page) cards(g *graph.Store, tasks []*task.Task, trees map[uint32]*graph
 		t := trees[id]
 		tj := treeJSON{Title: t.Title(), URL: t.PageURL, Key: t.KeyHeader, Rows: make([][]any, len(t.Rows))}
 		for _, c := range t.Columns {
-			tj.Rels, tj.Heads = append(tj.Rels, c.Name), append(tj.Heads, c.Header)
+			tj.Heads = append(tj.Heads, c.Header)
 		}
 		for i, r := range t.Rows {
 			row := make([]any, 0, 1+len(r.Values))
@@ -535,12 +554,12 @@ func (p *page) cards(g *graph.Store, tasks []*task.Task, trees map[uint32]*graph
 			}
 			tj.Rows[i] = row
 		}
-		p.Data.Trees[fmt.Sprint(id)] = tj
+		p.Cards.Trees[fmt.Sprint(id)] = tj
 	}
 	// Steps name the targets they revealed; those are targets, named above.
 	var want []uint32
 	for id := range need {
-		if _, ok := p.Data.Names[fmt.Sprint(id)]; !ok {
+		if _, ok := p.Cards.Names[fmt.Sprint(id)]; !ok {
 			want = append(want, id)
 		}
 	}
@@ -553,7 +572,7 @@ func (p *page) cards(g *graph.Store, tasks []*task.Task, trees map[uint32]*graph
 			return fmt.Errorf("report: entity names: %w", err)
 		}
 		for _, e := range es {
-			p.Data.Names[fmt.Sprint(e.ID)] = e.Name
+			p.Cards.Names[fmt.Sprint(e.ID)] = e.Name
 		}
 		want = want[n:]
 	}

@@ -35,6 +35,10 @@ func render(w io.Writer, p *page) error {
 	if err != nil {
 		return fmt.Errorf("report: encode data: %w", err)
 	}
+	cards, err := json.Marshal(p.Cards)
+	if err != nil {
+		return fmt.Errorf("report: encode cards: %w", err)
+	}
 	bw := bufio.NewWriterSize(w, 1<<16)
 	err = pageTmpl.Execute(bw, struct {
 		*page
@@ -42,7 +46,8 @@ func render(w io.Writer, p *page) error {
 		ChartJS template.JS
 		AppJS   template.JS
 		JSON    template.JS
-	}{p, template.CSS(styleCSS), template.JS("/*! Chart.js licence:\n" + chartLicense + "\n*/\n" + chartJS), template.JS(appJS), template.JS(data)})
+		Cards   template.JS
+	}{p, template.CSS(styleCSS), template.JS("/*! Chart.js licence:\n" + chartLicense + "\n*/\n" + chartJS), template.JS(appJS), template.JS(data), template.JS(cards)})
 	if err != nil {
 		return fmt.Errorf("report: write: %w", err)
 	}

@@ -44,6 +44,11 @@ type Options struct {
 	Tasks []*task.Task
 	// Runs fill the rollout section; two or more are shown side by side.
 	Runs []Run
+	// Score scores each run's answers against Tasks as leaper eval does
+	// (soft F, WideSearch's success rate, row and item F1, with the
+	// targets' aliases from the store) for the side-by-side table. It is
+	// most of the report's time on thousands of trajectories.
+	Score bool
 	// Eval is a saved evaluation (leaper eval --json), shown as a table.
 	Eval *eval.Report
 	// Synth are synthesis reports, whose refusals are charted by reason.

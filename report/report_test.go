@@ -34,7 +34,7 @@ func newSample(t *testing.T) *sample {
 	if len(tasks) < 3 {
 		t.Fatalf("sample: %d tasks", len(tasks))
 	}
-	opts := &Options{Title: "sample report", Store: "sample", Tasks: tasks,
+	opts := &Options{Title: "sample report", Store: "sample", Tasks: tasks, Score: true,
 		Synth: []SynthStats{{Variant: "basic", Candidates: 12, Emitted: 8, Dropped: map[string]int{"no_hop": 3, "leak": 1}}}}
 	for _, pol := range []agent.Policy{&agent.Naive{}, &agent.Oracle{Graph: g, Probe: w}} {
 		trs := make([]*agent.Trajectory, len(tasks))
@@ -61,7 +61,7 @@ func TestWriteDeterministic(t *testing.T) {
 		t.Fatal("two writes of the same report differ")
 	}
 	html := a.String()
-	for _, want := range []string{"<title>sample report</title>", "Content-Security-Policy", "Chart.js v4", s.tasks[0].ID} {
+	for _, want := range []string{"<title>sample report</title>", "Content-Security-Policy", "Chart.js v4", "soft F", s.tasks[0].ID} {
 		if !strings.Contains(html, want) {
 			t.Errorf("report lacks %q", want)
 		}

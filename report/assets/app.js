@@ -5,7 +5,17 @@
   const D = JSON.parse(document.getElementById("data").textContent);
   const palette = ["#2563eb", "#d97706", "#059669", "#dc2626", "#7c3aed", "#0891b2", "#db2777", "#65a30d", "#9333ea", "#ea580c"];
   const charts = {};
-  window.leaperReport = { data: D, charts: charts, open: openTask };
+  let C = null; // the cards' data, parsed when first needed
+  let byTask = null;
+  function cards() {
+    if (C === null) {
+      C = JSON.parse(document.getElementById("cards-data").textContent);
+      byTask = {};
+      C.trajs.forEach(function (t, i) { if (t.task >= 0) (byTask[t.task] = byTask[t.task] || []).push(i); });
+    }
+    return C;
+  }
+  window.leaperReport = { data: D, charts: charts, open: openTask, cards: cards };
 
   Chart.defaults.animation = false;
   Chart.defaults.font.family = getComputedStyle(document.body).fontFamily;
@@ -43,7 +53,7 @@
           legend: { display: datasets.length > 1 || scatter, position: "bottom" },
           tooltip: scatter ? { callbacks: { label: function (ctx) {
             const ti = ctx.dataset.tasks[ctx.dataIndex];
-            const id = ti >= 0 && D.tasks[ti] ? D.tasks[ti].id + ": " : "";
+              const id = ti >= 0 && D.tasks[ti] ? D.tasks[ti].id + ": " : "";
             return id + "(" + ctx.parsed.x + ", " + ctx.parsed.y + ")";
           } } } : {}
         },
@@ -64,8 +74,6 @@
   // The task list.
   const tbody = document.querySelector("#task-list tbody");
   const rows = [];
-  const byTask = {};
-  D.trajs.forEach(function (t, i) { if (t.task >= 0) (byTask[t.task] = byTask[t.task] || []).push(i); });
   if (!D.runs || D.runs.length === 0) document.querySelector("#task-list th.runs").remove();
   const variants = {};
   const frag = document.createDocumentFragment();
@@ -75,7 +83,7 @@
     tr.dataset.i = i;
     const cls = t.op ? t.v + "/" + t.op : t.v;
     variants[cls] = true;
-    const cells = [t.id, cls, t.t.length, t.trees.length, t.pages];
+    const cells = [t.id, cls, t.n, t.trees, t.pages];
     if (D.runs && D.runs.length) cells.push((t.isr || []).map(function (x) { return x < 0 ? "–" : x.toFixed(2); }).join(" | "));
     cells.push(t.q);
     cells.forEach(function (v, j) {
@@ -86,7 +94,7 @@
     });
     tr.addEventListener("click", function () { openTask(i); });
     frag.appendChild(tr);
-    rows.push({ tr: tr, cls: cls, n: t.t.length, text: null });
+    rows.push({ tr: tr, cls: cls, n: t.n, text: null });
   });
   tbody.appendChild(frag);
   const sel = document.getElementById("variant");
@@ -100,8 +108,8 @@
   function haystack(i) {
     const r = rows[i];
     if (r.text === null) {
-      const t = D.tasks[i];
-      r.text = (t.id + " " + t.q + " " + t.t.map(function (x) { return D.names[x[0]] || ""; }).join(" ")).toLowerCase();
+      const t = D.tasks[i], c = cards();
+      r.text = (t.id + " " + t.q + " " + c.tasks[i].t.map(function (x) { return c.names[x[0]] || ""; }).join(" ")).toLowerCase();
     }
     return r.text;
   }
@@ -132,7 +140,7 @@
     if (text !== undefined) e.textContent = text;
     return e;
   }
-  function name(id) { return D.names[id] !== undefined ? D.names[id] : "#" + id; }
+  function name(id) { return C.names[id] !== undefined ? C.names[id] : "#" + id; }
   function table(head, body) {
     const t = el("table", "tbl");
     const h = el("tr");
@@ -144,30 +152,31 @@
   function openTask(i) {
     const t = D.tasks[i];
     if (!t) return;
+    const tc = cards().tasks[i];
     rows.forEach(function (r) { r.tr.classList.remove("sel"); });
     rows[i].tr.classList.add("sel");
     const card = document.getElementById("card");
     card.textContent = "";
     card.dataset.task = t.id;
-    card.appendChild(el("div", "meta", t.id + " · " + (t.op ? t.v + "/" + t.op : t.v) + " · |R| = " + t.t.length + " · " + t.trees.length + " trees · " + t.pages + " pages"));
+    card.appendChild(el("div", "meta", t.id + " · " + (t.op ? t.v + "/" + t.op : t.v) + " · |R| = " + t.n + " · " + t.trees + " trees · " + t.pages + " pages"));
     card.appendChild(el("div", "q", t.q));
-    if (t.f && t.f !== "null") {
+    if (tc.f && tc.f !== "null") {
       const f = el("div", "meta");
-      f.appendChild(el("code", "", t.f));
+      f.appendChild(el("code", "", tc.f));
       card.appendChild(f);
     }
 
     // Targets by tree: layer 2 marks the key, layer 3 the value in its
     // relation's column.
     const l2 = new Set(), l3 = new Set(), any3 = new Set();
-    t.t.forEach(function (x) {
+    tc.t.forEach(function (x) {
       if (x[1] === 2) l2.add(x[2] + ":" + x[0]);
-      else if (x[3]) l3.add(x[2] + ":" + x[3] + ":" + x[0]);
+      else if (x[3] >= 0) l3.add(x[2] + ":" + x[3] + ":" + x[0]);
       else any3.add(x[2] + ":" + x[0]);
     });
     card.appendChild(el("h3", "", "Source tables (target cells highlighted)"));
-    t.trees.forEach(function (id) {
-      const tree = D.trees[id];
+    tc.trees.forEach(function (id) {
+      const tree = C.trees[id];
       if (!tree) return;
       const box = el("div", "src");
       box.dataset.tree = id;
@@ -187,10 +196,9 @@
         if (l2.has(id + ":" + r[0])) { k.className = "hit"; rowHit = true; hits++; }
         tr.appendChild(k);
         for (let j = 1; j < r.length; j++) {
-          const rel = tree.rels[j - 1];
           const vs = r[j] || [];
           const td = el("td", "", vs.map(name).join("; "));
-          if (vs.some(function (v) { return l3.has(id + ":" + rel + ":" + v) || any3.has(id + ":" + v); })) { td.className = "hit"; rowHit = true; hits++; }
+          if (vs.some(function (v) { return l3.has(id + ":" + (j - 1) + ":" + v) || any3.has(id + ":" + v); })) { td.className = "hit"; rowHit = true; hits++; }
           tr.appendChild(td);
         }
         if (!rowHit) tr.className = "off";
@@ -202,8 +210,8 @@
     });
 
     const ans = el("details", "answer");
-    ans.appendChild(el("summary", "", "Answer (" + t.rows.length + " rows)" + (t.agg ? " · " + t.agg : "")));
-    ans.appendChild(table(t.cols, t.rows.map(function (r) {
+    ans.appendChild(el("summary", "", "Answer (" + tc.rows.length + " rows)" + (tc.agg ? " · " + tc.agg : "")));
+    ans.appendChild(table(tc.cols, tc.rows.map(function (r) {
       const tr = el("tr");
       r.forEach(function (c) { tr.appendChild(el("td", "", c)); });
       return tr;
@@ -211,7 +219,7 @@
     card.appendChild(ans);
 
     (byTask[i] || []).forEach(function (ti) {
-      const tj = D.trajs[ti];
+      const tj = C.trajs[ti];
       const box = el("div", "traj");
       box.appendChild(el("h3", "", "Trajectory · " + D.runs[tj.run] + " · ISR " + tj.isr + " · ISE " + tj.ise + " · valid " + tj.valid + " · " + tj.steps.length + " calls · ended " + tj.end));
       const ol = el("ol");
@@ -234,6 +242,9 @@
   if (m) {
     const id = decodeURIComponent(m[1]);
     const i = D.tasks.findIndex(function (t) { return t.id === id; });
-    if (i >= 0) openTask(i);
+    if (i >= 0) {
+      openTask(i);
+      document.getElementById("cards").scrollIntoView();
+    }
   }
 })();
