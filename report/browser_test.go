@@ -96,7 +96,7 @@ func (b *browser) open(tb testing.TB, path string) time.Duration {
 	t0 := time.Now()
 	if err := chromedp.Do(b.ctx, chromedp.Navigate(u), chromedp.WaitReady(chromedp.ID("shown")),
 		discard(chromedp.Poll[bool](`document.getElementById("shown").textContent !== ""`))); err != nil {
-		tb.Fatalf("open %s: %v", u, err)
+		tb.Fatalf("open %s: %v (page errors: %v)", u, err, b.errs())
 	}
 	return time.Since(t0)
 }
@@ -281,6 +281,45 @@ func TestReportInChromium(t *testing.T) {
 	}
 	if reqs := b.offPage(filepath.Base(path)); len(reqs) > 0 {
 		t.Errorf("the page made %d network requests: %v", len(reqs), reqs)
+	}
+	if errs := b.errs(); len(errs) > 0 {
+		t.Errorf("console errors: %v", errs)
+	}
+}
+
+// TestReportFileScreenshots screenshots each section of the report at
+// $LEAPER_REPORT_FILE into $LEAPER_REPORT_SHOTS (or the test's artifacts),
+// with the card of $LEAPER_REPORT_TASK open: how docs/report-*.png are
+// made.
+func TestReportFileScreenshots(t *testing.T) {
+	path := os.Getenv("LEAPER_REPORT_FILE")
+	if path == "" {
+		t.Skip("set LEAPER_REPORT_FILE to a report written by leaper report")
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := newBrowser(t)
+	t.Logf("opened in %s", b.open(t, abs))
+	if id := os.Getenv("LEAPER_REPORT_TASK"); id != "" {
+		js := fmt.Sprintf(`(() => { const i = leaperReport.data.tasks.findIndex(t => t.id === %q); leaperReport.open(i); return i; })()`, id)
+		if i := evalInt(t, b, js); i < 0 {
+			t.Fatalf("no task %s in %s", id, path)
+		}
+	}
+	// Scaled down, so that the README's copies stay small.
+	dir := artifacts(t)
+	for _, sec := range []string{"store", "tasks", "rollouts", "cards"} {
+		png, err := chromedp.Run(b.ctx, chromedp.ScreenshotScale(chromedp.ID(sec), 0.8))
+		if err != nil {
+			t.Fatalf("screenshot %s: %v", sec, err)
+		}
+		f := filepath.Join(dir, "report-"+sec+".png")
+		if err := os.WriteFile(f, png, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("screenshot %s (%d KB)", f, len(png)/1024)
 	}
 	if errs := b.errs(); len(errs) > 0 {
 		t.Errorf("console errors: %v", errs)

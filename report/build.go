@@ -83,6 +83,7 @@ type treeJSON struct {
 	Title string   `json:"title"`
 	URL   string   `json:"url"`
 	Key   string   `json:"key"`
+	Rels  []string `json:"rels"` // the relation of each column
 	Heads []string `json:"heads"`
 	// Rows are [key, values of column 1, values of column 2, ...].
 	Rows [][]any `json:"rows"`
@@ -540,7 +541,7 @@ func (p *page) cards(g *graph.Store, tasks []*task.Task, trees map[uint32]*graph
 		t := trees[id]
 		tj := treeJSON{Title: t.Title(), URL: t.PageURL, Key: t.KeyHeader, Rows: make([][]any, len(t.Rows))}
 		for _, c := range t.Columns {
-			tj.Heads = append(tj.Heads, c.Header)
+			tj.Rels, tj.Heads = append(tj.Rels, c.Name), append(tj.Heads, c.Header)
 		}
 		for i, r := range t.Rows {
 			row := make([]any, 0, 1+len(r.Values))

@@ -48,8 +48,10 @@ func bucketLabels(h *hist.Histogram) []string {
 		switch {
 		case len(h.Bounds) == 0:
 			ls[i] = "all"
+		case i == 0 && h.Integer && int(h.Bounds[0]) == 2:
+			ls[i] = "1"
 		case i == 0 && h.Integer:
-			ls[i] = fmt.Sprintf("< %d", int(h.Bounds[0]))
+			ls[i] = fmt.Sprintf("≤ %d", int(h.Bounds[0])-1)
 		case i == 0:
 			ls[i] = fmt.Sprintf("< %g", h.Bounds[0])
 		case i == len(h.Bounds) && h.Integer:

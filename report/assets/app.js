@@ -75,6 +75,7 @@
   const tbody = document.querySelector("#task-list tbody");
   const rows = [];
   if (!D.runs || D.runs.length === 0) document.querySelector("#task-list th.runs").remove();
+  else document.querySelector("#task-list th.runs").title = "ISR per run: " + D.runs.join(" | ");
   const variants = {};
   const frag = document.createDocumentFragment();
   D.tasks.forEach(function (t, i) {
@@ -155,6 +156,11 @@
     const tc = cards().tasks[i];
     rows.forEach(function (r) { r.tr.classList.remove("sel"); });
     rows[i].tr.classList.add("sel");
+    const list = document.querySelector(".list");
+    const tr = rows[i].tr;
+    if (tr.offsetTop < list.scrollTop || tr.offsetTop > list.scrollTop + list.clientHeight - tr.offsetHeight) {
+      list.scrollTop = tr.offsetTop - list.clientHeight / 3;
+    }
     const card = document.getElementById("card");
     card.textContent = "";
     card.dataset.task = t.id;
@@ -166,13 +172,18 @@
       card.appendChild(f);
     }
 
-    // Targets by tree: layer 2 marks the key, layer 3 the value in its
-    // relation's column.
-    const l2 = new Set(), l3 = new Set(), any3 = new Set();
+    // A key cell is lit when its entity is a layer-2 target; a value cell
+    // when it holds a layer-3 target either where the target was read (its
+    // tree and relation), or on a target's row in a column of a relation
+    // some target was read through: targets are listed once, with one
+    // provenance, while an intersection's keys sit in every tree.
+    const l2 = new Set(), l3 = new Set(), exact = new Set(), rels = new Set();
     tc.t.forEach(function (x) {
-      if (x[1] === 2) l2.add(x[2] + ":" + x[0]);
-      else if (x[3] >= 0) l3.add(x[2] + ":" + x[3] + ":" + x[0]);
-      else any3.add(x[2] + ":" + x[0]);
+      if (x[1] === 2) { l2.add(x[0]); return; }
+      l3.add(x[0]);
+      exact.add(x[2] + ":" + x[3] + ":" + x[0]);
+      const tr = C.trees[x[2]];
+      if (x[3] >= 0 && tr) rels.add(tr.rels[x[3]]);
     });
     card.appendChild(el("h3", "", "Source tables (target cells highlighted)"));
     tc.trees.forEach(function (id) {
@@ -193,12 +204,14 @@
         const tr = el("tr");
         let rowHit = false;
         const k = el("td", "", name(r[0]));
-        if (l2.has(id + ":" + r[0])) { k.className = "hit"; rowHit = true; hits++; }
+        const keyHit = l2.has(r[0]);
+        if (keyHit) { k.className = "hit"; rowHit = true; hits++; }
         tr.appendChild(k);
         for (let j = 1; j < r.length; j++) {
           const vs = r[j] || [];
           const td = el("td", "", vs.map(name).join("; "));
-          if (vs.some(function (v) { return l3.has(id + ":" + (j - 1) + ":" + v) || any3.has(id + ":" + v); })) { td.className = "hit"; rowHit = true; hits++; }
+          const onRow = keyHit && rels.has(tree.rels[j - 1]);
+          if (vs.some(function (v) { return exact.has(id + ":" + (j - 1) + ":" + v) || exact.has(id + ":-1:" + v) || (onRow && l3.has(v)); })) { td.className = "hit"; rowHit = true; hits++; }
           tr.appendChild(td);
         }
         if (!rowHit) tr.className = "off";
