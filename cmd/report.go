@@ -8,7 +8,6 @@ import (
 	"os"
 	"time"
 
-	"github.com/leaper-dev/leaper/agent"
 	"github.com/leaper-dev/leaper/graph"
 	"github.com/leaper-dev/leaper/report"
 	"github.com/leaper-dev/leaper/task"
@@ -82,7 +81,7 @@ func runReport(ctx context.Context, o *ReportOptions) error {
 		}
 	}
 	for _, p := range o.Trajectories {
-		trs, err := agent.ReadTrajectories(p)
+		trs, err := report.ReadTrajectories(p)
 		if err != nil {
 			return err
 		}

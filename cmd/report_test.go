@@ -47,6 +47,25 @@ func TestReportCommand(t *testing.T) {
 		}
 	}
 
+	// A saved evaluation is shown as its table.
+	ev, err := runLeaper(t, "eval", "--store", store, "--tasks", tasks, "--json", trs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	evf := filepath.Join(dir, "eval.json")
+	os.WriteFile(evf, []byte(ev), 0o644)
+	if _, err := runLeaper(t, "report", "--store", store, "--tasks", tasks, "--eval", evf, "-o", page); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(page); !bytes.Contains(b, []byte("Evaluation (leaper eval --json)")) || !bytes.Contains(b, []byte("<td>basic</td>")) {
+		t.Error("report with --eval lacks the evaluation table")
+	}
+	if _, err := runLeaper(t, "report", "--store", store, "--eval", tasks, "-o", page); !errors.Is(err, report.ErrEval) {
+		t.Errorf("a task file as --eval: %v", err)
+	}
+	if _, err := runLeaper(t, "report", "--store", store, tasks, "-o", page); err == nil || !strings.Contains(err.Error(), "tasks.jsonl:1") {
+		t.Errorf("tasks as trajectories: %v", err)
+	}
 	if _, err := runLeaper(t, "report", "--store", store, "--synth-stats", tasks, "-o", page); !errors.Is(err, report.ErrSynthStats) || !strings.Contains(err.Error(), "tasks.jsonl") {
 		t.Errorf("a task file as --synth-stats: %v", err)
 	}

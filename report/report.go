@@ -167,3 +167,35 @@ func sortedKeys[V any](m map[string]V) []string {
 	sort.Strings(ks)
 	return ks
 }
+
+// ReadTrajectories reads a trajectories file (leaper rollout's) as
+// agent.ReadTrajectories does, with the same errors, but leaves out the
+// messages, which the report does not show and which are most of a
+// file's bytes.
+func ReadTrajectories(path string) ([]*agent.Trajectory, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	ls, err := task.DecodeLinesValid(f, path, task.KindTrajectory, func(l *lite) error { return l.Valid() })
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*agent.Trajectory, len(ls))
+	for i, l := range ls {
+		out[i] = &l.Trajectory
+	}
+	return out, nil
+}
+
+// lite is a trajectory whose messages are skipped as it is decoded: the
+// outer field wins over the embedded one of the same JSON name.
+type lite struct {
+	agent.Trajectory
+	Messages skip `json:"messages"`
+}
+
+type skip struct{}
+
+func (skip) UnmarshalJSON([]byte) error { return nil }

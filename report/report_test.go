@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -166,4 +167,68 @@ func hits(t *testing.T, g *graph.Store, tk *task.Task) int {
 		}
 	}
 	return n
+}
+
+func TestReadTrajectories(t *testing.T) {
+	s := newSample(t)
+	dir := t.TempDir()
+	path := filepath.Join(dir, "oracle.jsonl")
+	var buf bytes.Buffer
+	want := s.opts.Runs[1].Trajectories
+	for _, tr := range want {
+		if err := agent.WriteTrajectory(&buf, tr); err != nil {
+			t.Fatal(err)
+		}
+	}
+	os.WriteFile(path, buf.Bytes(), 0o644)
+	got, err := ReadTrajectories(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != len(want) {
+		t.Fatalf("%d trajectories, want %d", len(got), len(want))
+	}
+	for i, g := range got {
+		w := want[i]
+		if g.Messages != nil || g.TaskID != w.TaskID || g.Policy != w.Policy || len(g.Steps) != len(w.Steps) ||
+			g.Metrics != w.Metrics || g.Answer != w.Answer || g.End != w.End {
+			t.Errorf("trajectory %d read back as %+v", i, g)
+		}
+	}
+	tasks := filepath.Join(dir, "tasks.jsonl")
+	var tb bytes.Buffer
+	for _, tk := range s.tasks {
+		b, _ := json.Marshal(tk)
+		tb.Write(append(b, '\n'))
+	}
+	os.WriteFile(tasks, tb.Bytes(), 0o644)
+	if _, err := ReadTrajectories(tasks); err == nil || !strings.Contains(err.Error(), "tasks.jsonl:1: this is a tasks file") {
+		t.Errorf("a tasks file read as trajectories: %v", err)
+	}
+}
+
+// TestHardnessOverBackend: without naive and oracle runs, the hardness
+// scatter runs both policies over the backend, one point per task.
+func TestHardnessOverBackend(t *testing.T) {
+	s := newSample(t)
+	w := webtest.OpenWeb(t)
+	for _, backend := range []agent.Backend{nil, w} {
+		o := (&Options{Tasks: s.tasks, Backend: backend}).withDefaults()
+		p, err := build(context.Background(), s.g, &o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := -1
+		for _, c := range p.Charts["tasks"] {
+			if c.ID == "tasks-hardness" {
+				n = c.points()
+			}
+		}
+		switch {
+		case backend == nil && n != -1:
+			t.Errorf("no runs, no backend: a hardness chart of %d points", n)
+		case backend != nil && n != len(s.tasks):
+			t.Errorf("over the backend: %d hardness points, want %d", n, len(s.tasks))
+		}
+	}
 }
