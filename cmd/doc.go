@@ -1,6 +1,6 @@
 // Package cmd is the leaper command line, built with cobra. It parses flags
 // and prints; the work is done by the library packages (store, web, query,
-// synth, agent, agent/eval, agent/export). The load tester is a binary of
+// synth, agent, agent/eval, agent/export, report). The load tester is a binary of
 // its own, cmd/leaper-bench, which reuses Factory and Exec.
 //
 // Each command is made by newXCmd(f *Factory, runF) with an XOptions struct

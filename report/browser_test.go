@@ -276,6 +276,18 @@ func TestReportInChromium(t *testing.T) {
 		t.Logf("screenshot %s (%d KB)", f, len(png)/1024)
 	}
 
+	// The card's first trajectory, scrolled to.
+	if err := chromedp.Do(b.ctx, chromedp.ScrollIntoView(chromedp.CSS("#card .traj"))); err != nil {
+		t.Fatal(err)
+	}
+	png, err := chromedp.Run(b.ctx, chromedp.Screenshot(chromedp.CSS("#card .traj")))
+	if err != nil {
+		t.Fatalf("screenshot of the steps: %v", err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "report-steps.png"), png, 0o644); err != nil {
+		t.Fatal(err)
+	}
+
 	if b.seen() == 0 {
 		t.Error("no request seen, not even the page's own: the network listener is broken")
 	}

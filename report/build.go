@@ -12,6 +12,7 @@ import (
 	"github.com/leaper-dev/leaper/graph"
 	"github.com/leaper-dev/leaper/internal/hist"
 	"github.com/leaper-dev/leaper/task"
+	"github.com/leaper-dev/leaper/web"
 )
 
 // fact is one line of a fact table.
@@ -423,9 +424,29 @@ func f3(x float64) string { return fmt.Sprintf("%.3f", x) }
 func steps(ss []agent.Step) []stepJSON {
 	out := make([]stepJSON, len(ss))
 	for i, s := range ss {
-		out[i] = stepJSON{Tool: s.Tool, Args: clip(string(s.Args), 240), Err: clip(s.Error, 160), Obs: len(s.Observed), New: s.New}
+		out[i] = stepJSON{Tool: s.Tool, Args: describe(&s), Err: clip(s.Error, 160), Obs: len(s.Observed), New: s.New}
 	}
 	return out
+}
+
+// describe is what a step asked for, as a reader wants it: a search's
+// queries (and year), a visit's pages, else its arguments.
+func describe(s *agent.Step) string {
+	switch s.Tool {
+	case "search":
+		if qs, _, year, ok := web.ParseSearchArgs(s.Args); ok {
+			d := strings.Join(qs, " | ")
+			if year != 0 {
+				d += fmt.Sprintf(" (year %d)", year)
+			}
+			return clip(d, 240)
+		}
+	case "visit":
+		if len(s.URLs) > 0 {
+			return clip(strings.Join(s.URLs, " "), 240)
+		}
+	}
+	return clip(string(s.Args), 240)
 }
 
 func clip(s string, n int) string {

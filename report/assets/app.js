@@ -239,13 +239,20 @@
       tj.steps.forEach(function (s) {
         const li = el("li");
         li.appendChild(el("span", "tag", s.tool || "none"));
-        li.appendChild(document.createTextNode((s.args || "") + " → " + s.obs + " targets shown "));
+        li.appendChild(document.createTextNode((s.args || "") + " → " + s.obs + " targets shown, " + (s.new || []).length + " new" + ((s.new || []).length ? ": " : "")));
         if (s.err) li.appendChild(el("span", "err", s.err + " "));
-        (s.new || []).forEach(function (id) { li.appendChild(el("span", "new", name(id))); });
+        const nw = s.new || [];
+        nw.slice(0, 40).forEach(function (id) { li.appendChild(el("span", "new", name(id))); });
+        if (nw.length > 40) li.appendChild(el("span", "meta", "+" + (nw.length - 40) + " more new targets"));
         ol.appendChild(li);
       });
       box.appendChild(ol);
-      if (tj.answer) box.appendChild(el("pre", "meta", tj.answer));
+      if (tj.answer) {
+        const ans = el("details", "answer");
+        ans.appendChild(el("summary", "", "The run's answer"));
+        ans.appendChild(el("pre", "meta", tj.answer));
+        box.appendChild(ans);
+      }
       card.appendChild(box);
     });
     history.replaceState(null, "", "#task=" + encodeURIComponent(t.id));
