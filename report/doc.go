@@ -15,9 +15,15 @@
 // the targets each observation revealed.
 //
 // Write computes every number in Go; the page embeds them as JSON with
-// Chart.js (vendored under assets/, MIT) and a small script that draws the
-// charts and renders a card when it is opened, so a page of thousands of
-// tasks opens quickly. Handler serves the same page over HTTP.
+// Chart.js 4 (its minified build vendored under assets/ with its MIT
+// licence) and a small script (assets/app.js) that draws the charts, lists
+// the tasks and renders a card when it is opened. The JSON comes in two
+// blocks: the charts and the task list, parsed as the page opens, and what
+// the cards show (answers, source tables, entity names, steps), parsed when
+// a card is first opened or the list first searched, so a page of
+// thousands of tasks opens in a second or two. A Content-Security-Policy
+// lets the page fetch nothing. Handler serves the same page over HTTP;
+// ReadTrajectories, ReadSynthStats and ReadEval read its inputs.
 //
 // # Concurrency
 //
