@@ -299,6 +299,39 @@ func TestReportInChromium(t *testing.T) {
 	}
 }
 
+// TestReportInChromiumPartial opens reports of less than everything: the
+// store alone, and trajectories without their tasks.
+func TestReportInChromiumPartial(t *testing.T) {
+	b := newBrowser(t)
+	s := newSample(t)
+	for _, c := range []struct {
+		name   string
+		opts   *Options
+		charts int
+	}{
+		{"store", nil, 6},
+		{"runs", &Options{Runs: s.opts.Runs}, 12},
+	} {
+		var buf bytes.Buffer
+		if err := Write(context.Background(), &buf, s.g, c.opts); err != nil {
+			t.Fatal(err)
+		}
+		path := filepath.Join(t.TempDir(), c.name+".html")
+		if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		b.open(t, path)
+		n := evalInt(t, b, `document.querySelectorAll("canvas").length`)
+		drawn := evalInt(t, b, `Array.from(document.querySelectorAll("canvas")).filter(c => Chart.getChart(c)).length`)
+		if n != c.charts || drawn != n {
+			t.Errorf("%s: %d charts, %d drawn, want %d", c.name, n, drawn, c.charts)
+		}
+	}
+	if errs := b.errs(); len(errs) > 0 {
+		t.Errorf("console errors: %v", errs)
+	}
+}
+
 // TestReportFileScreenshots screenshots each section of the report at
 // $LEAPER_REPORT_FILE into $LEAPER_REPORT_SHOTS (or the test's artifacts),
 // with the card of $LEAPER_REPORT_TASK open: how docs/report-*.png are

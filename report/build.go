@@ -112,7 +112,8 @@ type stepJSON struct {
 // build gathers the report's numbers.
 func build(ctx context.Context, g *graph.Store, o *Options) (*page, error) {
 	p := &page{Title: o.Title, Store: o.Store, Charts: map[string][]chart{},
-		Data: &pageData{}, Cards: &cardData{Trees: map[string]treeJSON{}, Names: map[string]string{}}}
+		Data:  &pageData{Charts: []chart{}, Runs: []string{}, Tasks: []taskJSON{}},
+		Cards: &cardData{Tasks: []cardJSON{}, Trees: map[string]treeJSON{}, Names: map[string]string{}, Trajs: []trajJSON{}}}
 	if err := p.storeSection(ctx, g); err != nil {
 		return nil, err
 	}
