@@ -172,7 +172,7 @@ func TestReportInChromium(t *testing.T) {
 		}
 	}
 	for _, id := range []string{"store-rejections", "store-rows", "store-keys", "tasks-targets", "tasks-trees", "tasks-pages",
-		"tasks-hardness", "tasks-refusals", "runs-isr", "runs-ise", "runs-calls", "runs-valid", "runs-coverage", "runs-ends"} {
+		"tasks-hardness", "tasks-refusals", "runs-isr", "runs-ise", "runs-calls", "runs-valid", "runs-coverage", "runs-ends", "runs-pair"} {
 		if _, ok := want[id]; !ok {
 			t.Errorf("no chart %s", id)
 		}
@@ -199,6 +199,9 @@ func TestReportInChromium(t *testing.T) {
 	}
 	if got["runs-coverage"] != trajs {
 		t.Errorf("coverage scatter: %d points, want one per trajectory (%d)", got["runs-coverage"], trajs)
+	}
+	if got["runs-pair"] != len(s.tasks) {
+		t.Errorf("naive against oracle per task: %d points, want one per task (%d)", got["runs-pair"], len(s.tasks))
 	}
 	if got["tasks-hardness"] != len(s.tasks) {
 		t.Errorf("hardness scatter: %d points, want one per task (%d)", got["tasks-hardness"], len(s.tasks))

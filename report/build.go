@@ -327,7 +327,7 @@ func (p *page) runSection(ctx context.Context, g *graph.Store, o *Options) error
 	names := make([]string, len(gs))
 	isr, ise, valid, calls := make([]hist.Histogram, len(gs)), make([]hist.Histogram, len(gs)), make([]hist.Histogram, len(gs)), make([]hist.Histogram, len(gs))
 	ends := make([]map[string]int, len(gs))
-	cove := chart{ID: "runs-coverage", Title: "Coverage (ISR) against efficiency (ISE), one point per trajectory", Kind: "scatter", X: "ISR", Y: "ISE"}
+	cove := chart{ID: "runs-coverage", Title: "Coverage (ISR) against efficiency (ISE), one point per trajectory", Kind: "scatter", X: "ISR", Y: "ISE", XMax: 1}
 	grid := &grid{Head: []string{"measure"}}
 	rows := map[string][]string{}
 	order := []string{"trajectories", "ISR mean", "ISR median", "ISE mean", "ISE median", "valid-action rate", "tool calls mean", "answered"}
@@ -408,7 +408,40 @@ func (p *page) runSection(ctx context.Context, g *graph.Store, o *Options) error
 		cove,
 		countChart("runs-ends", "How the runs ended", names, ends, 0),
 	}
+	if c := pairChart(p.Data.Tasks, o.Tasks, names); c != nil {
+		p.Charts["rollouts"] = append(p.Charts["rollouts"], *c)
+	}
 	return nil
+}
+
+// pairChart draws the first two runs against each other, ISR per task,
+// one point per task both ran; nil without two runs and tasks.
+func pairChart(rows []taskJSON, tasks []*task.Task, names []string) *chart {
+	if len(names) < 2 || len(tasks) == 0 {
+		return nil
+	}
+	by := map[string]*series{}
+	for i, r := range rows {
+		a, b := r.ISR[0], r.ISR[1]
+		if a < 0 || b < 0 {
+			continue
+		}
+		k := taskClass(tasks[i])
+		if by[k] == nil {
+			by[k] = &series{Name: k}
+		}
+		by[k].Points = append(by[k].Points, [2]float64{a, b})
+		by[k].Tasks = append(by[k].Tasks, i)
+	}
+	if len(by) == 0 {
+		return nil
+	}
+	c := &chart{ID: "runs-pair", Title: fmt.Sprintf("ISR per task: %s against %s", names[1], names[0]), Kind: "scatter",
+		X: names[0] + " ISR", Y: names[1] + " ISR", XMax: 1, YMax: 1}
+	for _, k := range sortedKeys(by) {
+		c.Series = append(c.Series, *by[k])
+	}
+	return c
 }
 
 func evalGrid(r *eval.Report) *grid {
@@ -519,7 +552,7 @@ func (p *page) hardness(ctx context.Context, g *graph.Store, o *Options) error {
 		return nil
 	}
 	c := chart{ID: "tasks-hardness", Title: "Hardness: naive against oracle ISR, one point per task", Kind: "scatter",
-		X: "naive ISR (search the question, visit 5 hits)", Y: "oracle ISR", Note: source}
+		X: "naive ISR (search the question, visit 5 hits)", Y: "oracle ISR", Note: source, XMax: 1, YMax: 1}
 	for _, k := range sortedKeys(by) {
 		c.Series = append(c.Series, *by[k])
 	}

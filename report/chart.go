@@ -21,6 +21,10 @@ type chart struct {
 	Note   string   `json:"note,omitempty"`
 	// Stacked stacks bar series.
 	Stacked bool `json:"stacked,omitempty"`
+	// XMax and YMax bound a scatter's axes (1 for a rate); 0 leaves them
+	// to the data.
+	XMax float64 `json:"xmax,omitempty"`
+	YMax float64 `json:"ymax,omitempty"`
 }
 
 // series is one dataset: bar heights, or scatter points with the index of

@@ -36,7 +36,7 @@
     const datasets = c.series.map(function (s, i) {
       if (scatter) {
         return { label: s.name, data: (s.points || []).map(function (p) { return { x: p[0], y: p[1] }; }),
-          tasks: s.tasks || [], backgroundColor: color(i, 0.35), borderColor: color(i), pointRadius: 3, pointHoverRadius: 5 };
+          tasks: s.tasks || [], backgroundColor: color(i, 0.35), borderColor: color(i), pointRadius: 3, pointHoverRadius: 5, clip: 6 };
       }
       return { label: s.name, data: s.data || [], backgroundColor: color(i, 0.75), borderColor: color(i), borderWidth: 1 };
     });
@@ -59,7 +59,9 @@
         },
         scales: c.kind === "hbar"
           ? { x: axis(c.x, c.stacked), y: { stacked: !!c.stacked, ticks: { autoSkip: false } } }
-          : { x: scatter ? Object.assign(axis(c.x), { type: "linear" }) : Object.assign(axis(c.x, c.stacked), {}), y: axis(c.y, c.stacked) },
+          : scatter
+            ? { x: Object.assign(axis(c.x), { type: "linear" }, c.xmax ? { max: c.xmax } : {}), y: Object.assign(axis(c.y), c.ymax ? { max: c.ymax } : {}) }
+            : { x: axis(c.x, c.stacked), y: axis(c.y, c.stacked) },
         onClick: scatter ? function (ev, els) {
           if (!els.length) return;
           const ti = datasets[els[0].datasetIndex].tasks[els[0].index];
