@@ -403,6 +403,16 @@ func BenchmarkOpenInChromium(b *testing.B) {
 		}
 		card += ms
 	}
+	// Where an open goes: the page's own marks (app.js) against the
+	// navigation's timing, for the last open.
+	marks, err := chromedp.Run(br.ctx, chromedp.Evaluate[map[string]float64](`(() => {
+		const n = performance.getEntriesByType("navigation")[0], out = {responseEnd: n.responseEnd, domInteractive: n.domInteractive, loadEventEnd: n.loadEventEnd};
+		performance.getEntriesByType("mark").forEach(m => { out[m.name] = m.startTime; });
+		return out;
+	})()`))
+	if err == nil {
+		b.Logf("last open, ms from navigation: %v", marks)
+	}
 	b.ReportMetric(float64(total.Milliseconds())/float64(b.N), "ms/open")
 	b.ReportMetric(card/float64(b.N), "ms/first-card")
 	if errs := br.errs(); len(errs) > 0 {

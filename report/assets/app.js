@@ -2,7 +2,9 @@
 // and renders a task's card on demand. Everything it needs is in #data.
 "use strict";
 (function () {
+  performance.mark("report-start");
   const D = JSON.parse(document.getElementById("data").textContent);
+  performance.mark("report-data");
   const palette = ["#2563eb", "#d97706", "#059669", "#dc2626", "#7c3aed", "#0891b2", "#db2777", "#65a30d", "#9333ea", "#ea580c"];
   const charts = {};
   let C = null; // the cards' data, parsed when first needed
@@ -72,6 +74,7 @@
     charts[c.id] = new Chart(el, cfg);
   }
   D.charts.forEach(draw);
+  performance.mark("report-charts");
 
   // The task list.
   const tbody = document.querySelector("#task-list tbody");
@@ -135,6 +138,7 @@
   }
   ["filter", "variant", "minr"].forEach(function (id) { document.getElementById(id).addEventListener("input", filter); });
   filter();
+  performance.mark("report-list");
 
   // A task's card.
   function el(tag, cls, text) {
