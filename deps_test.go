@@ -11,6 +11,7 @@ import (
 // its sub-packages, test helpers included) may import only the rooms listed
 // for it, and its own.
 //
+//	cmd → report → agent/{eval} → agent → {web, task}
 //	cmd → agent/{serve, eval, export} → agent → {web, task}
 //	cmd and cmd/leaper-bench → cmd/cmdutil (the factory, exit codes,
 //	shared flags) → {web, store}; leaper-bench never imports cmd
@@ -22,6 +23,7 @@ import (
 //	but bench/load, the load tester, which starts leaper's servers.
 var rooms = map[string][]string{
 	"cmd":              {"*"},
+	"report":           {"agent", "agent/eval", "audit", "web", "store", "task", "graph", "index", "internal"},
 	"cmd/cmdutil":      {"web", "store", "graph", "index", "internal"},
 	"cmd/leaper-bench": {"cmd/cmdutil", "bench", "bench/load", "agent/serve", "agent/mcpserve", "agent", "web", "store", "task", "graph", "index", "internal"},
 	"agent/serve":      {"agent", "agent/eval", "web", "store", "task", "graph", "index", "internal"},

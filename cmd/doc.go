@@ -1,9 +1,9 @@
 // Package cmd is the leaper command line, built with cobra. It parses flags
 // and prints; the work is done by the library packages (store, web, query,
-// synth, agent, agent/eval, agent/export). What leaper and leaper-bench
-// (the load tester's binary, which does not import this package) share is
-// in cmd/cmdutil: the Factory, exit codes (Exec), flag bounds, profiling and
-// collector tuning.
+// synth, audit, agent, agent/eval, agent/export, report). What leaper and
+// leaper-bench (the load tester's binary, which does not import this
+// package) share is in cmd/cmdutil: the Factory, exit codes (Exec), flag
+// bounds, profiling and collector tuning.
 //
 // Each command is made by newXCmd(f *Factory, runF) with an XOptions struct
 // that holds its flags, its streams and lazy openers of the store; runX

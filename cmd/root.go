@@ -58,6 +58,7 @@ agent rollouts run reproducibly and are scored exactly.`,
 		newAuditCmd(f, nil),
 		newFilterCmd(f, nil),
 		newExportCmd(f, nil),
+		newReportCmd(f, nil),
 		newServeCmd(f, nil),
 		newMCPCmd(f, nil),
 	)

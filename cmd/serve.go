@@ -10,6 +10,7 @@ import (
 	"github.com/leaper-dev/leaper/agent/mcpserve"
 	"github.com/leaper-dev/leaper/agent/serve"
 	"github.com/leaper-dev/leaper/cmd/cmdutil"
+	"github.com/leaper-dev/leaper/report"
 	"github.com/leaper-dev/leaper/task"
 	"github.com/leaper-dev/leaper/web"
 	"github.com/spf13/cobra"
@@ -45,7 +46,8 @@ leaper search and leaper visit), /retrieve in Search-R1's, verl's, SkyRL's,
 ASearcher's and rLLM's shapes, ASearcher's /access, Serper's /serper/search,
 Jina Reader's /jina/<url>, /reward and OpenRLHF's /get_reward (with --tasks
 for task ids), the MCP tools at /mcp (streamable HTTP; see leaper mcp),
-/healthz and /stats, over one read-only store. It binds loopback by
+/healthz and /stats, and the HTML report of the store and --tasks at
+/report (see leaper report), over one read-only store. It binds loopback by
 default; any other address needs --token-file, whose token clients send
 as "Authorization: Bearer TOKEN". SIGINT or SIGTERM stop it after
 in-flight requests finish.`,
@@ -130,6 +132,8 @@ func runServe(ctx context.Context, o *ServeOptions) error {
 	defer cmdutil.CollectNear(o.MaxMemory, -1)()
 	srv := serve.NewServer(w, so)
 	srv.Mount("/mcp", mcpserve.NewServer(w, &mcpserve.Options{Workers: so.Workers, SearchJSON: o.MCPSearchJSON}).Handler())
+	// The report of the store and --tasks, built on the first GET.
+	srv.Mount("/report", report.Handler(w.Store().Graph(), &report.Options{Store: o.Store, Tasks: so.Tasks}))
 	ln, err := net.Listen("tcp", o.Addr)
 	if err != nil {
 		return err
