@@ -11,29 +11,30 @@ import (
 // its sub-packages, test helpers included) may import only the rooms listed
 // for it, and its own.
 //
-//	cmd → agent/{serve, eval, export} → agent → {web, task}
+//	cmd → web/{serve, mcpserve} (the HTTP and MCP servers, beside the web
+//	they serve) → agent/{eval, export} → agent → {web, task}
 //	web → store → {graph, index}
 //	synth → {query, mining} → graph; query → task → graph
 //	graph and index side by side on the ground floor, neither importing
 //	the other; internal/ (shared helpers) below everything; bench/ (the
 //	benchmarks' peers, used by cmd/leaper-bench) imports nothing of leaper.
 var rooms = map[string][]string{
-	"cmd":            {"*"},
-	"agent/serve":    {"agent", "agent/eval", "web", "store", "task", "graph", "index", "internal"},
-	"agent/eval":     {"agent", "web", "task", "graph", "internal"},
-	"agent/export":   {"agent", "web", "task", "graph", "internal"},
-	"agent/mcpserve": {"web", "graph", "internal"},
-	"agent":          {"web", "task", "graph", "internal"},
-	"web":            {"store", "graph", "index", "internal"},
-	"store":          {"graph", "index", "internal"},
-	"synth":          {"query", "task", "mining", "graph", "internal"},
-	"query":          {"task", "graph", "internal"},
-	"task":           {"graph", "internal"},
-	"mining":         {"graph", "internal"},
-	"graph":          {"internal"},
-	"index":          {"internal"},
-	"internal":       {},
-	"bench":          {},
+	"cmd":          {"*"},
+	"web/serve":    {"agent", "agent/eval", "web", "store", "task", "graph", "index", "internal"},
+	"agent/eval":   {"agent", "web", "task", "graph", "internal"},
+	"agent/export": {"agent", "web", "task", "graph", "internal"},
+	"web/mcpserve": {"web", "graph", "internal"},
+	"agent":        {"web", "task", "graph", "internal"},
+	"web":          {"store", "graph", "index", "internal"},
+	"store":        {"graph", "index", "internal"},
+	"synth":        {"query", "task", "mining", "graph", "internal"},
+	"query":        {"task", "graph", "internal"},
+	"task":         {"graph", "internal"},
+	"mining":       {"graph", "internal"},
+	"graph":        {"internal"},
+	"index":        {"internal"},
+	"internal":     {},
+	"bench":        {},
 }
 
 // room is the room a package belongs to: the longest room its path starts
@@ -86,7 +87,7 @@ func TestPackageDirections(t *testing.T) {
 func TestRoomsCheckSubPackages(t *testing.T) {
 	for p, want := range map[string]string{
 		"graph/ingest": "graph", "graph/table": "graph", "index/internal/benchcorpus": "index",
-		"store/storetest": "store", "agent/serve": "agent/serve", "agent/loop": "agent", "web/webtest": "web",
+		"store/storetest": "store", "web/serve": "web/serve", "web/mcpserve": "web/mcpserve", "agent/loop": "agent", "web/webtest": "web",
 	} {
 		if got := room(p); got != want {
 			t.Errorf("room(%s) = %q, want %q", p, got, want)

@@ -7,10 +7,10 @@ import (
 	"net"
 	"time"
 
-	"github.com/leaper-dev/leaper/agent/mcpserve"
-	"github.com/leaper-dev/leaper/agent/serve"
 	"github.com/leaper-dev/leaper/task"
 	"github.com/leaper-dev/leaper/web"
+	"github.com/leaper-dev/leaper/web/mcpserve"
+	"github.com/leaper-dev/leaper/web/serve"
 	"github.com/spf13/cobra"
 )
 

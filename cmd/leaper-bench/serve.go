@@ -21,14 +21,14 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/leaper-dev/leaper/agent/mcpserve"
-	"github.com/leaper-dev/leaper/agent/serve"
 	"github.com/leaper-dev/leaper/bench/lucene"
 	"github.com/leaper-dev/leaper/cmd"
 	"github.com/leaper-dev/leaper/graph"
 	"github.com/leaper-dev/leaper/internal/procmem"
 	"github.com/leaper-dev/leaper/task"
 	"github.com/leaper-dev/leaper/web"
+	"github.com/leaper-dev/leaper/web/mcpserve"
+	"github.com/leaper-dev/leaper/web/serve"
 )
 
 func newBenchCmd(f *Factory) *cobra.Command {
