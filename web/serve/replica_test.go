@@ -282,3 +282,71 @@ func waitReady(t *testing.T, base string) {
 	}
 	t.Fatalf("%s never became ready", base)
 }
+
+// countConn counts its writes and their sizes.
+type countConn struct {
+	net.Conn
+	mu     *sync.Mutex
+	writes *[]int
+}
+
+func (c countConn) Write(p []byte) (int, error) {
+	c.mu.Lock()
+	*c.writes = append(*c.writes, len(p))
+	c.mu.Unlock()
+	return c.Conn.Write(p)
+}
+
+type countListener struct {
+	net.Listener
+	mu     sync.Mutex
+	writes []int
+}
+
+func (l *countListener) Accept() (net.Conn, error) {
+	c, err := l.Listener.Accept()
+	if err != nil {
+		return nil, err
+	}
+	return countConn{Conn: c, mu: &l.mu, writes: &l.writes}, nil
+}
+
+// TestAnswerInOneWrite checks that Serve sends an answer over net/http's
+// 4 KB buffer in one write, so a replica killed mid-answer leaves its
+// balancer nothing rather than a cut answer.
+func TestAnswerInOneWrite(t *testing.T) {
+	w, err := web.Open(sampleDir(t), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	srv := NewServer(w, nil)
+	ln := &countListener{Listener: listen(t)}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(ctx, ln) }()
+	defer func() { cancel(); <-done }()
+	base := "http://" + ln.Addr().String()
+	waitReady(t, base)
+	f := newFixture(t, nil)
+	resp, err := http.Post(base+"/visit", "application/json", strings.NewReader(`{"url": "`+f.url+`", "goal": "all"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if len(body) <= 4096 {
+		t.Skipf("answer of %d bytes: not over the buffer", len(body))
+	}
+	ln.mu.Lock()
+	defer ln.mu.Unlock()
+	var big []int
+	for _, n := range ln.writes {
+		if n > len(body) {
+			big = append(big, n)
+		}
+	}
+	if len(big) != 1 {
+		t.Errorf("an answer of %d bytes went out in writes of %v; want one write holding it all", len(body), ln.writes)
+	}
+}

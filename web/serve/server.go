@@ -157,6 +157,17 @@ func (s *Server) wrap(name, method string, h handlerFunc, render renderFunc) htt
 		// answered request is in the stats.
 		defer s.flight.Add(-1)
 		sw := &statusWriter{ResponseWriter: rw}
+		// The answer goes out in one write (holdconn.go): registered
+		// first, this runs last, after any error answer below.
+		if hc := heldConn(r.Context()); hc != nil {
+			hc.hold()
+			defer func() {
+				if sw.status != 0 {
+					sw.Flush()
+				}
+				hc.release()
+			}()
+		}
 		// The request holds the store it starts on to its end, so a
 		// switch closes the old store only once its requests are answered.
 		var b *backend
@@ -315,6 +326,7 @@ func (s *Server) HTTPServer() *http.Server {
 		WriteTimeout:      2 * time.Minute,
 		IdleTimeout:       2 * time.Minute,
 		MaxHeaderBytes:    64 << 10,
+		ConnContext:       connContext,
 		ErrorLog:          slog.NewLogLogger(s.opts.Logger.Handler(), slog.LevelWarn),
 	}
 }
@@ -327,7 +339,7 @@ func (s *Server) HTTPServer() *http.Server {
 func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	hs := s.HTTPServer()
 	errc := make(chan error, 1)
-	go func() { errc <- hs.Serve(ln) }()
+	go func() { errc <- hs.Serve(holdListener{ln}) }()
 	wctx, wcancel := context.WithCancel(ctx)
 	defer wcancel()
 	go func() {
