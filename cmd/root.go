@@ -167,6 +167,7 @@ agent rollouts run reproducibly and are scored exactly.`,
 		newExportCmd(f, nil),
 		newServeCmd(f, nil),
 		newMCPCmd(f, nil),
+		newHAProxyCmd(f, nil),
 		newBenchCmd(),
 	)
 	return root
