@@ -35,8 +35,14 @@ binary of its own so that the leaper binary does not link SQLite.`,
 		SilenceErrors: true,
 	}
 	cmd.Setup(f, root)
-	root.AddCommand(newBenchServeCmd(f, nil), newBenchSearchCmd(f, nil), newBenchBuildCmd(f, nil))
+	root.AddCommand(newBenchServeCmd(f, nil), newBenchSearchCmd(f, nil), newBenchBuildCmd(f, nil), newBenchReplicasCmd(f, nil))
 	return root
 }
 
-func main() { os.Exit(cmd.Exec("leaper-bench", newRootCmd)) }
+func main() {
+	// The replicas of leaper-bench replicas are this binary as leaper.
+	if os.Getenv("LEAPER_MAIN") == "1" {
+		os.Exit(cmd.Main())
+	}
+	os.Exit(cmd.Exec("leaper-bench", newRootCmd))
+}
