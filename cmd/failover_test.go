@@ -4,12 +4,18 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"net/http"
+	"os"
 	"os/exec"
+	"path/filepath"
+	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
 	"github.com/leaper-dev/leaper/graph"
+	"github.com/leaper-dev/leaper/graph/graphtest"
 	"github.com/leaper-dev/leaper/internal/fleet"
 	"github.com/leaper-dev/leaper/store"
 	"github.com/leaper-dev/leaper/store/storetest"
@@ -184,4 +190,79 @@ func TestFailoverBehindHAProxy(t *testing.T) {
 	if got := s.Endpoints["search"].Requests + s.Endpoints["visit"].Requests; got == 0 && after.Requests > 1000 {
 		t.Errorf("the restarted replica answered no requests after rejoining (%d were sent after)", after.Requests)
 	}
+}
+
+// TestServeSIGHUPSwitchesStore runs leaper serve on a symlinked store,
+// moves the link to another store and sends SIGHUP: answers then name the
+// new store, /readyz stayed 200, and the process goes on serving.
+func TestServeSIGHUPSwitchesStore(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a second store")
+	}
+	ctx := context.Background()
+	other := t.TempDir()
+	if _, err := store.Build(ctx, other, []string{filepath.Join(graphtest.Corpus(), "wtq")}, nil); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(t.TempDir(), "current")
+	if err := os.Symlink(storetest.SampleStore(t), link); err != nil {
+		t.Fatal(err)
+	}
+	addrs, err := fleet.FreeAddrs(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var logs syncBuffer
+	c := leaper(t, "serve", "--store", link, "--addr", addrs[0])
+	c.Stderr = &logs
+	if err := c.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { c.Process.Signal(os.Interrupt); c.Wait() }()
+	base := "http://" + addrs[0]
+	storeOf := func() string {
+		resp, err := http.Post(base+"/search", "application/json", strings.NewReader(`{"query": "season"}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusOK {
+			t.Fatalf("search: %d", resp.StatusCode)
+		}
+		return resp.Header.Get(serve.StoreHeader)
+	}
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		if resp, err := http.Get(base + "/readyz"); err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusOK {
+				break
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("never ready\n%s", logs.String())
+		}
+	}
+	before := storeOf()
+	tmp := link + ".new"
+	if err := os.Symlink(other, tmp); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(tmp, link); err != nil {
+		t.Fatal(err)
+	}
+	c.Process.Signal(syscall.SIGHUP)
+	var after string
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		if after = storeOf(); after != before && strings.Contains(logs.String(), "switched store") {
+			break
+		}
+	}
+	if after == before || !strings.Contains(logs.String(), "switched store "+before+" -> "+after) {
+		t.Fatalf("after SIGHUP the store is %s (before %s)\n%s", after, before, logs.String())
+	}
+	resp, err := http.Get(base + "/readyz")
+	if err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("/readyz after the switch: %v %v", resp, err)
+	}
+	resp.Body.Close()
 }
