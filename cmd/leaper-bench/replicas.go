@@ -116,6 +116,8 @@ type ReplicasRun struct {
 	// through HAProxy, HAProxy) over the run; CPUPerReqUS per request.
 	CPUms       float64 `json:"cpu_ms"`
 	CPUPerReqUS float64 `json:"cpu_per_req_us"`
+	// HAProxyPerReqUS is HAProxy's share of CPUPerReqUS.
+	HAProxyPerReqUS float64 `json:"haproxy_per_req_us,omitempty"`
 }
 
 // ReplicasReport is what leaper-bench replicas reports.
@@ -254,11 +256,16 @@ func runBenchReplicas(ctx context.Context, o *BenchReplicasOptions) error {
 					base = fl.Front
 				}
 				c0 := cpu(target == "haproxy")
+				h0, _ := fl.HAProxyUsage()
 				res := fleet.Load(ctx, base, "", o.Clients, o.Throughput, reqs, nil)
 				used := cpu(target == "haproxy") - c0
+				h1, _ := fl.HAProxyUsage()
 				s := fleet.Summarize(res, time.Time{}, time.Time{})
 				r := ReplicasRun{Target: target, Round: round, Requests: s.Requests, Errors: s.Failed, RPS: s.RPS,
 					P50ms: ms(s.P50), P99ms: ms(s.P99), CPUms: ms(used), CPUPerReqUS: float64(used.Microseconds()) / float64(max(1, s.Requests))}
+				if target == "haproxy" {
+					r.HAProxyPerReqUS = float64((h1.CPU - h0.CPU).Microseconds()) / float64(max(1, s.Requests))
+				}
 				rep.Runs = append(rep.Runs, r)
 				if target == "direct" {
 					direct, cpuD = append(direct, r.RPS), append(cpuD, r.CPUPerReqUS)
@@ -266,8 +273,8 @@ func runBenchReplicas(ctx context.Context, o *BenchReplicasOptions) error {
 					viaHA, cpuH = append(viaHA, r.RPS), append(cpuH, r.CPUPerReqUS)
 				}
 				if !o.JSON {
-					fmt.Fprintf(errOut, "round %d %-8s %6d requests, %d errors: %7.0f req/s, p50 %6.2f ms, p99 %6.2f ms, CPU %5.0f µs/request\n",
-						round, target, r.Requests, r.Errors, r.RPS, r.P50ms, r.P99ms, r.CPUPerReqUS)
+					fmt.Fprintf(errOut, "round %d %-8s %6d requests, %d errors: %7.0f req/s, p50 %6.2f ms, p99 %6.2f ms, CPU %5.0f µs/request (HAProxy %.0f)\n",
+						round, target, r.Requests, r.Errors, r.RPS, r.P50ms, r.P99ms, r.CPUPerReqUS, r.HAProxyPerReqUS)
 				}
 			}
 		}

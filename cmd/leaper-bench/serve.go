@@ -686,6 +686,9 @@ func benchWorkload(ctx context.Context, g *graph.Store, tasksPath string, n int,
 			}
 		}
 	}
+	// A blank query (a tree without page title and header) is a client
+	// error the server rightly refuses, not load.
+	queries = slices.DeleteFunc(queries, func(q string) bool { return strings.TrimSpace(q) == "" })
 	if len(queries) == 0 || len(urls) == 0 {
 		return nil, errors.New("bench: no queries or pages to draw from")
 	}

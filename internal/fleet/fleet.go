@@ -357,11 +357,13 @@ func post(ctx context.Context, hc *http.Client, url, token string, body []byte) 
 	if err != nil {
 		return "", err
 	}
+	if resp.StatusCode != http.StatusOK {
+		msg, _ := io.ReadAll(io.LimitReader(resp.Body, 300))
+		resp.Body.Close()
+		return resp.Header.Get("X-Leaper-Store"), fmt.Errorf("%s: HTTP %d: %s (request %.200s)", strings.TrimPrefix(url, "http://"), resp.StatusCode, bytes.TrimSpace(msg), body)
+	}
 	_, err = io.Copy(io.Discard, resp.Body)
 	resp.Body.Close()
-	if err == nil && resp.StatusCode != http.StatusOK {
-		err = fmt.Errorf("%s: HTTP %d", strings.TrimPrefix(url, "http://"), resp.StatusCode)
-	}
 	return resp.Header.Get("X-Leaper-Store"), err
 }
 
