@@ -34,6 +34,7 @@ type BenchReplicasOptions struct {
 	Tasks      string
 	Seed       uint64
 	Leaper     string
+	Procs      int
 	Verbose    bool
 	JSON       bool
 }
@@ -49,7 +50,8 @@ and HAProxy in front of them with the configuration leaper haproxy writes
 
  1. measures throughput at --clients clients with the rollout mix (about
     70% search, 30% visit, as leaper-bench serve draws it), alternating
-    one replica direct and all of them through HAProxy, --rounds times
+    one more replica direct (running alone as it would, outside HAProxy;
+    idle while the others run) and the replicas through HAProxy, --rounds times
     each, --throughput requests a run; it reports each run, the medians,
     their ratio, and the CPU time per request (replicas plus HAProxy,
     from /proc), which is steadier than req/s on a shared machine;
@@ -78,6 +80,8 @@ leaper (or --leaper PATH).`,
 				return usageErrorf("--rounds must be within 1..100")
 			case opts.KillAt <= 0 || opts.KillAt >= 1:
 				return usageErrorf("--kill-at must be a fraction within (0, 1)")
+			case opts.Procs < 0:
+				return usageErrorf("--replica-procs must not be negative")
 			case opts.Down < 0 || opts.Down > time.Hour:
 				return usageErrorf("--down must be within 0..1h")
 			}
@@ -98,6 +102,7 @@ leaper (or --leaper PATH).`,
 	fl.StringVar(&opts.Tasks, "tasks", "", "draw the mix from these tasks (JSONL) rather than the store's trees")
 	fl.Uint64Var(&opts.Seed, "seed", 1, "seed of the mix")
 	fl.StringVar(&opts.Leaper, "leaper", "", "the leaper binary the replicas run (default: this binary, as leaper)")
+	fl.IntVar(&opts.Procs, "replica-procs", 0, "GOMAXPROCS of each replica behind HAProxy (0: Go's default, every core); the direct one keeps Go's default")
 	fl.BoolVar(&opts.Verbose, "verbose", false, "pass the replicas' and HAProxy's stderr through")
 	fl.BoolVar(&opts.JSON, "json", false, "print the report as JSON")
 	return c
@@ -125,6 +130,7 @@ type ReplicasReport struct {
 	Store    string        `json:"store"`
 	StoreID  string        `json:"store_id"`
 	Replicas int           `json:"replicas"`
+	Procs    string        `json:"replica_gomaxprocs,omitempty"`
 	Clients  int           `json:"clients"`
 	Runs     []ReplicasRun `json:"runs,omitempty"`
 	// DirectRPS and HAProxyRPS are the medians over the rounds; Ratio is
@@ -140,6 +146,7 @@ type ReplicasReport struct {
 	// HAProxyRSSMB HAProxy's; StoreMB the store's size on disk.
 	ReplicaRSSMB []float64 `json:"replica_rss_mb"`
 	HAProxyRSSMB float64   `json:"haproxy_rss_mb"`
+	SoloRSSMB    float64   `json:"direct_rss_mb"`
 	StoreMB      float64   `json:"store_mb"`
 	Failover     Failover  `json:"failover"`
 }
@@ -215,6 +222,15 @@ func runBenchReplicas(ctx context.Context, o *BenchReplicasOptions) error {
 		Replica: func(addr string) *exec.Cmd {
 			c := exec.Command(bin, append(binArgs, "serve", "--store", o.Store, "--addr", addr, "--drain", "2s")...)
 			c.Env = append(os.Environ(), env...)
+			if o.Procs > 0 {
+				c.Env = append(c.Env, "GOMAXPROCS="+strconv.Itoa(o.Procs))
+			}
+			return c
+		},
+		// The direct peer: one replica as it runs alone, outside HAProxy.
+		Solo: func(addr string) *exec.Cmd {
+			c := exec.Command(bin, append(binArgs, "serve", "--store", o.Store, "--addr", addr)...)
+			c.Env = append(os.Environ(), env...)
 			return c
 		},
 		Config: func(bind, stats string, addrs []string) ([]byte, error) {
@@ -226,24 +242,30 @@ func runBenchReplicas(ctx context.Context, o *BenchReplicasOptions) error {
 	}
 	defer fl.Close()
 	rep := &ReplicasReport{Store: o.Store, StoreID: id, Replicas: o.Replicas, Clients: o.Clients}
+	if o.Procs > 0 {
+		rep.Procs = strconv.Itoa(o.Procs)
+	}
 	if sz, err := dirSize(o.Store); err == nil {
 		rep.StoreMB = float64(sz) / (1 << 20)
 	}
 
 	// Warm every replica and HAProxy, unmeasured.
 	fleet.Load(ctx, fl.Front, "", o.Clients, min(len(reqs), 3000), reqs, nil)
+	fleet.Load(ctx, fl.Solo, "", o.Clients, min(len(reqs), 1000), reqs, nil)
 
 	cpu := func(withHAProxy bool) time.Duration {
+		if !withHAProxy {
+			u, _ := fl.SoloUsage()
+			return u.CPU
+		}
 		var sum time.Duration
 		for i := range fl.Addrs {
 			if u, err := fl.Usage(i); err == nil {
 				sum += u.CPU
 			}
 		}
-		if withHAProxy {
-			if u, err := fl.HAProxyUsage(); err == nil {
-				sum += u.CPU
-			}
+		if u, err := fl.HAProxyUsage(); err == nil {
+			sum += u.CPU
 		}
 		return sum
 	}
@@ -251,7 +273,7 @@ func runBenchReplicas(ctx context.Context, o *BenchReplicasOptions) error {
 		var direct, viaHA, cpuD, cpuH []float64
 		for round := 1; round <= o.Rounds; round++ {
 			for _, target := range []string{"direct", "haproxy"} {
-				base := fl.Direct(0)
+				base := fl.Solo
 				if target == "haproxy" {
 					base = fl.Front
 				}
@@ -358,6 +380,9 @@ func runBenchReplicas(ctx context.Context, o *BenchReplicasOptions) error {
 	if u, err := fl.HAProxyUsage(); err == nil {
 		rep.HAProxyRSSMB = float64(u.RSS) / (1 << 20)
 	}
+	if u, err := fl.SoloUsage(); err == nil {
+		rep.SoloRSSMB = float64(u.RSS) / (1 << 20)
+	}
 	if o.JSON {
 		if err := writeJSON(o.IO.Out, rep); err != nil {
 			return err
@@ -372,7 +397,7 @@ func runBenchReplicas(ctx context.Context, o *BenchReplicasOptions) error {
 }
 
 func printReplicas(w io.Writer, r *ReplicasReport) {
-	fmt.Fprintf(w, "store %s (%s, %.0f MB on disk), %d replicas, %d clients\n", r.Store, r.StoreID, r.StoreMB, r.Replicas, r.Clients)
+	fmt.Fprintf(w, "store %s (%s, %.0f MB on disk), %d replicas (GOMAXPROCS %s), %d clients\n", r.Store, r.StoreID, r.StoreMB, r.Replicas, cmpOr(r.Procs, "default"), r.Clients)
 	if r.DirectRPS > 0 {
 		fmt.Fprintf(w, "throughput (medians of %d rounds): one replica direct %.0f req/s, %d replicas through HAProxy %.0f req/s: ratio %.2f; CPU per request through HAProxy / direct %.2f; %.0f requests per CPU-second direct\n",
 			len(r.Runs)/2, r.DirectRPS, r.Replicas, r.HAProxyRPS, r.Ratio, r.CPURatio, r.ReqPerCPUSecond)
@@ -387,7 +412,7 @@ func printReplicas(w io.Writer, r *ReplicasReport) {
 		ids = append(ids, id+" "+strconv.Itoa(f.StoreIDs[id]))
 	}
 	slices.Sort(ids)
-	fmt.Fprintf(w, "answers by store: %v; memory: replicas %v MB RSS, HAProxy %.0f MB\n", ids, roundAll(r.ReplicaRSSMB), r.HAProxyRSSMB)
+	fmt.Fprintf(w, "answers by store: %v; memory: replicas %v MB RSS, the direct one %.0f MB, HAProxy %.0f MB\n", ids, roundAll(r.ReplicaRSSMB), r.SoloRSSMB, r.HAProxyRSSMB)
 }
 
 func roundAll(xs []float64) []int {

@@ -53,6 +53,9 @@ type Options struct {
 	// page on stats, the replicas at addrs (named r1, r2, ... in backend
 	// "leaper").
 	Config func(bind, stats string, addrs []string) ([]byte, error)
+	// Solo, when set, runs one more replica outside HAProxy (Fleet.Solo),
+	// for a peer measured direct in the same run.
+	Solo func(addr string) *exec.Cmd
 	// Dir is where the configuration is written.
 	Dir string
 	// Stderr receives the replicas' and HAProxy's stderr; default discard.
@@ -65,6 +68,10 @@ type Fleet struct {
 	Front string
 	// Addrs are the replicas' addresses; Direct(i) is one's base URL.
 	Addrs []string
+	// Solo is the base URL of the replica outside HAProxy (Options.Solo),
+	// or "".
+	Solo  string
+	solo  *exec.Cmd
 	stats string
 	procs []*exec.Cmd
 	hap   *exec.Cmd
@@ -104,11 +111,23 @@ func Start(ctx context.Context, o Options) (*Fleet, error) {
 	if err != nil {
 		return nil, err
 	}
-	addrs, err := FreeAddrs(o.Replicas + 2)
+	addrs, err := FreeAddrs(o.Replicas + 3)
 	if err != nil {
 		return nil, err
 	}
-	f := &Fleet{Front: "http://" + addrs[0], stats: addrs[1], Addrs: addrs[2:], o: o, procs: make([]*exec.Cmd, o.Replicas)}
+	f := &Fleet{Front: "http://" + addrs[0], stats: addrs[1], Addrs: addrs[3:], o: o, procs: make([]*exec.Cmd, o.Replicas)}
+	if o.Solo != nil {
+		f.Solo = "http://" + addrs[2]
+		f.solo = o.Solo(addrs[2])
+		f.solo.Stdout, f.solo.Stderr = o.Stderr, o.Stderr
+		if err := f.solo.Start(); err != nil {
+			return nil, fmt.Errorf("fleet: start the solo replica: %w", err)
+		}
+		if _, err := poll(ctx, "solo replica ready", func() bool { return ready(f.Solo) }); err != nil {
+			f.Close()
+			return nil, err
+		}
+	}
 	for i := range f.Addrs {
 		if err := f.Restart(i); err != nil {
 			f.Close()
@@ -199,15 +218,17 @@ var probe = &http.Client{Timeout: time.Second}
 // WaitReady waits until replica i's GET /readyz says 200 and returns when
 // it first did.
 func (f *Fleet) WaitReady(ctx context.Context, i int) (time.Time, error) {
-	return poll(ctx, fmt.Sprintf("replica %d ready", i+1), func() bool {
-		resp, err := probe.Get(f.Direct(i) + "/readyz")
-		if err != nil {
-			return false
-		}
-		io.Copy(io.Discard, resp.Body)
-		resp.Body.Close()
-		return resp.StatusCode == http.StatusOK
-	})
+	return poll(ctx, fmt.Sprintf("replica %d ready", i+1), func() bool { return ready(f.Direct(i)) })
+}
+
+func ready(base string) bool {
+	resp, err := probe.Get(base + "/readyz")
+	if err != nil {
+		return false
+	}
+	io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	return resp.StatusCode == http.StatusOK
 }
 
 // State is what HAProxy's stats page says of replica i in backend
@@ -259,7 +280,7 @@ func (f *Fleet) Close() error {
 		f.hap.Wait()
 		f.hap = nil
 	}
-	for i, p := range f.procs {
+	for i, p := range append(f.procs, f.solo) {
 		if p == nil {
 			continue
 		}
@@ -273,8 +294,11 @@ func (f *Fleet) Close() error {
 			<-done
 			errs = append(errs, fmt.Errorf("fleet: replica %d did not stop on SIGINT", i+1))
 		}
-		f.procs[i] = nil
+		if i < len(f.procs) {
+			f.procs[i] = nil
+		}
 	}
+	f.solo = nil
 	return errors.Join(errs...)
 }
 
@@ -468,6 +492,14 @@ func (f *Fleet) Usage(i int) (Usage, error) {
 		return Usage{}, fmt.Errorf("fleet: replica %d is not running", i+1)
 	}
 	return usage(f.procs[i].Process.Pid)
+}
+
+// SoloUsage is the solo replica's CPU time and memory so far.
+func (f *Fleet) SoloUsage() (Usage, error) {
+	if f.solo == nil {
+		return Usage{}, errors.New("fleet: no solo replica")
+	}
+	return usage(f.solo.Process.Pid)
 }
 
 // HAProxyUsage is HAProxy's CPU time and memory so far.
