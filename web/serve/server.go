@@ -505,8 +505,15 @@ func (s *Server) mount(path string, h http.Handler) {
 		s.flight.Add(1)
 		defer s.flight.Add(-1) // last, as in wrap
 		sw := &statusWriter{ResponseWriter: rw}
-		b := s.hold()
-		defer b.release()
+		// Calls (POST) hold their store; an MCP event stream (GET) reads
+		// none and may stay open for long, so a switch does not wait on it.
+		var b *backend
+		if r.Method == http.MethodPost {
+			b = s.hold()
+			defer b.release()
+		} else {
+			b = s.cur.Load()
+		}
 		sw.Header().Set(StoreHeader, b.id)
 		h := h
 		if h == nil {
