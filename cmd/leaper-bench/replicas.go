@@ -35,6 +35,7 @@ type BenchReplicasOptions struct {
 	Seed       uint64
 	Leaper     string
 	Procs      int
+	Switch     string
 	Verbose    bool
 	JSON       bool
 }
@@ -103,6 +104,7 @@ leaper (or --leaper PATH).`,
 	fl.Uint64Var(&opts.Seed, "seed", 1, "seed of the mix")
 	fl.StringVar(&opts.Leaper, "leaper", "", "the leaper binary the replicas run (default: this binary, as leaper)")
 	fl.IntVar(&opts.Procs, "replica-procs", 0, "GOMAXPROCS of each replica behind HAProxy (0: Go's default, every core); the direct one keeps Go's default")
+	fl.StringVar(&opts.Switch, "switch", "", "then switch every replica to the store in DIR, one after the other, under load (--throughput requests)")
 	fl.BoolVar(&opts.Verbose, "verbose", false, "pass the replicas' and HAProxy's stderr through")
 	fl.BoolVar(&opts.JSON, "json", false, "print the report as JSON")
 	return c
@@ -149,6 +151,25 @@ type ReplicasReport struct {
 	SoloRSSMB    float64   `json:"direct_rss_mb"`
 	StoreMB      float64   `json:"store_mb"`
 	Failover     Failover  `json:"failover"`
+	Switch       *Switch   `json:"switch,omitempty"`
+}
+
+// Switch is the run in which every replica switches stores (--switch).
+type Switch struct {
+	Dir        string  `json:"dir"`
+	Requests   int     `json:"requests"`
+	Failed     int     `json:"failed"`
+	FirstError string  `json:"first_error,omitempty"`
+	P99ms      float64 `json:"p99_ms"`
+	// DrainedMS are each replica's drain times (new requests on the new
+	// store until the last on the old one was answered); TookMS each
+	// switch call's whole time (open, warm, drain).
+	DrainedMS []float64 `json:"drained_ms"`
+	TookMS    []float64 `json:"took_ms"`
+	// StoreIDs counts the answers by the store they name; After is the
+	// store each replica's /stats names at the end.
+	StoreIDs map[string]int `json:"store_ids"`
+	After    []string       `json:"after"`
 }
 
 // Failover is the run with a replica killed.
@@ -372,6 +393,11 @@ func runBenchReplicas(ctx context.Context, o *BenchReplicasOptions) error {
 		}
 	}
 	rep.Failover = fo
+	if o.Switch != "" {
+		if rep.Switch, err = switchRun(ctx, o, fl, reqs); err != nil {
+			return err
+		}
+	}
 	for i := range fl.Addrs {
 		if u, err := fl.Usage(i); err == nil {
 			rep.ReplicaRSSMB = append(rep.ReplicaRSSMB, float64(u.RSS)/(1<<20))
@@ -393,7 +419,67 @@ func runBenchReplicas(ctx context.Context, o *BenchReplicasOptions) error {
 	if fo.Failed > 0 {
 		return fmt.Errorf("failover: %d of %d requests failed; first: %s", fo.Failed, fo.Requests, fo.FirstError)
 	}
+	if sw := rep.Switch; sw != nil && sw.Failed > 0 {
+		return fmt.Errorf("switch: %d of %d requests failed; first: %s", sw.Failed, sw.Requests, sw.FirstError)
+	}
 	return nil
+}
+
+// switchRun loads HAProxy and, a quarter in, switches each replica to the
+// store in o.Switch, one after the other.
+func switchRun(ctx context.Context, o *BenchReplicasOptions, fl *fleet.Fleet, reqs []fleet.Request) (*Switch, error) {
+	n := max(o.Throughput, 10000)
+	sw := &Switch{Dir: o.Switch, StoreIDs: map[string]int{}}
+	mark := make(chan struct{})
+	var once sync.Once
+	errc := make(chan error, 1)
+	go func() {
+		select {
+		case <-mark:
+		case <-ctx.Done():
+			errc <- ctx.Err()
+			return
+		}
+		for i := range fl.Addrs {
+			t0 := time.Now()
+			res, err := serve.NewClient(fl.Direct(i), "").SwitchStore(ctx, o.Switch)
+			if err != nil {
+				errc <- fmt.Errorf("switch: replica %d: %w", i+1, err)
+				return
+			}
+			sw.TookMS = append(sw.TookMS, ms(time.Since(t0)))
+			sw.DrainedMS = append(sw.DrainedMS, res.DrainedMS)
+		}
+		errc <- nil
+	}()
+	fmt.Fprintf(o.IO.ErrOut, "switch: %d requests through HAProxy; every replica switched to %s after %d\n", n, o.Switch, n/4)
+	res := fleet.Load(ctx, fl.Front, "", o.Clients, n, reqs, func(done int) {
+		if done >= n/4 {
+			once.Do(func() { close(mark) })
+		}
+	})
+	once.Do(func() { close(mark) })
+	if err := <-errc; err != nil {
+		return nil, err
+	}
+	s := fleet.Summarize(res, time.Time{}, time.Time{})
+	sw.Requests, sw.Failed, sw.P99ms = s.Requests, s.Failed, ms(s.P99)
+	if s.FirstErr != nil {
+		sw.FirstError = s.FirstErr.Error()
+	}
+	for _, r := range res {
+		if r.Err == nil {
+			sw.StoreIDs[r.Store]++
+		}
+	}
+	for i := range fl.Addrs {
+		st, err := serve.NewClient(fl.Direct(i), "").Stats(ctx)
+		if err != nil {
+			return nil, err
+		}
+		sw.After = append(sw.After, st.Store)
+	}
+	return sw, nil
 }
 
 func printReplicas(w io.Writer, r *ReplicasReport) {
@@ -407,6 +493,10 @@ func printReplicas(w io.Writer, r *ReplicasReport) {
 		f.Requests, f.Failed, f.RPS, f.P99ms, f.BeforeP99ms, f.Before, f.DuringP99ms, f.During, f.AfterP99ms, f.After)
 	fmt.Fprintf(w, "failover: from the kill: DOWN in HAProxy %.0f ms, restarted %.0f ms, ready %.0f ms, UP %.0f ms (rejoined %.0f ms after ready)\n",
 		f.DownMS, f.RestartMS, f.ReadyMS, f.UpMS, f.RejoinMS)
+	if s := r.Switch; s != nil {
+		fmt.Fprintf(w, "switch to %s: %d requests, %d failed, p99 %.1f ms; answers by store %v; each replica's switch took %v ms, draining %v ms; now serving %v\n",
+			s.Dir, s.Requests, s.Failed, s.P99ms, s.StoreIDs, roundAll(s.TookMS), roundAll(s.DrainedMS), s.After)
+	}
 	ids := make([]string, 0, len(f.StoreIDs))
 	for id := range f.StoreIDs {
 		ids = append(ids, id+" "+strconv.Itoa(f.StoreIDs[id]))

@@ -125,6 +125,17 @@ func (c *Client) Stats(ctx context.Context) (*Stats, error) {
 	return &st, nil
 }
 
+// SwitchStore asks the server to answer from the store in dir (POST
+// /admin/store; see Server.Switch). Send it to each replica directly, not
+// through a balancer.
+func (c *Client) SwitchStore(ctx context.Context, dir string) (*SwitchResult, error) {
+	var res SwitchResult
+	if err := c.postJSON(ctx, "/admin/store", SwitchRequest{Dir: dir}, &res); err != nil {
+		return nil, err
+	}
+	return &res, nil
+}
+
 // Health reports whether the server answers.
 func (c *Client) Health(ctx context.Context) error {
 	return c.do(ctx, http.MethodGet, "/healthz", nil, nil)
