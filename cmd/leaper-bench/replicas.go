@@ -61,12 +61,17 @@ and HAProxy in front of them with the configuration leaper haproxy writes
     reports failed requests (the target is none), p99 before, during (kill
     to back UP in HAProxy) and after the loss, and how long after the
     restarted replica said ready HAProxy sent it traffic again (its
-    stats page: UP).
+    stats page: UP);
+ 3. with --switch DIR, runs --throughput requests (at least 10,000)
+    through HAProxy and a quarter in switches every replica to the store
+    in DIR (POST /admin/store, one replica after the other), reporting
+    failed requests (the target is none) and the answers by store id.
 
 It exits 1 if any request failed. The replicas are this binary running as
 leaper (or --leaper PATH).`,
 		Example: `  leaper-bench replicas --store ./leaper-data
-  leaper-bench replicas --store /work/stores/full --clients 64 --requests 30000 --rounds 3 --json`,
+  leaper-bench replicas --store /work/stores/full --clients 64 --requests 30000 --rounds 3 --json
+  leaper-bench replicas --store ./leaper-data --throughput 20000 --switch ./leaper-data-next`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, args []string) error {
 			opts.IO, opts.Store = f.IO, f.Store
