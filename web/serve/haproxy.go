@@ -77,6 +77,7 @@ var haproxyTmpl = template.Must(template.New("haproxy").Funcs(template.FuncMap{
 #   {{comment .Command}}
 # Run: haproxy -f THIS_FILE (foreground; -D to daemonize). Check: haproxy -c -f THIS_FILE.
 # Each replica: leaper serve --store DIR --addr HOST:PORT --drain 3s{{if .Token}} --token-file TOKEN{{end}}
+# (several on one machine: GOMAXPROCS=cores/replicas in each one's environment).
 {{- if .Token}}
 # The replicas check the bearer token; HAProxy passes Authorization (and
 # X-API-KEY) through untouched, and checks /readyz, which needs none.
