@@ -77,8 +77,13 @@
 // closes the old store once the requests holding it are answered: no
 // request fails, none sees a closed store.
 //
+// HAProxyConfig (haproxy.go) writes the balancer's configuration for N
+// replicas (leaper haproxy). Serve sends each answer in one write
+// (holdconn.go), so a replica killed mid-answer leaves its balancer
+// nothing, which it retries elsewhere, rather than a cut answer.
+//
 // Main types: Server (NewServer, Serve, Switch, an http.Handler) and Client (NewClient,
-// Search, Visit, Call, Retrieve, Access, Reward, Stats; Backend adapts it
+// Search, Visit, Call, Retrieve, Access, Reward, Stats, SwitchStore; Backend adapts it
 // to agent.Backend).
 //
 // # Concurrency
