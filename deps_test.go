@@ -12,7 +12,8 @@ import (
 // for it, and its own.
 //
 //	cmd → report → agent/{eval} → agent → {web, task}
-//	cmd → agent/{serve, eval, export} → agent → {web, task}
+//	cmd → web/{serve, mcpserve} (the HTTP and MCP servers, beside the web
+//	they serve) → agent/{eval, export} → agent → {web, task}
 //	cmd and cmd/leaper-bench → cmd/cmdutil (the factory, exit codes,
 //	shared flags) → {web, store}; leaper-bench never imports cmd
 //	web → store → {graph, index}
@@ -25,11 +26,11 @@ var rooms = map[string][]string{
 	"cmd":              {"*"},
 	"report":           {"agent", "agent/eval", "audit", "web", "store", "task", "graph", "index", "internal"},
 	"cmd/cmdutil":      {"web", "store", "graph", "index", "internal"},
-	"cmd/leaper-bench": {"cmd/cmdutil", "bench", "bench/load", "agent/serve", "agent/mcpserve", "agent", "web", "store", "task", "graph", "index", "internal"},
-	"agent/serve":      {"agent", "agent/eval", "web", "store", "task", "graph", "index", "internal"},
+	"cmd/leaper-bench": {"cmd/cmdutil", "bench", "bench/load", "web/serve", "web/mcpserve", "agent", "web", "store", "task", "graph", "index", "internal"},
+	"web/serve":        {"agent", "agent/eval", "web", "store", "task", "graph", "index", "internal"},
 	"agent/eval":       {"agent", "web", "task", "graph", "internal"},
 	"agent/export":     {"agent", "web", "task", "graph", "internal"},
-	"agent/mcpserve":   {"web", "graph", "internal"},
+	"web/mcpserve":     {"web", "graph", "internal"},
 	"agent":            {"web", "task", "graph", "internal"},
 	"web":              {"store", "graph", "index", "internal"},
 	"store":            {"graph", "index", "internal"},
@@ -42,7 +43,7 @@ var rooms = map[string][]string{
 	"index":            {"internal"},
 	"internal":         {},
 	"bench":            {},
-	"bench/load":       {"bench", "agent/serve", "agent/mcpserve", "web", "task", "graph", "internal"},
+	"bench/load":       {"bench", "web/serve", "web/mcpserve", "web", "task", "graph", "internal"},
 }
 
 // room is the room a package belongs to: the longest room its path starts
@@ -95,7 +96,7 @@ func TestPackageDirections(t *testing.T) {
 func TestRoomsCheckSubPackages(t *testing.T) {
 	for p, want := range map[string]string{
 		"graph/ingest": "graph", "graph/table": "graph", "index/internal/benchcorpus": "index",
-		"store/storetest": "store", "agent/serve": "agent/serve", "agent/loop": "agent", "web/webtest": "web",
+		"store/storetest": "store", "web/serve": "web/serve", "web/mcpserve": "web/mcpserve", "agent/loop": "agent", "web/webtest": "web",
 		"cmd/leaper": "cmd", "cmd/leaper-bench": "cmd/leaper-bench", "bench/load": "bench/load",
 	} {
 		if got := room(p); got != want {

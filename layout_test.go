@@ -9,12 +9,6 @@ import (
 	"github.com/leaper-dev/leaper/agent/export"
 )
 
-// movedServers are the servers' places after the move out of agent/
-// (web/serve, web/mcpserve), made in a change of its own: until it lands,
-// the README may name them while the code is still at agent/serve and
-// agent/mcpserve. TODO: drop this once web/serve exists.
-var movedServers = map[string]string{"web/serve": "agent/serve", "web/mcpserve": "agent/mcpserve"}
-
 // TestReadmeLayout is the reading test: the README's layout section names,
 // for each part a newcomer looks for (the store layout, the build, the
 // task, synthesis, search, visit, serving, MCP, scoring and every export
@@ -55,12 +49,6 @@ func TestReadmeLayout(t *testing.T) {
 		for _, p := range paths {
 			if _, err := os.Stat(p); err == nil {
 				continue
-			}
-			if old, ok := movedServers[p]; ok {
-				if _, err := os.Stat(old); err == nil {
-					t.Logf("README layout: %s is still at %s", p, old)
-					continue
-				}
 			}
 			t.Errorf("README layout: %s names %s, which does not exist", part, p)
 		}

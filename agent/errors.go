@@ -6,6 +6,9 @@ var (
 	// ErrCacheMiss is returned in replay mode when the cache holds no
 	// response for a request.
 	ErrCacheMiss = errors.New("agent: model cache miss (record the run first with --cache-mode record)")
+	// ErrReplayMiss is returned by Replay for a turn the recording does
+	// not hold.
+	ErrReplayMiss = errors.New("agent: replay: not in the recorded trajectories")
 	// ErrModel is wrapped by model failures that outlived their retries or
 	// cannot be retried.
 	ErrModel = errors.New("agent: model request failed")

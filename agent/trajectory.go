@@ -19,8 +19,12 @@ type Trajectory struct {
 	Model    string       `json:"model,omitempty"`
 	Seed     int64        `json:"seed"`
 	Protocol Protocol     `json:"protocol"`
-	Messages []Message    `json:"messages"`
-	Steps    []Step       `json:"steps"`
+	// Store is the id of the store the tools answered from
+	// (store.Store.ID: format version and content digest); a replay
+	// against another store is refused.
+	Store    string    `json:"store,omitempty"`
+	Messages []Message `json:"messages"`
+	Steps    []Step    `json:"steps"`
 	// Answer is the text inside <answer></answer>; Table its markdown
 	// table, when it has one.
 	Answer  string    `json:"answer"`

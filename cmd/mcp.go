@@ -5,10 +5,10 @@ import (
 	"fmt"
 	"net"
 
-	"github.com/leaper-dev/leaper/agent/mcpserve"
-	"github.com/leaper-dev/leaper/agent/serve"
 	"github.com/leaper-dev/leaper/cmd/cmdutil"
 	"github.com/leaper-dev/leaper/web"
+	"github.com/leaper-dev/leaper/web/mcpserve"
+	"github.com/leaper-dev/leaper/web/serve"
 	"github.com/spf13/cobra"
 )
 

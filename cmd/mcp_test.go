@@ -9,10 +9,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/leaper-dev/leaper/agent/serve"
 	"github.com/leaper-dev/leaper/graph"
 	"github.com/leaper-dev/leaper/store/storetest"
 	"github.com/leaper-dev/leaper/web"
+	"github.com/leaper-dev/leaper/web/serve"
 	"github.com/leaper-dev/leaper/web/webtest"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )

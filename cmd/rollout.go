@@ -39,6 +39,8 @@ type RolloutOptions struct {
 	Deterministic bool
 	Temperature   float32
 	TopP          float32
+	// Replay is a trajectory file whose recorded turns are taken again.
+	Replay string
 }
 
 func newRolloutCmd(f *Factory, runF func(context.Context, *RolloutOptions) error) *cobra.Command {
@@ -61,10 +63,18 @@ With -o FILE, tasks already in FILE are skipped, so an interrupted run
 resumes (a stopped run writes every trajectory that finished); tasks whose
 trajectory there ended in error (the endpoint failed) run again in its
 place. --deterministic leaves out the run's timings and retries, so two
-runs give identical bytes.`,
+runs give identical bytes.
+
+Each trajectory records the id of the store that answered ("store": format
+version and content digest; leaper serve sends it as X-Leaper-Store).
+--replay FILE takes the recorded assistant turns of FILE's trajectories
+again, without a model, over this store, for the tasks of --tasks that FILE
+holds; it refuses a trajectory recorded against another store, naming both
+ids, since its observations would not be the recorded ones.`,
 		Example: `  leaper rollout --tasks tasks.jsonl --policy oracle -o gold.jsonl
   leaper rollout --tasks tasks.jsonl --policy llm --base-url http://localhost:8000/v1 \
-      --model Tongyi-DeepResearch-30B --workers 8 --cache responses.jsonl -o traj.jsonl`,
+      --model Tongyi-DeepResearch-30B --workers 8 --cache responses.jsonl -o traj.jsonl
+  leaper rollout --tasks tasks.jsonl --replay traj.jsonl --deterministic -o again.jsonl`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, args []string) error {
 			opts.IO, opts.Web, opts.Store = f.IO, f.Web, f.Store
@@ -105,6 +115,7 @@ runs give identical bytes.`,
 	fl.BoolVar(&opts.Deterministic, "deterministic", false, "leave out timings and retries, for byte-identical runs")
 	fl.Float32Var(&opts.Temperature, "temperature", 0.6, "sampling temperature (llm)")
 	fl.Float32Var(&opts.TopP, "top-p", 0.95, "nucleus sampling (llm)")
+	fl.StringVar(&opts.Replay, "replay", "", "take the recorded turns of these trajectories again (same store only)")
 	return c
 }
 
@@ -112,6 +123,8 @@ func (o *RolloutOptions) validate() error {
 	switch {
 	case o.Tasks == "":
 		return usageErrorf("--tasks is required")
+	case o.Replay != "" && (o.Cache != "" || o.BaseURL != "" && o.Policy == "llm"):
+		return usageErrorf("--replay takes no model: drop --cache and --base-url")
 	case o.Policy != "oracle" && o.Policy != "naive" && o.Policy != "llm":
 		return usageErrorf("--policy must be oracle, naive or llm, not %q", o.Policy)
 	case o.Workers < 1:
@@ -133,7 +146,7 @@ func (o *RolloutOptions) validate() error {
 	if o.CacheMode != agent.CacheOff && o.Cache == "" {
 		return usageErrorf("--cache-mode %s needs --cache FILE", o.CacheMode)
 	}
-	if o.Policy == "llm" {
+	if o.Policy == "llm" && o.Replay == "" {
 		if o.Model == "" {
 			return usageErrorf("--policy llm needs --model")
 		}
@@ -153,11 +166,25 @@ func runRollout(ctx context.Context, o *RolloutOptions) error {
 	if err != nil {
 		return err
 	}
+	storeID, err := w.Store().ID()
+	if err != nil {
+		return err
+	}
+	var p agent.Policy
+	if o.Replay != "" {
+		// First: another store is the likeliest reason a replay fails.
+		if p, tasks, err = replayPolicy(o, tasks, storeID); err != nil {
+			return err
+		}
+	}
 	if err := checkStore(tasks, w.Store().Graph(), o.Tasks, o.Store); err != nil {
 		return err
 	}
 	b := w
-	p, closePolicy, err := rolloutPolicy(o, w)
+	closePolicy := func() {}
+	if o.Replay == "" {
+		p, closePolicy, err = rolloutPolicy(o, w)
+	}
 	if err != nil {
 		return err
 	}
@@ -202,6 +229,7 @@ func runRollout(ctx context.Context, o *RolloutOptions) error {
 		isr += t.Metrics.ISR
 		ise += t.Metrics.ISE
 		n++
+		t.Store = storeID
 		return agent.WriteTrajectory(out, t)
 	})
 	summary := fmt.Sprintf("%d trajectories in %s", n, time.Since(start).Round(time.Millisecond))
@@ -272,4 +300,55 @@ func rolloutPolicy(o *RolloutOptions, w *web.Web) (agent.Policy, func(), error) 
 		m = c
 	}
 	return &agent.ModelPolicy{Model: m, Name: o.Model, Temperature: o.Temperature, TopP: o.TopP}, closeCache, nil
+}
+
+// replayPolicy reads --replay's trajectories, refuses any recorded against
+// another store than storeID (naming both), and returns the policy that
+// takes their turns again and the tasks of --tasks they are of, in the
+// file's order.
+func replayPolicy(o *RolloutOptions, tasks []*task.Task, storeID string) (agent.Policy, []*task.Task, error) {
+	trs, err := agent.ReadTrajectories(o.Replay)
+	if err != nil {
+		return nil, nil, fmt.Errorf("--replay: %w", err)
+	}
+	byID := make(map[string]*task.Task, len(tasks))
+	for _, t := range tasks {
+		byID[t.ID] = t
+	}
+	var todo []*task.Task
+	seen := map[string]bool{}
+	model, protocol := "", agent.Protocol("")
+	for i, tr := range trs {
+		switch {
+		case tr.Store == "":
+			return nil, nil, fmt.Errorf("--replay %s:%d: the trajectory of task %s records no store id (it was recorded before leaper recorded one), so it cannot be checked against this store (%s, id %s)",
+				o.Replay, i+1, tr.TaskID, o.Store, storeID)
+		case tr.Store != storeID:
+			return nil, nil, fmt.Errorf("--replay %s:%d: the trajectory of task %s was recorded against store %s, but this store (%s) is %s: replay it over the store it was recorded against",
+				o.Replay, i+1, tr.TaskID, tr.Store, o.Store, storeID)
+		case byID[tr.TaskID] == nil:
+			return nil, nil, fmt.Errorf("--replay %s:%d: task %s is not in --tasks %s", o.Replay, i+1, tr.TaskID, o.Tasks)
+		case protocol != "" && tr.Protocol != protocol:
+			return nil, nil, fmt.Errorf("--replay %s:%d: protocol %s, but earlier trajectories use %s: replay them apart", o.Replay, i+1, tr.Protocol, protocol)
+		}
+		if model == "" {
+			model = tr.Model
+		}
+		protocol = tr.Protocol
+		if !seen[tr.TaskID] {
+			seen[tr.TaskID] = true
+			todo = append(todo, byID[tr.TaskID])
+		}
+	}
+	rp, err := agent.NewReplay(trs)
+	if err != nil {
+		return nil, nil, err
+	}
+	if protocol != "" {
+		o.Protocol = string(protocol)
+	}
+	if o.Seed == 0 && len(trs) > 0 {
+		o.Seed = trs[0].Seed // the recorded run's, so the bytes can agree
+	}
+	return &agent.ModelPolicy{Model: rp, Name: model, Temperature: o.Temperature, TopP: o.TopP}, todo, nil
 }

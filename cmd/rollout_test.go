@@ -371,3 +371,67 @@ func TestOutputsSpareInputs(t *testing.T) {
 		}
 	}
 }
+
+// TestRolloutRecordsStoreAndReplays: each trajectory names the store;
+// --replay takes the recorded turns again over the same store, observing
+// the same; a trajectory of another store, or of none, is refused with
+// both ids named.
+func TestRolloutRecordsStoreAndReplays(t *testing.T) {
+	dir := storetest.SampleStore(t)
+	tasks, _ := writeTasks(t, 3)
+	st := storetest.Open(t)
+	id, err := st.ID()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmp := t.TempDir()
+	first := filepath.Join(tmp, "first.jsonl")
+	if _, errOut, err := leaperIn(t, "rollout", "--store", dir, "--tasks", tasks, "--policy", "oracle", "--deterministic", "-o", first); err != nil {
+		t.Fatalf("rollout: %v\n%s", err, errOut)
+	}
+	trs, err := agent.ReadTrajectories(first)
+	if err != nil || len(trs) == 0 {
+		t.Fatalf("read trajectories: %d, %v", len(trs), err)
+	}
+	for _, tr := range trs {
+		if tr.Store != id {
+			t.Fatalf("trajectory of %s records store %q, want %q", tr.TaskID, tr.Store, id)
+		}
+	}
+	again := filepath.Join(tmp, "again.jsonl")
+	if _, errOut, err := leaperIn(t, "rollout", "--store", dir, "--tasks", tasks, "--replay", first, "--deterministic", "-o", again); err != nil {
+		t.Fatalf("rollout --replay: %v\n%s", err, errOut)
+	}
+	re, err := agent.ReadTrajectories(again)
+	if err != nil || len(re) != len(trs) {
+		t.Fatalf("replayed %d trajectories (%v), want %d", len(re), err, len(trs))
+	}
+	for i := range trs {
+		a, _ := json.Marshal([]any{trs[i].Messages, trs[i].Steps, trs[i].Answer, trs[i].Metrics, trs[i].Store})
+		b, _ := json.Marshal([]any{re[i].Messages, re[i].Steps, re[i].Answer, re[i].Metrics, re[i].Store})
+		if !bytes.Equal(a, b) {
+			t.Errorf("task %s: the replay differs from the recording", trs[i].TaskID)
+		}
+	}
+	// The same trajectories, as if recorded against another store, and
+	// against none.
+	raw, _ := os.ReadFile(first)
+	const other = "v3-0123456789abcdef"
+	for _, c := range []struct{ name, store string }{{"other.jsonl", other}, {"none.jsonl", ""}} {
+		repl := `"store":"` + c.store + `",`
+		if c.store == "" {
+			repl = ""
+		}
+		p := filepath.Join(tmp, c.name)
+		writeFile(t, p, bytes.ReplaceAll(raw, []byte(`"store":"`+id+`",`), []byte(repl)))
+		_, _, err := leaperIn(t, "rollout", "--store", dir, "--tasks", tasks, "--replay", p, "-o", filepath.Join(tmp, "out-"+c.name))
+		if err == nil {
+			t.Errorf("%s: replay against %s accepted", c.name, id)
+			continue
+		}
+		msg := err.Error()
+		if !strings.Contains(msg, id) || (c.store != "" && !strings.Contains(msg, other)) || !strings.Contains(msg, c.name+":1") {
+			t.Errorf("%s: error %q should name %s:1, this store's id %s and the recorded one", c.name, msg, c.name, id)
+		}
+	}
+}

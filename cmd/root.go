@@ -61,6 +61,7 @@ agent rollouts run reproducibly and are scored exactly.`,
 		newReportCmd(f, nil),
 		newServeCmd(f, nil),
 		newMCPCmd(f, nil),
+		newHAProxyCmd(f, nil),
 	)
 	return root
 }

@@ -5,14 +5,18 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"syscall"
 	"time"
 
-	"github.com/leaper-dev/leaper/agent/mcpserve"
-	"github.com/leaper-dev/leaper/agent/serve"
 	"github.com/leaper-dev/leaper/cmd/cmdutil"
 	"github.com/leaper-dev/leaper/report"
 	"github.com/leaper-dev/leaper/task"
 	"github.com/leaper-dev/leaper/web"
+	"github.com/leaper-dev/leaper/web/mcpserve"
+	"github.com/leaper-dev/leaper/web/serve"
 	"github.com/spf13/cobra"
 )
 
@@ -27,6 +31,7 @@ type ServeOptions struct {
 	Cache     int
 	Tasks     string
 	Grace     time.Duration
+	Drain     time.Duration
 	// MCPSearchJSON: /mcp's search answers BrowseComp-Plus's JSON hits.
 	MCPSearchJSON bool
 	// MaxMemory is the memory the server aims to stay within (see
@@ -50,17 +55,28 @@ for task ids), the MCP tools at /mcp (streamable HTTP; see leaper mcp),
 /report (see leaper report), over one read-only store. It binds loopback by
 default; any other address needs --token-file, whose token clients send
 as "Authorization: Bearer TOKEN". SIGINT or SIGTERM stop it after
-in-flight requests finish.`,
+in-flight requests finish.
+
+Behind a load balancer (leaper haproxy writes HAProxy's configuration):
+several replicas may open one store directory at once. GET /readyz says
+200 once the store is open and warm, 503 while warming and, for --drain,
+once stopping; GET /livez says the process answers. Every answer names its
+store in the X-Leaper-Store header (format version and content digest;
+also in /stats). SIGHUP reopens --store (point it at a symlink and move
+the link to roll a new store out), and POST /admin/store {"dir": DIR}
+(behind the token) switches to DIR: the new store is opened and warmed,
+new requests go to it, and the old one closes once its requests finish.`,
 		Example: `  leaper serve --store ./leaper-data
   curl -s localhost:8080/search -d '{"query": ["Booker Prize winners"], "filter_year": 1983}'
   curl -s localhost:8080/serper/search -d '{"q": "Booker Prize winners", "num": 5}'
   curl -s localhost:8080/jina/https://en.wikipedia.org/wiki/Man_Booker_Prize
-  leaper serve --addr 0.0.0.0:8080 --token-file token.txt --workers 8 --cache 10000 --tasks tasks.jsonl`,
+  leaper serve --addr 0.0.0.0:8080 --token-file token.txt --workers 8 --cache 10000 --tasks tasks.jsonl
+  leaper serve --store /stores/current --addr 127.0.0.1:8081 --drain 3s   # one replica behind HAProxy`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, args []string) error {
 			opts.IO, opts.Web, opts.Store = f.IO, f.Web, f.Store
-			if opts.Workers < 0 || opts.Cache < 0 {
-				return usageErrorf("--workers and --cache must not be negative")
+			if opts.Workers < 0 || opts.Cache < 0 || opts.Drain < 0 {
+				return usageErrorf("--workers, --cache and --drain must not be negative")
 			}
 			if _, _, err := net.SplitHostPort(opts.Addr); err != nil {
 				return usageErrorf("--addr %q: %v", opts.Addr, err)
@@ -76,7 +92,8 @@ in-flight requests finish.`,
 	c.Flags().IntVar(&opts.Workers, "workers", 0, "concurrent tool executions; more requests queue (0: 2 x CPUs)")
 	c.Flags().IntVar(&opts.Cache, "cache", 0, "responses kept in an LRU cache (0: off)")
 	c.Flags().StringVar(&opts.Tasks, "tasks", "", "tasks JSONL that /reward resolves task_id against")
-	c.Flags().DurationVar(&opts.Grace, "grace", 30*time.Second, "how long in-flight requests may finish on shutdown")
+	c.Flags().DurationVar(&opts.Grace, "grace", 30*time.Second, "how long in-flight requests may finish on shutdown (and on the old store, after a switch)")
+	c.Flags().DurationVar(&opts.Drain, "drain", 0, "on SIGTERM, answer for this long with /readyz at 503 before closing the listener (behind a balancer: its check interval x fall)")
 	c.Flags().BoolVar(&opts.MCPSearchJSON, "mcp-search-json", false, "/mcp: "+searchJSONHelp)
 	cmdutil.BytesVar(c.Flags(), &opts.MaxMemory, "max-memory", 1<<30, "bytes of memory the server aims to stay within: the Go heap is collected only as it nears 3/4 of it (0: collect as usual; GOGC or GOMEMLIMIT in the environment win)")
 	return c
@@ -89,6 +106,8 @@ func serveOptions(o *ServeOptions) (*serve.Options, error) {
 		Workers:       o.Workers,
 		Cache:         o.Cache,
 		ShutdownGrace: o.Grace,
+		Drain:         o.Drain,
+		Open:          func(dir string) (*web.Web, error) { return web.Open(dir, nil) },
 		Logger:        slog.New(slog.NewTextHandler(o.IO.ErrOut, &slog.HandlerOptions{Level: slog.LevelWarn})),
 	}
 	if err := so.Validate(); err != nil {
@@ -131,16 +150,40 @@ func runServe(ctx context.Context, o *ServeOptions) error {
 	}
 	defer cmdutil.CollectNear(o.MaxMemory, -1)()
 	srv := serve.NewServer(w, so)
-	srv.Mount("/mcp", mcpserve.NewServer(w, &mcpserve.Options{Workers: so.Workers, SearchJSON: o.MCPSearchJSON}).Handler())
-	// The report of the store and --tasks, built on the first GET.
-	srv.Mount("/report", report.Handler(w.Store().Graph(), &report.Options{Store: o.Store, Tasks: so.Tasks}))
+	srv.MountWeb("/mcp", func(w *web.Web) http.Handler {
+		return mcpserve.NewServer(w, &mcpserve.Options{Workers: so.Workers, SearchJSON: o.MCPSearchJSON}).Handler()
+	})
+	// The report of the store and --tasks, built on the first GET (again
+	// after a store switch).
+	srv.MountWeb("/report", func(w *web.Web) http.Handler {
+		return report.Handler(w.Store().Graph(), &report.Options{Store: o.Store, Tasks: so.Tasks})
+	})
 	ln, err := net.Listen("tcp", o.Addr)
 	if err != nil {
 		return err
 	}
 	st := srv.Stats()
-	fmt.Fprintf(o.IO.ErrOut, "leaper serve: http://%s (store %s, workers %d, cache %d, tasks %d, token %v)\n",
-		ln.Addr(), o.Store, st.Workers, st.CacheCapacity, len(so.Tasks), so.Token != "")
+	fmt.Fprintf(o.IO.ErrOut, "leaper serve: http://%s (store %s, id %s, workers %d, cache %d, tasks %d, token %v)\n",
+		ln.Addr(), o.Store, st.Store, st.Workers, st.CacheCapacity, len(so.Tasks), so.Token != "")
+	// SIGHUP reopens --store: a new store rolled out behind a symlink.
+	hup := make(chan os.Signal, 1)
+	signal.Notify(hup, syscall.SIGHUP)
+	defer signal.Stop(hup)
+	go func() {
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-hup:
+				res, err := srv.Switch(ctx, o.Store)
+				if err != nil {
+					fmt.Fprintf(o.IO.ErrOut, "leaper serve: SIGHUP: %v (still serving %s)\n", err, srv.StoreID())
+					continue
+				}
+				fmt.Fprintf(o.IO.ErrOut, "leaper serve: switched store %s -> %s (%s; old requests drained in %.0f ms)\n", res.From, res.To, res.Dir, res.DrainedMS)
+			}
+		}
+	}()
 	if o.Ready != nil {
 		o.Ready(ln.Addr().String())
 	}

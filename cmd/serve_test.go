@@ -14,9 +14,9 @@ import (
 
 	"github.com/leaper-dev/leaper/store/storetest"
 
-	"github.com/leaper-dev/leaper/agent/serve"
 	"github.com/leaper-dev/leaper/graph"
 	"github.com/leaper-dev/leaper/web"
+	"github.com/leaper-dev/leaper/web/serve"
 	"github.com/leaper-dev/leaper/web/webtest"
 )
 
@@ -127,7 +127,7 @@ func TestServeMatchesCLI(t *testing.T) {
 	case err := <-done:
 		t.Fatal(err)
 	}
-	c := serve.New("http://"+addr, "")
+	c := serve.NewClient("http://"+addr, "")
 
 	cases := []struct {
 		cli  []string

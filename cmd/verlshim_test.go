@@ -11,9 +11,9 @@ import (
 	"time"
 
 	"github.com/leaper-dev/leaper/agent/eval"
-	"github.com/leaper-dev/leaper/agent/serve"
 	"github.com/leaper-dev/leaper/store/storetest"
 	"github.com/leaper-dev/leaper/task"
+	"github.com/leaper-dev/leaper/web/serve"
 	"github.com/leaper-dev/leaper/web/webtest"
 )
 
@@ -60,7 +60,7 @@ func TestVerlRewardShim(t *testing.T) {
 	// What the server itself says for the right answer.
 	w := webtest.OpenWeb(t)
 	want := (&eval.Scorer{Graph: w.Store().Graph()}).Score(tk, right, nil).F
-	c := serve.New(base, "")
+	c := serve.NewClient(base, "")
 	got, err := c.Reward(context.Background(), &serve.RewardRequest{TaskID: tk.ID, Answer: &right})
 	if err != nil || got.F != want || want < 0.99 {
 		t.Fatalf("/reward f = %v (%v), scorer %v", got, err, want)

@@ -486,7 +486,8 @@ func (b *Builder) Finalize(ctx context.Context, progress func(stage string, done
 	triples := bms.triples
 	bms = nil // the pages need the memory
 	progress("bitmaps", trees, trees)
-	pages, err := b.writePages(ctx, sp, progress, onPage)
+	digest := newPageDigest()
+	pages, err := b.writePages(ctx, sp, progress, onPage, digest)
 	if err != nil {
 		return err
 	}
@@ -504,6 +505,7 @@ func (b *Builder) Finalize(ctx context.Context, progress func(stage string, done
 	s.mu.Lock()
 	s.manifest.Counts = Counts{Tables: trees + rejected, Trees: trees, Rejected: rejected, Skipped: skipped,
 		Entities: int(b.nextE), Relations: len(b.rels), Triples: triples, Passages: len(b.pass), Pages: pages}
+	s.manifest.Digest = digest.sum()
 	s.mu.Unlock()
 	if err := s.saveManifest(); err != nil {
 		return err

@@ -189,7 +189,7 @@ func named(f fragment, ents *entDict) fragment {
 // its own article's passage, when the corpus has one); an entity page
 // holds the passage and at most maxFacts facts the tables state about the
 // entity. Only one page is in memory at a time.
-func (b *Builder) writePages(ctx context.Context, sp *spill, progress func(string, int, int), onPage func(*Page, []Shown) error) (int, error) {
+func (b *Builder) writePages(ctx context.Context, sp *spill, progress func(string, int, int), onPage func(*Page, []Shown) error, digest *pageDigest) (int, error) {
 	s := b.s
 	wb := newAsyncWriter(s.db)
 	defer wb.Cancel()
@@ -239,12 +239,14 @@ func (b *Builder) writePages(ctx context.Context, sp *spill, progress func(strin
 			return err
 		}
 		shown := shownOf(p, names)
-		if buf, err = json.Marshal(shown); err != nil {
+		sbuf, err := json.Marshal(shown)
+		if err != nil {
 			return err
 		}
-		if err := wb.Set(strKey(pPageEnts, p.URL), buf); err != nil {
+		if err := wb.Set(strKey(pPageEnts, p.URL), sbuf); err != nil {
 			return err
 		}
+		digest.add(buf, sbuf)
 		if onPage != nil {
 			if err := onPage(p, shown); err != nil {
 				return err

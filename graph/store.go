@@ -75,6 +75,10 @@ type Manifest struct {
 	Complete bool          `json:"complete"`
 	Inputs   []InputRecord `json:"inputs"`
 	Counts   Counts        `json:"counts"`
+	// Digest is the store's content digest (SHA-256 of its pages in URL
+	// order, hex; see ComputeDigest), written by Finalize. Empty in stores
+	// built before it was recorded.
+	Digest string `json:"digest,omitempty"`
 }
 
 // InputRecord is one input path given to a build.

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -46,6 +47,10 @@ type Store struct {
 
 	mu     sync.Mutex
 	closed bool
+
+	idOnce sync.Once
+	digest string
+	idErr  error
 }
 
 // Open opens the store in dir: read-only by default, refusing a store of
@@ -82,6 +87,38 @@ func (s *Store) Graph() *graph.Store { return s.g }
 
 // Index is the store's full-text index, nil when opened GraphOnly.
 func (s *Store) Index() *index.Index { return s.x }
+
+// Digest is the store's content digest (graph.Manifest.Digest: SHA-256 of
+// its pages in URL order, hex). A build records it; for a store built
+// before it was recorded, the first call computes it from the pages (one
+// read of every page) and keeps it for the store's life.
+func (s *Store) Digest() (string, error) {
+	s.idOnce.Do(func() {
+		s.digest = s.g.Manifest().Digest
+		if s.digest == "" {
+			s.digest, s.idErr = s.g.ComputeDigest(context.Background())
+		}
+	})
+	return s.digest, s.idErr
+}
+
+// ID names what the store holds: "v" and the format version, then the
+// first 16 hex digits of its content digest ("v3-9f2c0e7a1b44d5e8").
+// Two stores with the same ID answer every search and visit alike;
+// replicas behind one balancer must agree on it, and a trajectory records
+// it so a replay can refuse another store.
+func (s *Store) ID() (string, error) {
+	d, err := s.Digest()
+	if err != nil {
+		return "", fmt.Errorf("store: digest of %s: %w", s.dir, err)
+	}
+	return FormatID(s.g.Manifest().Version, d), nil
+}
+
+// FormatID is the store id of a format version and a content digest.
+func FormatID(version int, digest string) string {
+	return fmt.Sprintf("v%d-%s", version, digest[:min(16, len(digest))])
+}
 
 // Close closes the graph and the index. Closing twice returns ErrClosed.
 func (s *Store) Close() error {

@@ -3,6 +3,7 @@ package store_test
 import (
 	"context"
 	"errors"
+	"path/filepath"
 	"testing"
 
 	"github.com/leaper-dev/leaper/graph"
@@ -83,5 +84,54 @@ func TestBuildOptionsValidated(t *testing.T) {
 		if _, err := store.Build(ctx, t.TempDir(), []string{graphtest.Corpus()}, o); err == nil {
 			t.Errorf("Build accepted %+v", o)
 		}
+	}
+}
+
+// TestDigest checks that the digest a build records is the one computed
+// from the pages afterwards (so stores built before it was recorded get
+// the same id), that it is deterministic (a second build of the same
+// corpus has it), and that another corpus has another.
+func TestDigest(t *testing.T) {
+	s := storetest.Open(t)
+	m := s.Graph().Manifest()
+	if len(m.Digest) != 64 {
+		t.Fatalf("manifest digest %q, want 64 hex digits", m.Digest)
+	}
+	got, err := s.Graph().ComputeDigest(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != m.Digest {
+		t.Fatalf("ComputeDigest = %s, manifest %s", got, m.Digest)
+	}
+	id, err := s.ID()
+	if err != nil || id != store.FormatID(graph.FormatVersion, m.Digest) || len(id) != len("v3-")+16 {
+		t.Fatalf("ID = %q, %v", id, err)
+	}
+	dir := t.TempDir()
+	if _, err := store.Build(context.Background(), dir, []string{graphtest.Corpus()}, nil); err != nil {
+		t.Fatal(err)
+	}
+	s2, err := store.Open(dir, &store.Options{GraphOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s2.Close()
+	if d := s2.Graph().Manifest().Digest; d != m.Digest {
+		t.Errorf("second build of the same corpus: digest %s, first %s", d, m.Digest)
+	}
+	// Another corpus (a part of the sample) has another digest.
+	part := filepath.Join(graphtest.Corpus(), "wtq")
+	dir3 := t.TempDir()
+	if _, err := store.Build(context.Background(), dir3, []string{part}, nil); err != nil {
+		t.Fatal(err)
+	}
+	s3, err := store.Open(dir3, &store.Options{GraphOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s3.Close()
+	if id3, _ := s3.ID(); id3 == id {
+		t.Errorf("a store of %s has the sample's id %s", part, id)
 	}
 }

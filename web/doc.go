@@ -2,7 +2,7 @@
 // DeepResearch, byte for byte, served over a *store.Store (its Bleve index
 // and graph), with the entities every Observation shows. It is the agent's
 // environment, not the agent: package agent's Backend returns this
-// package's Observation, so a *Web (and agent/serve's HTTP client) is a
+// package's Observation, so a *Web (and web/serve's HTTP client) is a
 // Backend as it is.
 //
 // # Concurrency

@@ -13,7 +13,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/leaper-dev/leaper/agent/mcpserve"
+	"github.com/leaper-dev/leaper/web/mcpserve"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 

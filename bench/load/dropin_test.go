@@ -12,8 +12,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/leaper-dev/leaper/agent/mcpserve"
 	"github.com/leaper-dev/leaper/graph"
+	"github.com/leaper-dev/leaper/web/mcpserve"
 	"github.com/leaper-dev/leaper/web/webtest"
 )
 

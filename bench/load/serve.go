@@ -19,13 +19,13 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/leaper-dev/leaper/agent/mcpserve"
-	"github.com/leaper-dev/leaper/agent/serve"
 	"github.com/leaper-dev/leaper/bench/lucene"
 	"github.com/leaper-dev/leaper/graph"
 	"github.com/leaper-dev/leaper/internal/procmem"
 	"github.com/leaper-dev/leaper/task"
 	"github.com/leaper-dev/leaper/web"
+	"github.com/leaper-dev/leaper/web/mcpserve"
+	"github.com/leaper-dev/leaper/web/serve"
 )
 
 // Options are the settings of a load test; Run reads them. Web is the
@@ -643,6 +643,9 @@ func benchWorkload(ctx context.Context, g *graph.Store, tasksPath string, n int,
 			}
 		}
 	}
+	// A blank query (a tree without page title and header) is a client
+	// error the server rightly refuses, not load.
+	queries = slices.DeleteFunc(queries, func(q string) bool { return strings.TrimSpace(q) == "" })
 	if len(queries) == 0 || len(urls) == 0 {
 		return nil, errors.New("bench: no queries or pages to draw from")
 	}
@@ -801,4 +804,26 @@ func (c *rawClient) close() {
 		c.conn.Close()
 		c.conn = nil
 	}
+}
+
+// Request is one request of a workload: the endpoint (search, visit, ...)
+// and its JSON body.
+type Request struct {
+	Endpoint string
+	Body     []byte
+}
+
+// Workload draws n requests of the rollout mix (70/30 search/visit) from
+// the store g, or from the tasks of tasksPath when it is set, with seed:
+// the requests Run sends, for a driver of its own (the replicas bench).
+func Workload(ctx context.Context, g *graph.Store, tasksPath string, n int, seed uint64) ([]Request, error) {
+	rs, err := benchWorkload(ctx, g, tasksPath, n, seed)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Request, len(rs))
+	for i, r := range rs {
+		out[i] = Request{Endpoint: r.Endpoint, Body: r.Body}
+	}
+	return out, nil
 }

@@ -1,6 +1,6 @@
 // Package hist is leaper's one bucketed histogram, used by the store's
 // statistics (graph.Store.Stats), the task statistics and the evaluation
-// report (agent/eval). Latencies are recorded by agent/serve's lock-free
+// report (agent/eval). Latencies are recorded by web/serve's lock-free
 // LatencyRecorder, which estimates quantiles rather than counting fixed
 // buckets.
 package hist

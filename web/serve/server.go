@@ -25,19 +25,27 @@ import (
 // Server serves a Web over HTTP. Create it with NewServer; it is an
 // http.Handler, and Serve runs it on a listener until its context is done.
 type Server struct {
-	w      *web.Web
-	opts   Options
-	sem    chan struct{}
-	cache  *cache
-	start  time.Time
-	token  [sha256.Size]byte
-	mux    *http.ServeMux
-	tasks  map[string]*task.Task
-	stats  map[string]*endpointStats
-	names  []string
-	jinaH  http.HandlerFunc
-	flight atomic.Int64
-	queued atomic.Int64
+	opts  Options
+	cur   atomic.Pointer[backend]
+	ready atomic.Bool
+	// stopping is set when Serve's context is done: /readyz says 503.
+	stopping atomic.Bool
+	switchMu sync.Mutex
+	switches atomic.Int64
+	// mu guards mountFns.
+	mu       sync.Mutex
+	mountFns map[string]func(*web.Web) http.Handler
+	sem      chan struct{}
+	cache    *cache
+	start    time.Time
+	token    [sha256.Size]byte
+	mux      *http.ServeMux
+	tasks    map[string]*task.Task
+	stats    map[string]*endpointStats
+	names    []string
+	jinaH    http.HandlerFunc
+	flight   atomic.Int64
+	queued   atomic.Int64
 	// beforeTool, when set (tests), runs inside the worker slot before a
 	// tool executes.
 	beforeTool func(endpoint string)
@@ -47,15 +55,23 @@ type Server struct {
 func NewServer(w *web.Web, opts *Options) *Server {
 	o := opts.withDefaults()
 	s := &Server{
-		w:     w,
-		opts:  o,
-		sem:   make(chan struct{}, o.Workers),
-		cache: newCache(o.Cache),
-		start: time.Now(),
-		mux:   http.NewServeMux(),
-		tasks: taskMap(o.Tasks),
-		stats: map[string]*endpointStats{},
+		opts:     o,
+		sem:      make(chan struct{}, o.Workers),
+		cache:    newCache(o.Cache),
+		start:    time.Now(),
+		mux:      http.NewServeMux(),
+		tasks:    taskMap(o.Tasks),
+		stats:    map[string]*endpointStats{},
+		mountFns: map[string]func(*web.Web) http.Handler{},
 	}
+	b, err := s.newBackend(w)
+	if err != nil {
+		// The digest of a store built before it was recorded could not be
+		// read; serve it all the same, under a name that says so.
+		o.Logger.Warn("serve: store id", "err", err)
+		b = &backend{w: w, id: "unknown", dir: w.Store().Dir(), mounts: map[string]http.Handler{}}
+	}
+	s.cur.Store(b)
 	if o.Token != "" {
 		s.token = sha256.Sum256([]byte(o.Token))
 	}
@@ -75,6 +91,14 @@ func NewServer(w *web.Web, opts *Options) *Server {
 	s.handle("/healthz", http.MethodGet, healthz)
 	// rLLM's retrieval tool checks GET /health.
 	s.handle("/health", http.MethodGet, healthz)
+	// Liveness (the process answers) and readiness (the store is open and
+	// warm, and the server is not stopping): a balancer checks /readyz.
+	s.handle("/livez", http.MethodGet, healthz)
+	s.mux.HandleFunc("/readyz", func(rw http.ResponseWriter, r *http.Request) {
+		rw.Header().Set(StoreHeader, s.StoreID())
+		s.readyz(rw)
+	})
+	s.handle("/admin/store", http.MethodPost, s.adminStore)
 	s.handle("/stats", http.MethodGet, func(*http.Request, []byte) ([]byte, bool, error) {
 		b, err := encode(s.Stats())
 		return b, false, err
@@ -87,7 +111,13 @@ func NewServer(w *web.Web, opts *Options) *Server {
 
 // Stats returns the server's counters and latency quantiles.
 func (s *Server) Stats() *Stats {
+	b := s.cur.Load()
 	st := &Stats{
+		Store:         b.id,
+		StoreDigest:   b.digest,
+		StoreDir:      b.dir,
+		Ready:         s.Ready(),
+		Switches:      s.switches.Load(),
 		UptimeSeconds: time.Since(s.start).Seconds(),
 		InFlight:      s.flight.Load(),
 		Queued:        s.queued.Load(),
@@ -127,6 +157,28 @@ func (s *Server) wrap(name, method string, h handlerFunc, render renderFunc) htt
 		// answered request is in the stats.
 		defer s.flight.Add(-1)
 		sw := &statusWriter{ResponseWriter: rw}
+		// The answer goes out in one write (holdconn.go): registered
+		// first, this runs last, after any error answer below.
+		if hc := heldConn(r.Context()); hc != nil {
+			hc.hold()
+			defer func() {
+				if sw.status != 0 {
+					sw.Flush()
+				}
+				hc.release()
+			}()
+		}
+		// The request holds the store it starts on to its end, so a
+		// switch closes the old store only once its requests are answered.
+		var b *backend
+		if noStore[name] {
+			b = s.cur.Load()
+		} else {
+			b = s.hold()
+			defer b.release()
+			r = r.WithContext(context.WithValue(r.Context(), backendKey{}, b))
+		}
+		sw.Header().Set(StoreHeader, b.id)
 		defer func() {
 			if p := recover(); p != nil {
 				if p == http.ErrAbortHandler {
@@ -146,7 +198,7 @@ func (s *Server) wrap(name, method string, h handlerFunc, render renderFunc) htt
 			}
 			st.latency.Record(time.Since(t0))
 		}()
-		if name != "healthz" && name != "health" && !s.authorized(r) {
+		if name != "healthz" && name != "health" && name != "livez" && !s.authorized(r) {
 			sw.Header().Set("WWW-Authenticate", `Bearer realm="leaper"`)
 			writeError(sw, http.StatusUnauthorized, "missing or wrong bearer token", nil)
 			return
@@ -191,6 +243,10 @@ func (s *Server) wrap(name, method string, h handlerFunc, render renderFunc) htt
 	}
 }
 
+// noStore are the endpoints that read no store: they hold none, so that a
+// switch (itself POST /admin/store) does not wait for them.
+var noStore = map[string]bool{"healthz": true, "health": true, "livez": true, "stats": true, "admin/store": true}
+
 func (s *Server) authorized(r *http.Request) bool {
 	if s.opts.Token == "" {
 		return true
@@ -219,7 +275,7 @@ func (s *Server) fail(rw http.ResponseWriter, r *http.Request, endpoint string, 
 			// client standing in for the tool (Client.Call) returns exactly
 			// what web.Web.Call would. Only cheap rejections get one.
 			if o, err := s.run(r.Context(), endpoint, func(ctx context.Context) (any, error) {
-				return s.w.Call(ctx, endpoint, body)
+				return webOf(ctx).Call(ctx, endpoint, body)
 			}); err == nil {
 				obs = normalize(o.(*web.Observation))
 			}
@@ -270,21 +326,41 @@ func (s *Server) HTTPServer() *http.Server {
 		WriteTimeout:      2 * time.Minute,
 		IdleTimeout:       2 * time.Minute,
 		MaxHeaderBytes:    64 << 10,
+		ConnContext:       connContext,
 		ErrorLog:          slog.NewLogLogger(s.opts.Logger.Handler(), slog.LevelWarn),
 	}
 }
 
 // Serve answers requests on ln until ctx is done, then stops accepting and
-// lets in-flight requests finish (up to Options.ShutdownGrace). It returns
-// nil after a clean shutdown.
+// lets in-flight requests finish (up to Options.ShutdownGrace). It warms
+// the store once it listens (GET /readyz says 200 after), and once ctx is
+// done says 503 on /readyz for Options.Drain before it stops accepting. It
+// returns nil after a clean shutdown.
 func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	hs := s.HTTPServer()
 	errc := make(chan error, 1)
-	go func() { errc <- hs.Serve(ln) }()
+	go func() { errc <- hs.Serve(holdListener{ln}) }()
+	wctx, wcancel := context.WithCancel(ctx)
+	defer wcancel()
+	go func() {
+		if err := s.Warm(wctx); err != nil {
+			s.opts.Logger.Error("serve: warm-up failed; /readyz stays 503", "err", err)
+		}
+	}()
 	select {
 	case err := <-errc:
 		return err
 	case <-ctx.Done():
+	}
+	// Say "not ready" first and keep answering for Drain, so the balancer
+	// stops sending before the listener closes.
+	s.stopping.Store(true)
+	if s.opts.Drain > 0 {
+		select {
+		case <-time.After(s.opts.Drain):
+		case err := <-errc:
+			return err
+		}
 	}
 	sctx, cancel := context.WithTimeout(context.Background(), s.opts.ShutdownGrace)
 	defer cancel()
@@ -403,7 +479,23 @@ func normalize(o *web.Observation) *web.Observation {
 // Mount serves h at path (and below it) behind the server's token check,
 // counting its requests in the stats under the path's name. leaper serve
 // mounts the MCP endpoint (/mcp) this way.
-func (s *Server) Mount(path string, h http.Handler) {
+func (s *Server) Mount(path string, h http.Handler) { s.mount(path, h) }
+
+// MountWeb serves at path (and below it) a handler made by mk over the web
+// of the store the server answers from: once now, and again over each
+// store a Switch brings in, so the mounted handler answers from the same
+// store as the rest. Call it before serving.
+func (s *Server) MountWeb(path string, mk func(*web.Web) http.Handler) {
+	s.mu.Lock()
+	s.mountFns[path] = mk
+	s.mu.Unlock()
+	b := s.cur.Load()
+	b.mounts[path] = mk(b.w)
+	s.mount(path, nil)
+}
+
+// mount serves h, or with h nil the current store's handler for path.
+func (s *Server) mount(path string, h http.Handler) {
 	name := strings.Trim(path, "/")
 	st := &endpointStats{}
 	s.stats[name] = st
@@ -413,6 +505,20 @@ func (s *Server) Mount(path string, h http.Handler) {
 		s.flight.Add(1)
 		defer s.flight.Add(-1) // last, as in wrap
 		sw := &statusWriter{ResponseWriter: rw}
+		// Calls (POST) hold their store; an MCP event stream (GET) reads
+		// none and may stay open for long, so a switch does not wait on it.
+		var b *backend
+		if r.Method == http.MethodPost {
+			b = s.hold()
+			defer b.release()
+		} else {
+			b = s.cur.Load()
+		}
+		sw.Header().Set(StoreHeader, b.id)
+		h := h
+		if h == nil {
+			h = b.mounts[path]
+		}
 		defer func() {
 			st.requests.Add(1)
 			switch {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/leaper-dev/leaper/task"
+	"github.com/leaper-dev/leaper/web"
 )
 
 // Options configure a Server. The zero value (or nil) means defaults.
@@ -40,6 +41,15 @@ type Options struct {
 	// ShutdownGrace is how long Serve lets in-flight requests finish once
 	// its context is done. Default 30s.
 	ShutdownGrace time.Duration
+	// Drain is how long Serve keeps answering, with GET /readyz saying
+	// 503, once its context is done and before it stops accepting: time
+	// for a load balancer's health check to take the replica out (for
+	// HAProxy, inter × fall). Default 0: stop at once.
+	Drain time.Duration
+	// Open opens the store in a directory for Switch (and POST
+	// /admin/store); nil means the server cannot switch stores. The server
+	// closes the web's store once it no longer serves it.
+	Open func(dir string) (*web.Web, error)
 	// Tasks are what POST /reward resolves "task_id" against.
 	Tasks []*task.Task
 	// Logger receives server errors and recovered panics; default discard.
@@ -67,6 +77,7 @@ func (o *Options) Validate() error {
 		{"MaxTopK", o.MaxTopK < 0},
 		{"MaxArgLen", o.MaxArgLen < 0},
 		{"ShutdownGrace", o.ShutdownGrace < 0},
+		{"Drain", o.Drain < 0},
 	}
 	for _, b := range bad {
 		if b.neg {

@@ -108,7 +108,7 @@ func (s *Server) serper(r *http.Request, body []byte) ([]byte, bool, error) {
 	return s.cached(r.Context(), "serper/search", key, func(ctx context.Context) (any, error) {
 		out := make([]*SerperResponse, len(reqs))
 		for i, q := range reqs {
-			hits, err := s.w.Hits(ctx, q.Q, q.Num*q.Page, 0)
+			hits, err := webOf(ctx).Hits(ctx, q.Q, q.Num*q.Page, 0)
 			if err != nil {
 				return nil, err
 			}
@@ -175,7 +175,7 @@ func (s *Server) jina(r *http.Request, _ []byte) ([]byte, bool, error) {
 	}
 	key := "jina|" + u
 	return s.cached(r.Context(), "jina", key, func(ctx context.Context) (any, error) {
-		p, err := s.page(u)
+		p, err := s.page(ctx, u)
 		if err != nil {
 			return nil, err
 		}
@@ -185,8 +185,8 @@ func (s *Server) jina(r *http.Request, _ []byte) ([]byte, bool, error) {
 
 // page reads the page of a URL, or returns a 404 for one the store does
 // not hold.
-func (s *Server) page(u string) (*graph.Page, error) {
-	p, err := s.w.Page(u)
+func (s *Server) page(ctx context.Context, u string) (*graph.Page, error) {
+	p, err := webOf(ctx).Page(u)
 	if errors.Is(err, web.ErrNoPage) {
 		return nil, &badRequest{status: http.StatusNotFound, msg: "no page for " + u}
 	}

@@ -52,7 +52,7 @@ func (s *Server) reward(r *http.Request, body []byte) ([]byte, bool, error) {
 		tr = remeasure(t, tr)
 	}
 	v, err := s.run(r.Context(), "reward", func(context.Context) (any, error) {
-		sc := eval.Scorer{Graph: s.w.Store().Graph()}
+		sc := eval.Scorer{Graph: webOf(r.Context()).Store().Graph()}
 		return sc.Score(t, *a.Answer, tr), nil
 	})
 	if err != nil {
@@ -147,7 +147,7 @@ func (s *Server) getReward(r *http.Request, body []byte) ([]byte, bool, error) {
 		tasks[i] = t
 	}
 	v, err := s.run(r.Context(), "get_reward", func(ctx context.Context) (any, error) {
-		sc := eval.Scorer{Graph: s.w.Store().Graph()}
+		sc := eval.Scorer{Graph: webOf(r.Context()).Store().Graph()}
 		out := &GetRewardResponse{Rewards: make([]float64, n), Scores: make([]float64, n)}
 		var rec, prec, item, row float64
 		for i, q := range a.Query {

@@ -41,7 +41,7 @@ func newFixture(t *testing.T, opts *Options) *fixture {
 	if opts != nil {
 		tok = opts.Token
 	}
-	f.c = New(f.ts.URL, tok)
+	f.c = NewClient(f.ts.URL, tok)
 	err := w.Store().Graph().EachTree(context.Background(), func(tr *graph.Tree) error {
 		if f.url == "" {
 			f.url, f.query = tr.PageURL, tr.PageTitle
@@ -284,10 +284,10 @@ func TestServeToken(t *testing.T) {
 	if _, err := f.c.Search(context.Background(), []string{f.query}, 0); err != nil {
 		t.Errorf("client with token: %v", err)
 	}
-	if _, err := New(f.ts.URL, "").Stats(context.Background()); err == nil {
+	if _, err := NewClient(f.ts.URL, "").Stats(context.Background()); err == nil {
 		t.Errorf("stats without token succeeded")
 	}
-	if err := New(f.ts.URL, "").Health(context.Background()); err != nil {
+	if err := NewClient(f.ts.URL, "").Health(context.Background()); err != nil {
 		t.Errorf("healthz needs no token: %v", err)
 	}
 }
@@ -351,7 +351,7 @@ func TestServeGracefulShutdown(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- s.Serve(ctx, ln) }()
-	c := New("http://"+ln.Addr().String(), "")
+	c := NewClient("http://"+ln.Addr().String(), "")
 	type result struct {
 		obs *web.Observation
 		err error
@@ -408,7 +408,7 @@ func TestServeConcurrentClients(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			c := New(f.ts.URL, "")
+			c := NewClient(f.ts.URL, "")
 			for i := range 12 {
 				k := (g + i) % len(urls)
 				var o *web.Observation
@@ -447,7 +447,7 @@ func TestServeConcurrentClients(t *testing.T) {
 }
 
 func TestServeUnknownTool(t *testing.T) {
-	if _, err := New("http://127.0.0.1:1", "").Call(context.Background(), "fetch", nil); err == nil {
+	if _, err := NewClient("http://127.0.0.1:1", "").Call(context.Background(), "fetch", nil); err == nil {
 		t.Error("unknown tool accepted")
 	}
 }

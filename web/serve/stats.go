@@ -105,6 +105,14 @@ type EndpointStats struct {
 
 // Stats is the answer of GET /stats.
 type Stats struct {
+	// Store is the id of the store answering (StoreHeader's value);
+	// StoreDigest its full content digest, StoreDir its directory.
+	Store       string `json:"store"`
+	StoreDigest string `json:"store_digest"`
+	StoreDir    string `json:"store_dir"`
+	// Ready is what GET /readyz says; Switches counts store switches.
+	Ready         bool                     `json:"ready"`
+	Switches      int64                    `json:"switches"`
 	UptimeSeconds float64                  `json:"uptime_s"`
 	InFlight      int64                    `json:"in_flight"`
 	Queued        int64                    `json:"queued"`

@@ -25,9 +25,17 @@
 //	                → {"precision", "recall", "f", "success", "row_f1", "item_f1", "isr", "ise", ...}
 //	POST /get_reward {"query": [prompt+response], "prompts": [...], "labels": [task id | task JSON]}  (OpenRLHF)
 //	                → {"rewards": [soft F], "scores": [...], "extra_logs": {batch means}}
-//	GET  /healthz, GET /health → {"status": "ok"}
+//	GET  /healthz, GET /health, GET /livez → {"status": "ok"} (the process answers)
+//	GET  /readyz    → 200 {"status": "ready", "store": id} once the store is open and warm;
+//	                503 "warming" before, 503 "stopping" once Serve's context is done
+//	POST /admin/store {"dir": "DIR"} → {"from", "to", "dir", "drained_ms"} (Switch; behind the token)
 //	/mcp            the MCP tools over streamable HTTP, when mounted (Server.Mount; leaper serve does)
-//	GET  /stats     → requests, client/server errors, cache hits and p50/p90/p99 per endpoint
+//	GET  /stats     → the store id and digest, readiness, switches; requests, client/server
+//	                errors, cache hits and p50/p90/p99 per endpoint
+//
+// Every answer carries the id of the store that gave it in the
+// X-Leaper-Store header (store.Store.ID: format version and content
+// digest), so a client behind a balancer knows which store answered.
 //
 // /search and /visit answer exactly as `leaper search` and `leaper visit`
 // (web.Web) do for the same arguments. A URL the store does not hold gives
@@ -60,8 +68,22 @@
 // Options.Tasks (leaper serve --tasks FILE). A trajectory's ISR and ISE are
 // recomputed from its steps against the task's targets, not taken as sent.
 //
-// Main types: Server (NewServer, Serve, an http.Handler) and Client (New,
-// Search, Visit, Call, Retrieve, Access, Reward, Stats; Backend adapts it
+// Replicas behind a load balancer (replica.go): several servers may open
+// one store directory read-only at once. Serve warms the store (a few
+// searches and visits) before /readyz says ready; once its context is done
+// it says 503 for Options.Drain, still answering, then stops accepting and
+// lets in-flight requests finish. Switch (or POST /admin/store) opens a
+// new store with Options.Open, warms it, sends new requests to it and
+// closes the old store once the requests holding it are answered: no
+// request fails, none sees a closed store.
+//
+// HAProxyConfig (haproxy.go) writes the balancer's configuration for N
+// replicas (leaper haproxy). Serve sends each answer in one write
+// (holdconn.go), so a replica killed mid-answer leaves its balancer
+// nothing, which it retries elsewhere, rather than a cut answer.
+//
+// Main types: Server (NewServer, Serve, Switch, an http.Handler) and Client (NewClient,
+// Search, Visit, Call, Retrieve, Access, Reward, Stats, SwitchStore; Backend adapts it
 // to agent.Backend).
 //
 // # Concurrency
@@ -69,8 +91,11 @@
 // A Server answers many clients at once over one read-only store; there is
 // no global lock. At most Options.Workers tool executions run at a time;
 // further requests queue (and give up when their client goes away). The
-// optional response cache is an LRU split into shards; counters and
-// latency histograms are atomics. A Client is safe for concurrent use.
+// optional response cache is an LRU split into shards, keyed by store id
+// as well; counters and latency histograms are atomics. The store a
+// request reads is held by a counter on an atomically swapped pointer, so
+// a switch takes no lock on the request path. A Client is safe for
+// concurrent use.
 //
 // # Caveats
 //
@@ -79,5 +104,8 @@
 // server never reads anything but the store: URLs are only keys of page
 // lookups. Latency quantiles are from log-linear buckets, within about 6%.
 // Serve stops on its context, letting in-flight requests finish for
-// Options.ShutdownGrace.
+// Options.ShutdownGrace. After a switch, /reward still resolves task ids
+// against the tasks given at start; MCP sessions open on /mcp end (the MCP
+// handler is made anew over the new store), and requests still on the old
+// store when ShutdownGrace runs out fail as the store closes.
 package serve

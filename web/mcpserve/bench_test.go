@@ -18,10 +18,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/leaper-dev/leaper/agent/serve"
 	"github.com/leaper-dev/leaper/graph"
 	"github.com/leaper-dev/leaper/internal/cputime"
 	"github.com/leaper-dev/leaper/web"
+	"github.com/leaper-dev/leaper/web/serve"
 	"github.com/leaper-dev/leaper/web/webtest"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )

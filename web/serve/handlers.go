@@ -106,7 +106,7 @@ func (s *Server) search(r *http.Request, body []byte) ([]byte, bool, error) {
 	}
 	key := "search|" + strconv.Itoa(year) + "|" + jsonKey(qs)
 	return s.cached(r.Context(), "search", key, func(ctx context.Context) (any, error) {
-		o, err := s.w.Search(ctx, qs, year)
+		o, err := webOf(ctx).Search(ctx, qs, year)
 		return normalize(o), err
 	})
 }
@@ -135,7 +135,7 @@ func (s *Server) visit(r *http.Request, body []byte) ([]byte, bool, error) {
 	goal := *a.Goal
 	key := "visit|" + jsonKey(goal) + "|" + jsonKey(us)
 	return s.cached(r.Context(), "visit", key, func(ctx context.Context) (any, error) {
-		o, err := s.w.Visit(ctx, us, goal)
+		o, err := webOf(ctx).Visit(ctx, us, goal)
 		return normalize(o), err
 	})
 }
@@ -201,7 +201,7 @@ func (s *Server) retrieve(r *http.Request, body []byte) ([]byte, bool, error) {
 		var plain [][]Document
 		var flat []RetrieveResult
 		for _, q := range qs {
-			hits, err := s.w.Hits(ctx, q, k, 0)
+			hits, err := webOf(ctx).Hits(ctx, q, k, 0)
 			if err != nil {
 				return nil, err
 			}
@@ -270,7 +270,7 @@ func (s *Server) access(r *http.Request, body []byte) ([]byte, bool, error) {
 			if cu == "" {
 				continue
 			}
-			p, err := s.w.Store().Graph().Page(cu)
+			p, err := webOf(ctx).Store().Graph().Page(cu)
 			if errors.Is(err, graph.ErrNotFound) {
 				continue
 			}
@@ -286,6 +286,9 @@ func (s *Server) access(r *http.Request, body []byte) ([]byte, bool, error) {
 // cached answers from the cache, or runs fn in a worker slot and caches
 // its encoded answer.
 func (s *Server) cached(ctx context.Context, endpoint, key string, fn func(context.Context) (any, error)) ([]byte, bool, error) {
+	// Answers are cached per store: after a switch the old ones are
+	// never served (and age out).
+	key = ctx.Value(backendKey{}).(*backend).id + "|" + key
 	if b, ok := s.cache.get(key); ok {
 		return b, true, nil
 	}

@@ -23,14 +23,14 @@ import (
 type Client struct {
 	base  string
 	token string
-	// HTTP is the client requests go through; New sets one with a timeout
+	// HTTP is the client requests go through; NewClient sets one with a timeout
 	// and enough idle connections for a few dozen concurrent callers.
 	HTTP *http.Client
 }
 
-// New returns a client of the server at baseURL ("http://127.0.0.1:8080");
+// NewClient returns a client of the server at baseURL ("http://127.0.0.1:8080");
 // token may be empty.
-func New(baseURL, token string) *Client {
+func NewClient(baseURL, token string) *Client {
 	tr := http.DefaultTransport.(*http.Transport).Clone()
 	tr.MaxIdleConns = 256
 	tr.MaxIdleConnsPerHost = 256
@@ -123,6 +123,17 @@ func (c *Client) Stats(ctx context.Context) (*Stats, error) {
 		return nil, err
 	}
 	return &st, nil
+}
+
+// SwitchStore asks the server to answer from the store in dir (POST
+// /admin/store; see Server.Switch). Send it to each replica directly, not
+// through a balancer.
+func (c *Client) SwitchStore(ctx context.Context, dir string) (*SwitchResult, error) {
+	var res SwitchResult
+	if err := c.postJSON(ctx, "/admin/store", SwitchRequest{Dir: dir}, &res); err != nil {
+		return nil, err
+	}
+	return &res, nil
 }
 
 // Health reports whether the server answers.

@@ -13,9 +13,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/leaper-dev/leaper/agent/serve"
 	"github.com/leaper-dev/leaper/graph"
 	"github.com/leaper-dev/leaper/web"
+	"github.com/leaper-dev/leaper/web/serve"
 	"github.com/leaper-dev/leaper/web/webtest"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )

@@ -15,6 +15,8 @@ var (
 	// ErrBadOptions reports Options that cannot be used, such as a
 	// negative Workers or Cache.
 	ErrBadOptions = errors.New("serve: bad options")
+	// ErrNoSwitch is returned by Switch on a server without Options.Open.
+	ErrNoSwitch = errors.New("serve: this server cannot switch stores (no Options.Open)")
 )
 
 // Error is a non-2xx answer of the server, as the client sees it.
