@@ -460,6 +460,37 @@ func (a *Auditor) subjects(rel string, v uint32) []uint32 {
 	return bm.ToArray()
 }
 
+// sources are the trees (at most maxSources) where k is a key whose row
+// states rel: where a reader finds k's rel beyond the named tables.
+func (a *Auditor) sources(k uint32, rel string) []*graph.Tree {
+	bm, err := a.g.TreesOfEntity(k)
+	if err != nil {
+		return nil
+	}
+	var out []*graph.Tree
+	it := bm.Iterator()
+	for n := 0; it.HasNext() && n < maxSources; n++ {
+		t, err := a.tree(it.Next())
+		if err != nil {
+			continue
+		}
+		c := slices.IndexFunc(t.Columns, func(c graph.Column) bool { return c.Name == rel })
+		if c < 0 {
+			continue
+		}
+		for _, row := range t.Rows {
+			if row.Key == k && len(row.Values[c]) > 0 {
+				out = append(out, t)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// maxSources bounds the trees sources reads of one entity.
+const maxSources = 64
+
 // resolveConst returns the entities named c.
 func (a *Auditor) resolveConst(c string) []uint32 {
 	ids, err := a.g.FindEntities(c, 64)
@@ -603,6 +634,20 @@ func (a *Auditor) derive(t *task.Task, f *formal, named map[uint32]*graph.Tree, 
 		if !Intrinsic(h) && r.count(Context) < maxFindings {
 			r.add(Context, "%q is read beyond the named tables and is no attribute of %q itself", h, a.entity(k).Name)
 		}
+		if len(vs) > 1 && r.count(Context) < maxFindings {
+			r.add(Context, "%q of %q is read beyond the tables as %d values: which one is its own?", h, a.entity(k).Name, len(vs))
+		}
+		if src := a.sources(k, rel); len(src) > 0 && r.count(Context) < maxFindings {
+			occasions := 0
+			for _, t := range src {
+				if IsOccasion(t.PageTitle) {
+					occasions++
+				}
+			}
+			if occasions == len(src) && !Lasting(h) {
+				r.add(Context, "%q of %q is stated only by tables of an occasion (%s), not of the thing itself", h, a.entity(k).Name, src[0].PageTitle)
+			}
+		}
 		return vs
 	}
 	valuesOf := func(k uint32, rel string) []uint32 {
@@ -703,17 +748,20 @@ func (a *Auditor) reverse(f *formal, named map[uint32]*graph.Tree, keys map[uint
 		clear(keys)
 		return
 	}
-	for k := range keys {
-		vs, in := rd(k).values(f.pivot.rel)
-		share := false
-		for _, v := range vs {
-			for _, p := range pv {
-				if a.same(v, p) {
-					share = true
-				}
+	// The same value, read as a person reads it: the cell says what the
+	// anchor's says, all of it ("Truss bridge" is not "King post, Truss
+	// bridge").
+	covers := func(xs, ys []uint32) bool {
+		for _, x := range xs {
+			if !slices.ContainsFunc(ys, func(y uint32) bool { return a.same(x, y) }) {
+				return false
 			}
 		}
-		if !in || !share {
+		return true
+	}
+	for k := range keys {
+		vs, in := rd(k).values(f.pivot.rel)
+		if !in || len(vs) == 0 || !covers(vs, pv) || !covers(pv, vs) {
 			delete(keys, k)
 		}
 	}

@@ -3,6 +3,7 @@ package audit
 import (
 	"regexp"
 	"strings"
+	"unicode"
 
 	"github.com/leaper-dev/leaper/graph"
 	"github.com/leaper-dev/leaper/task"
@@ -42,6 +43,11 @@ func (a *Auditor) question(t *task.Task, trees []*graph.Tree, r *Report) {
 	if len(trees) > 1 {
 		if _, ok := Theme(titles); !ok {
 			r.add(Incoherent, "the pages share no theme: %s", clip(uniq(titles)))
+		}
+	}
+	for _, tr := range trees {
+		if rawKeys(a, tr) {
+			r.add(RawClue, "the keys of tree %d (%s) are raw cells listing several names", tr.ID, tr.Title())
 		}
 	}
 	if emptyHeader.MatchString(t.Question) {
@@ -88,4 +94,40 @@ func uniq(xs []string) []string {
 		}
 	}
 	return out
+}
+
+// rawKeys reports whether a fifth or more of a tree's keys are unlinked
+// cells that list several names: a relay's swimmers with their splits
+// ("Scott Goldblatt (1:49.53) Ryan Lochte (1:47.39) ..."), a team's
+// runners ("Godfrey Kiprotich Shem Kororia Andrew Masai"), a year's
+// nominees ("Garbage - Stupid Girl Oasis - Wonderwall ...").
+func rawKeys(a *Auditor, t *graph.Tree) bool {
+	raw := 0
+	for _, row := range t.Rows {
+		if e := a.entity(row.Key); !strings.HasPrefix(e.Key, "w:") && listsNames(e.Name) {
+			raw++
+		}
+	}
+	return len(t.Rows) > 0 && 5*raw >= len(t.Rows)
+}
+
+var splitTime = regexp.MustCompile(`\(\d`)
+
+func listsNames(s string) bool {
+	ws := strings.Fields(s)
+	if len(ws) < 5 {
+		return false
+	}
+	if len(splitTime.FindAllString(s, -1)) >= 2 || strings.Count(s, " - ")+strings.Count(s, " – ") >= 2 {
+		return true
+	}
+	if len(ws) < 6 {
+		return false
+	}
+	for _, w := range ws {
+		if r := []rune(w)[0]; !unicode.IsUpper(r) {
+			return false
+		}
+	}
+	return true
 }

@@ -39,6 +39,34 @@ var eventWords = map[string]bool{
 	"record": true, "rank": true, "time": true, "votes": true, "attendance": true, "round": true,
 	"pick": true, "position": true, "pos": true, "place": true, "points": true, "last": true,
 	"first": true, "previous": true, "next": true, "current": true, "season": true, "final": true,
+	"kit": true, "jersey": true, "shirt": true, "sponsor": true, "coach": true, "captain": true,
+	"manager": true,
+}
+
+// lasting are the words of an attribute that an occasion's table (a
+// season's clubs, an edition's teams) may state of a thing without it
+// being the occasion's: where it is and its colours, not its kit maker,
+// coach or captain of that season.
+var lasting = map[string]bool{
+	"city": true, "town": true, "state": true, "country": true, "county": true, "province": true,
+	"region": true, "location": true, "municipality": true, "district": true, "capital": true,
+	"hometown": true, "colours": true, "colors": true, "nationality": true, "born": true, "birth": true,
+	"birthplace": true, "founded": true, "established": true,
+}
+
+// Lasting reports whether an intrinsic header names an attribute that a
+// season's or an edition's table states of a thing as its own (see
+// lasting).
+func Lasting(header string) bool {
+	if !Intrinsic(header) {
+		return false
+	}
+	for _, w := range headerWords(header) {
+		if lasting[w] {
+			return true
+		}
+	}
+	return false
 }
 
 // Intrinsic reports whether a column header names an attribute of the key

@@ -408,7 +408,7 @@ func (s *synth) basic(ctx context.Context, t *graph.Tree, rng *rand.Rand) (*draf
 const basicHopMin = 1.0
 
 // basicHops picks up to two relations that the tree's keys (those filter
-// keeps, all with col -1) have only in other trees, each key with at most maxWide
+// keeps, all with col -1) have only in other trees, each key with exactly one
 // values, held by at least basicHopMin of the keys, preferring those
 // whose values the tree does not show (read on other pages), at least one
 // such value per two keys. restricted
@@ -480,8 +480,8 @@ func (s *synth) basicHops(t *graph.Tree, f filter, rng *rand.Rand) ([]column, bo
 			if err != nil {
 				return nil, false, err
 			}
-			if len(v) == 0 || len(v) > maxWide {
-				ok = false
+			if len(v) != 1 {
+				ok = false // several values: which is the key's own?
 				break
 			}
 			for _, x := range v {

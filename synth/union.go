@@ -424,19 +424,17 @@ func (s *synth) sharedColsSplit(ts []*graph.Tree, keys []uint32) (good, wide []i
 	return good, other, nil
 }
 
-// maxWide bounds the store-wide values per key of a column read beyond
-// the task's tables: answer rows are the product of a key's cells.
-const maxWide = 4
-
-// covered reports whether every key has between 1 and maxWide values of
-// rel in the store.
+// covered reports whether every key has exactly one value of rel in the
+// store: a value read beyond the tables must be the key's own, and of
+// several ("Melbourne; Victoria" for a club's city) a reader cannot tell
+// which.
 func (s *synth) covered(rel string, keys []uint32) (bool, error) {
 	for _, k := range keys {
 		v, err := s.objects(rel, k)
 		if err != nil {
 			return false, err
 		}
-		if len(v) == 0 || len(v) > maxWide {
+		if len(v) != 1 {
 			return false, nil
 		}
 	}
