@@ -206,7 +206,6 @@ type Failover struct {
 }
 
 func runBenchReplicas(ctx context.Context, o *BenchReplicasOptions) error {
-	errOut := o.IO.ErrOut
 	if _, err := fleet.HAProxy(); err != nil {
 		return err
 	}
@@ -228,23 +227,84 @@ func runBenchReplicas(ctx context.Context, o *BenchReplicasOptions) error {
 	for i, r := range mix {
 		reqs[i] = fleet.Request{Path: "/" + r.Endpoint, Body: r.Body}
 	}
+	fl, stop, err := startFleet(ctx, o, id)
+	if err != nil {
+		return err
+	}
+	defer stop()
+	rep := &ReplicasReport{Store: o.Store, StoreID: id, Replicas: o.Replicas, Clients: o.Clients}
+	if o.Procs > 0 {
+		rep.Procs = strconv.Itoa(o.Procs)
+	}
+	if sz, err := dirSize(o.Store); err == nil {
+		rep.StoreMB = float64(sz) / (1 << 20)
+	}
+
+	// Warm every replica and HAProxy, unmeasured.
+	fleet.Load(ctx, fl.Front, "", o.Clients, min(len(reqs), 3000), reqs, nil)
+	fleet.Load(ctx, fl.Solo, "", o.Clients, min(len(reqs), 1000), reqs, nil)
+
+	if o.Throughput > 0 {
+		throughput(ctx, o, fl, reqs, rep)
+	}
+	fo, err := failover(ctx, o, fl, reqs)
+	if err != nil {
+		return err
+	}
+	rep.Failover = fo
+	if o.Switch != "" {
+		if rep.Switch, err = switchRun(ctx, o, fl, reqs); err != nil {
+			return err
+		}
+	}
+	for i := range fl.Addrs {
+		if u, err := fl.Usage(i); err == nil {
+			rep.ReplicaRSSMB = append(rep.ReplicaRSSMB, float64(u.RSS)/(1<<20))
+		}
+	}
+	if u, err := fl.HAProxyUsage(); err == nil {
+		rep.HAProxyRSSMB = float64(u.RSS) / (1 << 20)
+	}
+	if u, err := fl.SoloUsage(); err == nil {
+		rep.SoloRSSMB = float64(u.RSS) / (1 << 20)
+	}
+	if o.JSON {
+		if err := writeJSON(o.IO.Out, rep); err != nil {
+			return err
+		}
+	} else {
+		printReplicas(o.IO.Out, rep)
+	}
+	if fo.Failed > 0 {
+		return fmt.Errorf("failover: %d of %d requests failed; first: %s", fo.Failed, fo.Requests, fo.FirstError)
+	}
+	if sw := rep.Switch; sw != nil && sw.Failed > 0 {
+		return fmt.Errorf("switch: %d of %d requests failed; first: %s", sw.Failed, sw.Requests, sw.FirstError)
+	}
+	return nil
+}
+
+// startFleet starts the replicas of o.Store (this binary's serve, or
+// o.Leaper's), a direct peer and HAProxy in front, under a temporary
+// directory; its cleanup stops them and removes it.
+func startFleet(ctx context.Context, o *BenchReplicasOptions, id string) (*fleet.Fleet, func(), error) {
+	var err error
 	bin, binArgs, env := o.Leaper, []string(nil), []string(nil)
 	if bin == "" {
 		if bin, err = os.Executable(); err != nil {
-			return err
+			return nil, nil, err
 		}
 		env = []string{"LEAPER_MAIN=1"}
 	}
 	tmp, err := os.MkdirTemp("", "leaper-replicas-*")
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
-	defer os.RemoveAll(tmp)
 	var logs io.Writer = io.Discard
 	if o.Verbose {
-		logs = errOut
+		logs = o.IO.ErrOut
 	}
-	fmt.Fprintf(errOut, "replicas: starting %d replicas of %s (store %s) and HAProxy\n", o.Replicas, o.Store, id)
+	fmt.Fprintf(o.IO.ErrOut, "replicas: starting %d replicas of %s (store %s) and HAProxy\n", o.Replicas, o.Store, id)
 	fl, err := fleet.Start(ctx, fleet.Options{
 		Replicas: o.Replicas, Dir: tmp, Stderr: logs,
 		Replica: func(addr string) *exec.Cmd {
@@ -266,21 +326,17 @@ func runBenchReplicas(ctx context.Context, o *BenchReplicasOptions) error {
 		},
 	})
 	if err != nil {
-		return err
+		os.RemoveAll(tmp)
+		return nil, nil, err
 	}
-	defer fl.Close()
-	rep := &ReplicasReport{Store: o.Store, StoreID: id, Replicas: o.Replicas, Clients: o.Clients}
-	if o.Procs > 0 {
-		rep.Procs = strconv.Itoa(o.Procs)
-	}
-	if sz, err := dirSize(o.Store); err == nil {
-		rep.StoreMB = float64(sz) / (1 << 20)
-	}
+	return fl, func() { fl.Close(); os.RemoveAll(tmp) }, nil
+}
 
-	// Warm every replica and HAProxy, unmeasured.
-	fleet.Load(ctx, fl.Front, "", o.Clients, min(len(reqs), 3000), reqs, nil)
-	fleet.Load(ctx, fl.Solo, "", o.Clients, min(len(reqs), 1000), reqs, nil)
-
+// throughput alternates o.Rounds runs of o.Throughput requests at the
+// direct peer and through HAProxy, and records each with the CPU the
+// serving processes used.
+func throughput(ctx context.Context, o *BenchReplicasOptions, fl *fleet.Fleet, reqs []fleet.Request, rep *ReplicasReport) {
+	errOut := o.IO.ErrOut
 	cpu := func(withHAProxy bool) time.Duration {
 		if !withHAProxy {
 			u, _ := fl.SoloUsage()
@@ -297,7 +353,7 @@ func runBenchReplicas(ctx context.Context, o *BenchReplicasOptions) error {
 		}
 		return sum
 	}
-	if o.Throughput > 0 {
+	{
 		var direct, viaHA, cpuD, cpuH []float64
 		for round := 1; round <= o.Rounds; round++ {
 			for _, target := range []string{"direct", "haproxy"} {
@@ -334,7 +390,12 @@ func runBenchReplicas(ctx context.Context, o *BenchReplicasOptions) error {
 		rep.ReqPerCPUSecond = 1e6 / median(cpuD)
 	}
 
-	// The failover run.
+}
+
+// failover runs o.Requests requests through HAProxy and kills replica 1
+// with SIGKILL after o.KillAt of them, restarting it after o.Down.
+func failover(ctx context.Context, o *BenchReplicasOptions, fl *fleet.Fleet, reqs []fleet.Request) (Failover, error) {
+	errOut := o.IO.ErrOut
 	const victim = 1
 	mark := make(chan struct{})
 	var once sync.Once
@@ -379,7 +440,7 @@ func runBenchReplicas(ctx context.Context, o *BenchReplicasOptions) error {
 	once.Do(func() { close(mark) })
 	tm := <-tc
 	if tm.err != nil {
-		return fmt.Errorf("failover: kill and restart: %w", tm.err)
+		return Failover{}, fmt.Errorf("failover: kill and restart: %w", tm.err)
 	}
 	all := fleet.Summarize(res, time.Time{}, time.Time{})
 	before := fleet.Summarize(res, time.Time{}, tm.kill)
@@ -399,37 +460,7 @@ func runBenchReplicas(ctx context.Context, o *BenchReplicasOptions) error {
 			fo.StoreIDs[r.Store]++
 		}
 	}
-	rep.Failover = fo
-	if o.Switch != "" {
-		if rep.Switch, err = switchRun(ctx, o, fl, reqs); err != nil {
-			return err
-		}
-	}
-	for i := range fl.Addrs {
-		if u, err := fl.Usage(i); err == nil {
-			rep.ReplicaRSSMB = append(rep.ReplicaRSSMB, float64(u.RSS)/(1<<20))
-		}
-	}
-	if u, err := fl.HAProxyUsage(); err == nil {
-		rep.HAProxyRSSMB = float64(u.RSS) / (1 << 20)
-	}
-	if u, err := fl.SoloUsage(); err == nil {
-		rep.SoloRSSMB = float64(u.RSS) / (1 << 20)
-	}
-	if o.JSON {
-		if err := writeJSON(o.IO.Out, rep); err != nil {
-			return err
-		}
-	} else {
-		printReplicas(o.IO.Out, rep)
-	}
-	if fo.Failed > 0 {
-		return fmt.Errorf("failover: %d of %d requests failed; first: %s", fo.Failed, fo.Requests, fo.FirstError)
-	}
-	if sw := rep.Switch; sw != nil && sw.Failed > 0 {
-		return fmt.Errorf("switch: %d of %d requests failed; first: %s", sw.Failed, sw.Requests, sw.FirstError)
-	}
-	return nil
+	return fo, nil
 }
 
 // switchRun loads HAProxy and, a quarter in, switches each replica to the
