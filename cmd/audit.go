@@ -89,6 +89,7 @@ func runAudit(ctx context.Context, o *AuditOptions) error {
 	}
 	tot := AuditTotals{Verdicts: map[string]int{}, Classes: map[audit.Class]int{}, Variants: map[string]map[string]int{}}
 	enc := json.NewEncoder(o.IO.Out)
+	printed := false
 	for _, t := range tasks {
 		r, err := a.Audit(ctx, t)
 		if err != nil {
@@ -117,6 +118,7 @@ func runAudit(ctx context.Context, o *AuditOptions) error {
 				return err
 			}
 		case v != "sound" || o.All:
+			printed = true
 			fmt.Fprintf(o.IO.Out, "%s  %s\n", t.ID, v)
 			for _, f := range r.Findings {
 				fmt.Fprintf(o.IO.Out, "    %-15s %s\n", f.Class, f.Detail)
@@ -128,7 +130,10 @@ func runAudit(ctx context.Context, o *AuditOptions) error {
 			Totals AuditTotals `json:"totals"`
 		}{tot})
 	}
-	fmt.Fprintf(o.IO.Out, "\n%d tasks: %d sound, %d minor, %d unanswerable, %d wrong\n", tot.Tasks,
+	if printed {
+		fmt.Fprintln(o.IO.Out)
+	}
+	fmt.Fprintf(o.IO.Out, "%d tasks: %d sound, %d minor, %d unanswerable, %d wrong\n", tot.Tasks,
 		tot.Verdicts["sound"], tot.Verdicts["minor"], tot.Verdicts["unanswerable"], tot.Verdicts["wrong"])
 	for _, c := range audit.Classes {
 		if n := tot.Classes[c]; n > 0 {

@@ -204,6 +204,11 @@ func demoPipeline(ctx context.Context, o *DemoOptions) error {
 	if err := demoCmd(ctx, o, w, "task", "--rows", "5", tasks, best.ID); err != nil {
 		return err
 	}
+	// The auditor reads every task off its tables by a path of its own.
+	section(o, fmt.Sprintf("leaper audit --tasks %s", tasks))
+	if err := demoCmd(ctx, o, w, "audit", "--tasks", tasks); err != nil {
+		return err
+	}
 	trajs := filepath.Join(o.Store, "trajectories.jsonl")
 	os.Remove(trajs)
 	section(o, fmt.Sprintf("leaper rollout --tasks %s --policy oracle --deterministic -o %s", tasks, trajs))
