@@ -189,8 +189,13 @@ func printSynthStats(w interface{ Write([]byte) (int, error) }, st *synth.Stats,
 	if dropped > 0 {
 		fmt.Fprintf(w, "dropped %d candidates:\n", dropped)
 		for _, k := range sortedByCount(st.Dropped) {
-			fmt.Fprintf(w, "  %-14s %6d (%.1f%%)\n", k, st.Dropped[k], 100*float64(st.Dropped[k])/float64(max(1, st.Candidates)))
+			fmt.Fprintf(w, "  %-21s %6d (%.1f%%)\n", k, st.Dropped[k], 100*float64(st.Dropped[k])/float64(max(1, st.Candidates)))
 		}
+	}
+	if st.Emitted < n {
+		// Fewer than asked: every candidate was drawn and the rest failed a
+		// check; synth emits no task it cannot make true.
+		fmt.Fprintf(w, "synth: this store has no more %s tasks of these options that pass every check (the reasons above)\n", st.Variant)
 	}
 	if len(st.Paraphrase) > 0 {
 		fmt.Fprintln(w, "paraphrases:")
