@@ -144,8 +144,14 @@ func TestRules(t *testing.T) {
 			t.Errorf("Theme(%q) ok = %v, want %v", c.titles, ok, c.ok)
 		}
 	}
-	if b, ok := audit.Disambiguated("Hereafter (film)"); !ok || b != "Hereafter" {
-		t.Errorf("Disambiguated: %q %v", b, ok)
+	for in, want := range map[string]string{
+		"Hereafter (film)": "Hereafter", "Days of the New (1997 album)": "Days of the New",
+		"County Farm Bridge (Dover, New Hampshire)": "County Farm Bridge", "Shire of Flinders (Queensland)": "Shire of Flinders",
+		"Moons Milk (In Four Phases)": "Moons Milk (In Four Phases)", "Klaw (Marvel Comics)": "Klaw (Marvel Comics)",
+	} {
+		if b, _ := audit.Disambiguated(in); b != want {
+			t.Errorf("Disambiguated(%q) = %q, want %q", in, b, want)
+		}
 	}
 	if !audit.IsFileTitle("1-16423070-4.html") || audit.IsFileTitle("1962 International Cross Country Championships") {
 		t.Error("IsFileTitle")

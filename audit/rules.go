@@ -136,10 +136,25 @@ var disambig = regexp.MustCompile(`^(.+\S)\s+\(([^()]+)\)$`)
 // passed here: only article titles carry disambiguators.
 func Disambiguated(name string) (string, bool) {
 	m := disambig.FindStringSubmatch(name)
-	if m == nil {
+	if m == nil || !disambiguator(m[2]) {
 		return name, false
 	}
 	return m[1], true
+}
+
+// disambiguator reports whether a title's closing parenthesis reads as
+// Wikipedia's disambiguator: a kind ("film", "1997 album", "basketball"),
+// a place ("Dover, New Hampshire", "Queensland"); not a part of the name
+// ("Moons Milk (In Four Phases)").
+func disambiguator(p string) bool {
+	r := []rune(strings.TrimSpace(p))
+	switch {
+	case len(r) == 0:
+		return false
+	case unicode.IsLower(r[0]) || unicode.IsDigit(r[0]) || strings.Contains(p, ","):
+		return true
+	}
+	return len(strings.Fields(p)) == 1
 }
 
 // abbrev matches a header that is an abbreviation, a symbol or empty
