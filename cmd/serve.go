@@ -25,6 +25,10 @@ type ServeOptions struct {
 	Cache     int
 	Tasks     string
 	Grace     time.Duration
+	// MaxBatch bounds the queries of one /retrieve call; BatchTimeout
+	// the time it may take.
+	MaxBatch     int
+	BatchTimeout time.Duration
 	// MCPSearchJSON: /mcp's search answers BrowseComp-Plus's JSON hits.
 	MCPSearchJSON bool
 	// MaxMemory is the memory the server aims to stay within (see
@@ -59,6 +63,9 @@ in-flight requests finish.`,
 			if opts.Workers < 0 || opts.Cache < 0 {
 				return usageErrorf("--workers and --cache must not be negative")
 			}
+			if opts.MaxBatch < 1 || opts.BatchTimeout <= 0 {
+				return usageErrorf("--max-batch and --batch-timeout must be positive")
+			}
 			if _, _, err := net.SplitHostPort(opts.Addr); err != nil {
 				return usageErrorf("--addr %q: %v", opts.Addr, err)
 			}
@@ -74,6 +81,8 @@ in-flight requests finish.`,
 	c.Flags().IntVar(&opts.Cache, "cache", 0, "responses kept in an LRU cache (0: off)")
 	c.Flags().StringVar(&opts.Tasks, "tasks", "", "tasks JSONL that /reward resolves task_id against")
 	c.Flags().DurationVar(&opts.Grace, "grace", 30*time.Second, "how long in-flight requests may finish on shutdown")
+	c.Flags().IntVar(&opts.MaxBatch, "max-batch", serve.DefaultMaxBatch, "queries one /retrieve call may carry (Search-R1 posts every rollout's query at once: 512 prompts x 5)")
+	c.Flags().DurationVar(&opts.BatchTimeout, "batch-timeout", 90*time.Second, "time one /retrieve call may take before it is answered 503")
 	c.Flags().BoolVar(&opts.MCPSearchJSON, "mcp-search-json", false, "/mcp: "+searchJSONHelp)
 	BytesVar(c.Flags(), &opts.MaxMemory, "max-memory", 1<<30, "bytes of memory the server aims to stay within: the Go heap is collected only as it nears 3/4 of it (0: collect as usual; GOGC or GOMEMLIMIT in the environment win)")
 	return c
@@ -86,6 +95,8 @@ func serveOptions(o *ServeOptions) (*serve.Options, error) {
 		Workers:       o.Workers,
 		Cache:         o.Cache,
 		ShutdownGrace: o.Grace,
+		MaxBatch:      o.MaxBatch,
+		BatchTimeout:  o.BatchTimeout,
 		Logger:        slog.New(slog.NewTextHandler(o.IO.ErrOut, &slog.HandlerOptions{Level: slog.LevelWarn})),
 	}
 	if err := so.Validate(); err != nil {

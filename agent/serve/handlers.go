@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/leaper-dev/leaper/graph"
 	"github.com/leaper-dev/leaper/web"
+	"golang.org/x/sync/errgroup"
 )
 
 // SearchRequest is the body of POST /search: the arguments of Tongyi
@@ -173,7 +175,10 @@ func (s *Server) retrieve(r *http.Request, body []byte) ([]byte, bool, error) {
 		err.(*badRequest).obs = false
 		return nil, false, err
 	}
-	if err := s.checkStrings(qs, "queries", s.opts.MaxQueries); err != nil {
+	if len(qs) > s.opts.MaxBatch {
+		return nil, false, badf(false, "%d queries in one call; at most %d (leaper serve --max-batch)", len(qs), s.opts.MaxBatch)
+	}
+	if err := s.checkStrings(qs, "queries", s.opts.MaxBatch); err != nil {
 		err.(*badRequest).obs = false
 		return nil, false, err
 	}
@@ -197,17 +202,23 @@ func (s *Server) retrieve(r *http.Request, body []byte) ([]byte, bool, error) {
 	}
 	key := "retrieve|" + shape + "|" + strconv.Itoa(k) + "|" + strconv.FormatBool(scores) + "|" + jsonKey(qs)
 	return s.cached(r.Context(), "retrieve", key, func(ctx context.Context) (any, error) {
-		var scored [][]ScoredDocument
-		var plain [][]Document
+		ctx, cancel := context.WithTimeout(ctx, s.opts.BatchTimeout)
+		defer cancel()
+		hits, err := s.batchHits(ctx, qs, k)
+		if errors.Is(err, context.DeadlineExceeded) {
+			return nil, &badRequest{status: http.StatusServiceUnavailable,
+				msg: fmt.Sprintf("%d queries not answered within %s (leaper serve --batch-timeout)", len(qs), s.opts.BatchTimeout)}
+		}
+		if err != nil {
+			return nil, err
+		}
+		scored := make([][]ScoredDocument, len(qs))
+		plain := make([][]Document, len(qs))
 		var flat []RetrieveResult
-		for _, q := range qs {
-			hits, err := s.w.Hits(ctx, q, k, 0)
-			if err != nil {
-				return nil, err
-			}
-			sd := make([]ScoredDocument, len(hits))
-			pd := make([]Document, len(hits))
-			for i, h := range hits {
+		for qi, hs := range hits {
+			sd := make([]ScoredDocument, len(hs))
+			pd := make([]Document, len(hs))
+			for i, h := range hs {
 				ents := nonNil(h.Entities)
 				pd[i] = Document{ID: h.URL, URL: h.URL, Title: h.Title, Contents: `"` + h.Title + "\"\n" + h.Snippet, Entities: ents}
 				sd[i] = ScoredDocument{Document: pd[i], Score: h.Score}
@@ -215,7 +226,7 @@ func (s *Server) retrieve(r *http.Request, body []byte) ([]byte, bool, error) {
 					flat = append(flat, RetrieveResult{Document: pd[i], Score: h.Score, ID: h.URL, URL: h.URL, Title: h.Title, Content: h.Snippet, Entities: ents})
 				}
 			}
-			scored, plain = append(scored, sd), append(plain, pd)
+			scored[qi], plain[qi] = sd, pd
 		}
 		var batch any = plain
 		if scores {
@@ -231,6 +242,38 @@ func (s *Server) retrieve(r *http.Request, body []byte) ([]byte, bool, error) {
 		}
 		return map[string]any{"result": batch}, nil
 	})
+}
+
+// batchHits runs the queries of one /retrieve call on up to
+// Options.Workers goroutines (the call holds one worker slot: a batch of
+// thousands would otherwise take one core for minutes), each query's hits
+// at its own index.
+func (s *Server) batchHits(ctx context.Context, qs []string, k int) ([][]web.Hit, error) {
+	out := make([][]web.Hit, len(qs))
+	if len(qs) == 1 {
+		h, err := s.w.Hits(ctx, qs[0], k, 0)
+		out[0] = h
+		return out, err
+	}
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(s.opts.Workers)
+	for i, q := range qs {
+		g.Go(func() error {
+			if err := gctx.Err(); err != nil {
+				return err
+			}
+			h, err := s.w.Hits(gctx, q, k, 0)
+			out[i] = h
+			return err
+		})
+	}
+	if err := g.Wait(); err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, err
+	}
+	return out, nil
 }
 
 // present reports whether a JSON field was given and is not null.

@@ -163,6 +163,10 @@ func (s *Server) wrap(name, method string, h handlerFunc, render renderFunc) htt
 			if name == "reward" || name == "get_reward" {
 				limit = s.opts.MaxRewardBody
 			}
+			if name == "retrieve" {
+				// A batch of MaxBatch queries of 1 KiB each fits.
+				limit = max(limit, int64(s.opts.MaxBatch)<<10)
+			}
 			body, err = io.ReadAll(http.MaxBytesReader(sw, r.Body, limit))
 			if err != nil {
 				var mbe *http.MaxBytesError
