@@ -60,7 +60,9 @@ type ScoredDocument struct {
 
 // RetrieveResult is one hit of a single-query answer ({"query": "q"}, as
 // rLLM's retrieval server answers): the Search-R1 document and score, and
-// the document's fields flat, with Content the passage text.
+// the document's fields flat. Content is the document's contents, the
+// quoted title line first, as rLLM's server sends its corpus record and
+// its LocalRetrievalTool reads the title from it.
 type RetrieveResult struct {
 	Document Document `json:"document"`
 	Score    float64  `json:"score"`
@@ -90,7 +92,7 @@ const defaultTopK = 3
 func (s *Server) search(r *http.Request, body []byte) ([]byte, bool, error) {
 	var a struct {
 		Query      json.RawMessage `json:"query"`
-		FilterYear *int            `json:"filter_year"`
+		FilterYear json.RawMessage `json:"filter_year"`
 	}
 	if err := json.Unmarshal(body, &a); err != nil {
 		return nil, false, badf(true, "invalid request: %s", jsonMsg(err))
@@ -103,8 +105,12 @@ func (s *Server) search(r *http.Request, body []byte) ([]byte, bool, error) {
 		return nil, false, err
 	}
 	year := 0
-	if a.FilterYear != nil {
-		year = *a.FilterYear
+	if present(a.FilterYear) {
+		// The error says what is wrong; the observation beside it stays
+		// the tool's own (Tongyi's one message for any bad arguments).
+		if err := json.Unmarshal(a.FilterYear, &year); err != nil {
+			return nil, false, badf(true, `"filter_year" must be an integer year, as 2005; got %.40s`, a.FilterYear)
+		}
 	}
 	key := "search|" + strconv.Itoa(year) + "|" + jsonKey(qs)
 	return s.cached(r.Context(), "search", key, func(ctx context.Context) (any, error) {
@@ -223,7 +229,7 @@ func (s *Server) retrieve(r *http.Request, body []byte) ([]byte, bool, error) {
 				pd[i] = Document{ID: h.URL, URL: h.URL, Title: h.Title, Contents: `"` + h.Title + "\"\n" + h.Snippet, Entities: ents}
 				sd[i] = ScoredDocument{Document: pd[i], Score: h.Score}
 				if single {
-					flat = append(flat, RetrieveResult{Document: pd[i], Score: h.Score, ID: h.URL, URL: h.URL, Title: h.Title, Content: h.Snippet, Entities: ents})
+					flat = append(flat, RetrieveResult{Document: pd[i], Score: h.Score, ID: h.URL, URL: h.URL, Title: h.Title, Content: pd[i].Contents, Entities: ents})
 				}
 			}
 			scored[qi], plain[qi] = sd, pd
