@@ -50,7 +50,7 @@ func newBuildCmd(f *Factory, runF func(context.Context, *BuildOptions) error) *c
 		Long: `Build reads tables (and entity passages), cleans them into reasoning trees,
 writes the entity-relation graph, and indexes its pages for offline search.
 
-Inputs may be files, directories, .gz files and .tar.gz archives, in four
+Inputs may be files, directories, .gz files and .tar.gz archives, in these
 formats, detected by content with --format auto:
   wikitables  WikiTables-WithLinks / HybridQA JSON (and {"url","text"} passages)
   html        Wikipedia HTML: <table> fragments (with wtq page/metadata sidecars)
@@ -61,6 +61,17 @@ formats, detected by content with --format auto:
               exports are cleaned: titles written with underscores become
               linked entities (--links), repeated header rows are headers,
               templates and footnote marks are removed and counted.
+  flashrag    Search-R1 / FlashRAG passages (wiki-18): {"id", "contents":
+              "\"Title\"\ntext"}; the passages of one title are one page,
+              the article's, each passage keeping its id
+  browsecomp-plus  BrowseComp-Plus's corpus: {"docid", "text", "url"}, a
+              page per document at its url
+  kilt        KILT's knowledge source: {"wikipedia_id", "wikipedia_title",
+              "text": [paragraphs]}, a page per article
+
+A corpus document is text of the page at its URL (a wiki-18 or KILT title's
+Wikipedia URL), the same page a table's page or linked entity has; /retrieve
+answers with the corpus's ids (the page's first passage for wiki-18).
 
 A store that exists is left alone unless --append (add inputs) or --force
 (rebuild from scratch). An interrupted build is resumed by running it again.
@@ -79,7 +90,7 @@ line every --progress-every (stage, tables, trees, pages, rate, RSS, ETA).`,
 			return runBuild(c.Context(), opts)
 		},
 	}
-	c.Flags().StringVar(&opts.Format, "format", "auto", "input format: auto, wikitables, html, tabel, csv, passages")
+	c.Flags().StringVar(&opts.Format, "format", "auto", "input format: "+buildFormatNames())
 	c.Flags().StringVar(&opts.Titles, "titles", "", "JSON file mapping CSV file names to [title, url]")
 	c.Flags().StringVar(&opts.Links, "links", "auto", "CSV cells written as page titles (Chester_City_F.C.): auto (detect title columns), titles (read them as links), none (text)")
 	c.Flags().BoolVar(&opts.Append, "append", false, "add inputs to an existing store")
@@ -99,10 +110,8 @@ line every --progress-every (stage, tables, trees, pages, rate, RSS, ETA).`,
 const buildGCPercent = 100
 
 func runBuild(ctx context.Context, o *BuildOptions) error {
-	switch table.Format(o.Format) {
-	case table.FormatAuto, table.FormatWikiTables, table.FormatHTML, table.FormatTabEL, table.FormatCSV, table.FormatPassages:
-	default:
-		return usageErrorf("unknown --format %q (want auto, wikitables, html, tabel, csv or passages)", o.Format)
+	if !table.Format(o.Format).Known() {
+		return usageErrorf("unknown --format %q (want one of %s)", o.Format, buildFormatNames())
 	}
 	switch table.LinkMode(o.Links) {
 	case table.LinksAuto, table.LinksTitles, table.LinksNone:
@@ -269,4 +278,13 @@ func entityCache(o *BuildOptions) int {
 		return int(min(o.MaxMemory/4, 1<<40))
 	}
 	return 0
+}
+
+// buildFormatNames lists --format's values.
+func buildFormatNames() string {
+	names := make([]string, len(table.Formats))
+	for i, f := range table.Formats {
+		names[i] = string(f)
+	}
+	return strings.Join(names, ", ")
 }

@@ -201,6 +201,10 @@ func (w *Web) Search(ctx context.Context, queries []string, filterYear int) (*Ob
 type Hit struct {
 	index.Hit
 	Entities []uint32
+	// DocID is the corpus id of the page's first document (wiki-18,
+	// BrowseComp-Plus, KILT; see graph.Store.DocID), "" for a page that
+	// holds none.
+	DocID string
 }
 
 // Hits runs one query for its k best hits (k <= 0: the tool's TopK), each
@@ -220,7 +224,11 @@ func (w *Web) Hits(ctx context.Context, q string, k, filterYear int) ([]Hit, err
 		if err != nil {
 			return nil, err
 		}
-		out[i] = Hit{Hit: h, Entities: ids}
+		docID, err := w.st.Graph().DocID(h.URL)
+		if err != nil && !errors.Is(err, graph.ErrNotFound) {
+			return nil, err
+		}
+		out[i] = Hit{Hit: h, Entities: ids, DocID: docID}
 	}
 	return out, nil
 }
@@ -297,13 +305,19 @@ func (w *Web) Visit(ctx context.Context, urls []string, goal string) (*Observati
 }
 
 // CanonicalURL maps any spelling of a Wikipedia article URL to the store's
-// form, or returns "" when it is not one.
+// form; any other absolute http(s) URL (a BrowseComp-Plus document's) is
+// its own form, trimmed; anything else gives "".
 func CanonicalURL(u string) string {
-	t := table.Title(strings.TrimSpace(u))
-	if t == "" {
+	u = strings.TrimSpace(u)
+	if t := table.Title(u); t != "" {
+		return table.URL(t)
+	}
+	if l := strings.ToLower(u); strings.HasPrefix(l, "wikipedia.org/") || strings.Contains(l, ".wikipedia.org/") ||
+		!strings.HasPrefix(l, "http://") && !strings.HasPrefix(l, "https://") || strings.ContainsAny(u, " \t\n") {
+		// A Wikipedia URL that names no article is none.
 		return ""
 	}
-	return table.URL(t)
+	return u
 }
 
 // Page reads the page of a URL in any spelling CanonicalURL accepts. A

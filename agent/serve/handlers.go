@@ -42,7 +42,9 @@ type RetrieveRequest struct {
 }
 
 // Document is a retrieved passage. Contents is Search-R1's
-// "\"Title\"\ntext"; ID is the page URL, as URL is (ASearcher reads url);
+// "\"Title\"\ntext"; ID is the corpus id of a page built from a standard
+// corpus (leaper build --format flashrag, browsecomp-plus, kilt), else the
+// page URL, as URL is (ASearcher reads url);
 // Entities are the entities the passage shows, for ISR and ISE.
 type Document struct {
 	ID       string   `json:"id"`
@@ -226,10 +228,14 @@ func (s *Server) retrieve(r *http.Request, body []byte) ([]byte, bool, error) {
 			pd := make([]Document, len(hs))
 			for i, h := range hs {
 				ents := nonNil(h.Entities)
-				pd[i] = Document{ID: h.URL, URL: h.URL, Title: h.Title, Contents: `"` + h.Title + "\"\n" + h.Snippet, Entities: ents}
+				id := h.URL
+				if h.DocID != "" {
+					id = h.DocID // the corpus's own: its qrels name it
+				}
+				pd[i] = Document{ID: id, URL: h.URL, Title: h.Title, Contents: `"` + h.Title + "\"\n" + h.Snippet, Entities: ents}
 				sd[i] = ScoredDocument{Document: pd[i], Score: h.Score}
 				if single {
-					flat = append(flat, RetrieveResult{Document: pd[i], Score: h.Score, ID: h.URL, URL: h.URL, Title: h.Title, Content: pd[i].Contents, Entities: ents})
+					flat = append(flat, RetrieveResult{Document: pd[i], Score: h.Score, ID: id, URL: h.URL, Title: h.Title, Content: pd[i].Contents, Entities: ents})
 				}
 			}
 			scored[qi], plain[qi] = sd, pd
