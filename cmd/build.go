@@ -203,7 +203,7 @@ func runBuild(ctx context.Context, o *BuildOptions) error {
 	if skips > 0 {
 		return &partialError{fmt.Sprintf("%d input record(s) could not be read and were skipped", skips)}
 	}
-	if c := rep.Counts; c.Tables == 0 && c.Passages == 0 && c.Skipped == 0 {
+	if c := rep.Counts; c.Tables == 0 && c.Passages == 0 && c.Documents == 0 && c.Skipped == 0 {
 		return fmt.Errorf("no tables or passages in %s: the store in %s is empty", strings.Join(o.Inputs, " "), o.Store)
 	}
 	return nil
@@ -227,6 +227,9 @@ func printBuildReport(o *BuildOptions, r *store.Report) {
 	// do: every table read is a tree, rejected or a duplicate.
 	fmt.Fprintf(w, "  this run:  %d tables read: %d trees, %d rejected, %d duplicates; %d passages, %d records skipped\n",
 		r.Tables+r.Duplicates, r.Trees, r.Rejected, r.Duplicates, r.Passages, r.Skipped)
+	if r.Documents > 0 {
+		fmt.Fprintf(w, "  corpus:    %d documents read (passages of wiki-18, BrowseComp-Plus documents, KILT articles)\n", r.Documents)
+	}
 	c := r.Counts
 	fmt.Fprintf(w, "  store:     %d trees, %d entities, %d relations, %d triples, %d pages\n",
 		c.Trees, c.Entities, c.Relations, c.Triples, c.Pages)

@@ -35,7 +35,7 @@ binary of its own so that the leaper binary does not link SQLite.`,
 		SilenceErrors: true,
 	}
 	cmd.Setup(f, root)
-	root.AddCommand(newBenchServeCmd(f, nil), newBenchSearchCmd(f, nil), newBenchBuildCmd(f, nil))
+	root.AddCommand(newBenchServeCmd(f, nil), newBenchSearchCmd(f, nil), newBenchBuildCmd(f, nil), newBenchPassagesCmd(f, nil))
 	return root
 }
 
