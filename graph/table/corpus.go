@@ -78,8 +78,11 @@ func ParseFlashRAGLine(line []byte) (*Document, error) {
 		head = head[1 : len(head)-1]
 	}
 	title := canonical(head)
-	if !ok || title == "" {
+	switch {
+	case !ok || head == "":
 		return nil, &ParseError{Reason: "no title", Msg: fmt.Sprintf("passage %s: \"contents\" does not begin with a \"Title\" line", id)}
+	case title == "":
+		return nil, &ParseError{Reason: "no title", Msg: fmt.Sprintf("passage %s: %q is not an article title (a namespace, or not UTF-8)", id, clip(head, 100))}
 	}
 	text = strings.TrimSpace(text)
 	if text == "" {
