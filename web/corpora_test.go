@@ -71,6 +71,14 @@ func TestStandardCorpora(t *testing.T) {
 	if err != nil || len(hits) == 0 || hits[0].URL != congress || hits[0].DocID != "0" {
 		t.Fatalf("search for the passage: %+v, %v", hits, err)
 	}
+	if !strings.HasPrefix(hits[0].Passage, "The One Hundred Tenth United States Congress") || len(strings.Fields(hits[0].Passage)) > 100 {
+		t.Errorf("hit's passage %.80q: want passage 0 whole", hits[0].Passage)
+	}
+	// A hit in the article's second passage names that passage.
+	hits, err = w.Hits(ctx, "110th United States Congress Democrats operational majority independent senators caucused", 3, 0)
+	if err != nil || len(hits) == 0 || hits[0].URL != congress || hits[0].DocID != "1" || !strings.HasPrefix(hits[0].Passage, "Democrats held fewer than 50 Senate seats") {
+		t.Errorf("search in the second passage: %+v, %v", hits, err)
+	}
 	obs, err := w.Visit(ctx, []string{congress}, "the apportionment of seats")
 	if err != nil || strings.Contains(obs.Text, web.MsgNoAccessEvid) || !strings.Contains(obs.Text, "apportionment") {
 		t.Errorf("visit %s: %v %.300s", congress, err, obs.Text)

@@ -232,7 +232,11 @@ func (s *Server) retrieve(r *http.Request, body []byte) ([]byte, bool, error) {
 				if h.DocID != "" {
 					id = h.DocID // the corpus's own: its qrels name it
 				}
-				pd[i] = Document{ID: id, URL: h.URL, Title: h.Title, Contents: `"` + h.Title + "\"\n" + h.Snippet, Entities: ents}
+				text := h.Snippet
+				if h.Passage != "" {
+					text = h.Passage // a corpus passage whole, as Search-R1's retriever answers
+				}
+				pd[i] = Document{ID: id, URL: h.URL, Title: h.Title, Contents: `"` + h.Title + "\"\n" + text, Entities: ents}
 				sd[i] = ScoredDocument{Document: pd[i], Score: h.Score}
 				if single {
 					flat = append(flat, RetrieveResult{Document: pd[i], Score: h.Score, ID: id, URL: h.URL, Title: h.Title, Content: pd[i].Contents, Entities: ents})
