@@ -71,7 +71,7 @@ formats, detected by content with --format auto:
 
 A corpus document is text of the page at its URL (a wiki-18 or KILT title's
 Wikipedia URL), the same page a table's page or linked entity has; /retrieve
-answers with the corpus's ids (the page's first passage for wiki-18).
+answers with the corpus's ids (for wiki-18, of the passage a hit stands for).
 
 A store that exists is left alone unless --append (add inputs) or --force
 (rebuild from scratch). An interrupted build is resumed by running it again.
