@@ -16,7 +16,9 @@ import (
 
 	"github.com/leaper-dev/leaper/agent/serve"
 	"github.com/leaper-dev/leaper/bench/buildbench"
+	"github.com/leaper-dev/leaper/bench/lucene"
 	"github.com/leaper-dev/leaper/cmd"
+	"github.com/leaper-dev/leaper/graph"
 	"github.com/leaper-dev/leaper/web"
 )
 
@@ -38,10 +40,18 @@ type BenchPassagesOptions struct {
 	Timeout time.Duration
 	Quiet   bool
 	JSON    bool
+	// Lucene also loads Lucene 8 over the same pages and queries, top 10
+	// with snippets, alternating with leaper's /retrieve at topk 10.
+	Lucene bool
+	Rounds int
 }
 
 // PassageRun is one /retrieve load run on a passage store.
 type PassageRun struct {
+	// Target is leaper-retrieve (topk 3) or, with --lucene, leaper-top10
+	// (topk 10) and lucene-top10 (Lucene 8's search, top 10 with
+	// snippets), alternating.
+	Target   string  `json:"target"`
 	Batch    int     `json:"batch"`
 	Clients  int     `json:"clients"`
 	Requests int     `json:"requests"`
@@ -123,6 +133,8 @@ after the other. The machine's load average is reported beside them.`,
 	c.Flags().DurationVar(&opts.Timeout, "timeout", 30*time.Minute, "stop a load run that takes longer than this")
 	c.Flags().BoolVarP(&opts.Quiet, "quiet", "q", false, "hide the build's progress lines")
 	c.Flags().BoolVar(&opts.JSON, "json", false, "print results as JSON")
+	c.Flags().BoolVar(&opts.Lucene, "lucene", false, "also load Lucene 8 over the same pages and queries (top 10, one query a call), alternating with leaper's /retrieve at topk 10")
+	c.Flags().IntVar(&opts.Rounds, "rounds", 2, "rounds of the --lucene comparison")
 	return c
 }
 
@@ -221,8 +233,8 @@ func runBenchPassages(ctx context.Context, o *BenchPassagesOptions) error {
 			r.Passages, r.Replay.Articles, b.Wall.Seconds(), b.Read.Seconds(), b.Finalize.Seconds(), b.Index.Seconds(), b.CPU.Seconds(),
 			float64(b.PeakRSS)/(1<<20), float64(b.StoreSize)/(1<<20), b.Counts.Pages, r.LoadBuild)
 		for _, run := range r.Runs {
-			fmt.Fprintf(out, "  /retrieve batch %4d, %d clients: %8.0f q/s  p50 %8.2f ms  p99 %8.2f ms  (%d calls, errors %d)\n",
-				run.Batch, run.Clients, run.QPS, run.P50ms, run.P99ms, run.Requests, run.Errors)
+			fmt.Fprintf(out, "  %-16s batch %4d, %d clients: %8.0f q/s  p50 %8.2f ms  p99 %8.2f ms  (%d calls, errors %d)\n",
+				run.Target, run.Batch, run.Clients, run.QPS, run.P50ms, run.P99ms, run.Requests, run.Errors)
 		}
 		fmt.Fprintf(out, "  serving RSS %.0f MiB; load before the runs %s\n", float64(r.ServeRSS)/(1<<20), r.LoadServe)
 	}
@@ -272,8 +284,77 @@ func passageLoad(ctx context.Context, o *BenchPassagesOptions, storeDir string, 
 		if err != nil {
 			return nil, 0, err
 		}
-		runs = append(runs, PassageRun{Batch: batch, Clients: o.Clients, Requests: r.Requests, Errors: r.Errors,
-			Seconds: r.Seconds, QPS: r.RPS * float64(batch), P50ms: r.P50ms, P99ms: r.P99ms})
+		runs = append(runs, passageRun("leaper-retrieve", batch, o.Clients, r))
+	}
+	if o.Lucene {
+		lr, err := luceneRuns(ctx, o, w, qs, post)
+		if err != nil {
+			return nil, 0, err
+		}
+		runs = append(runs, lr...)
 	}
 	return runs, rssKB() << 10, nil
+}
+
+func passageRun(target string, batch, clients int, r BenchRun) PassageRun {
+	return PassageRun{Target: target, Batch: batch, Clients: clients, Requests: r.Requests, Errors: r.Errors,
+		Seconds: r.Seconds, QPS: r.RPS * float64(batch), P50ms: r.P50ms, P99ms: r.P99ms}
+}
+
+// luceneRuns loads Lucene 8 over the store's pages with the same queries,
+// one a call, top 10 with snippets, alternating with leaper's /retrieve at
+// topk 10, --rounds times each. Without java, javac or the jars it says
+// so and returns no runs.
+func luceneRuns(ctx context.Context, o *BenchPassagesOptions, w *web.Web, qs []string, post newClient) ([]PassageRun, error) {
+	errOut := o.IO.ErrOut
+	lo := &lucene.Options{Log: errOut}
+	if err := lucene.Check(lo); err != nil {
+		fmt.Fprintf(errOut, "%v; no Lucene peer\n", err)
+		return nil, nil
+	}
+	g := w.Store().Graph()
+	pages := func(yield func(lucene.Page) error) error {
+		return g.EachPage(ctx, func(p *graph.Page) error {
+			return yield(lucene.Page{URL: p.URL, Title: p.Title, Text: graph.PageText(p)})
+		})
+	}
+	t0 := time.Now()
+	peer, err := lucene.Start(ctx, lo, pages, lucene.StopWords(), qs)
+	if err != nil {
+		return nil, err
+	}
+	defer peer.Close()
+	workers := 2 * runtime.GOMAXPROCS(0) // leaper serve's default
+	addr, err := peer.Listen(workers)
+	if err != nil {
+		return nil, err
+	}
+	fmt.Fprintf(errOut, "lucene: http://%s, %d workers, ready in %.0fs\n", addr, workers, time.Since(t0).Seconds())
+	lpost, err := httpDoer("http://"+addr, "", o.Clients)
+	if err != nil {
+		return nil, err
+	}
+	lreqs := make([]benchReq, len(qs))
+	k10 := make([]benchReq, len(qs))
+	for i, q := range qs {
+		lreqs[i] = benchReq{Endpoint: "search", Body: []byte(q), Query: q}
+		b, _ := json.Marshal(map[string]any{"queries": []string{q}, "topk": 10, "return_scores": true})
+		k10[i] = benchReq{Endpoint: "retrieve", Body: b}
+	}
+	// The JVM compiles hot code after some thousand calls.
+	loadRun(ctx, "warm", 8, min(len(lreqs), 4000), lreqs, lpost, o.Timeout)
+	var runs []PassageRun
+	for range max(o.Rounds, 1) {
+		r, err := loadRun(ctx, "leaper-top10", o.Clients, len(k10), k10, post, o.Timeout)
+		if err != nil {
+			return nil, err
+		}
+		runs = append(runs, passageRun("leaper-top10", 1, o.Clients, r))
+		r, err = loadRun(ctx, "lucene-top10", o.Clients, len(lreqs), lreqs, lpost, o.Timeout)
+		if err != nil {
+			return nil, err
+		}
+		runs = append(runs, passageRun("lucene-top10", 1, o.Clients, r))
+	}
+	return runs, nil
 }
