@@ -6,10 +6,15 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/http/httptest"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/leaper-dev/leaper/graph"
+	"github.com/leaper-dev/leaper/graph/graphtest"
+	"github.com/leaper-dev/leaper/store"
+	"github.com/leaper-dev/leaper/web"
 )
 
 // TestSearchR1Batch posts what Search-R1's trainer posts in one GRPO step,
@@ -108,5 +113,47 @@ func TestBatchTimeout(t *testing.T) {
 	status, m, _ := f.post(t, "/retrieve", `{"queries": ["a", "b", "c"], "topk": 3}`)
 	if status != http.StatusServiceUnavailable || !strings.Contains(fmt.Sprint(m["error"]), "--batch-timeout") {
 		t.Errorf("status %d %v; want 503 naming --batch-timeout", status, m["error"])
+	}
+}
+
+// TestRetrieveCorpusIDs builds wiki-18 passages and a BrowseComp-Plus
+// document (the corpus fixtures of graph/table) and reads /retrieve as
+// Search-R1 does (its fixture's request): each document's id is the
+// corpus's, and contents is "\"Title\"\n" and the passage whole.
+func TestRetrieveCorpusIDs(t *testing.T) {
+	dir := t.TempDir()
+	fx := filepath.Join(graphtest.RepoRoot(), "graph", "table", "testdata", "corpora")
+	if _, err := store.Build(context.Background(), dir, []string{fx}, nil); err != nil {
+		t.Fatal(err)
+	}
+	w, err := web.Open(dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	ts := httptest.NewServer(NewServer(w, nil))
+	defer ts.Close()
+	body := `{"queries": ["110th United States Congress Democrats operational majority independent senators caucused", "Nobel laureates of Imperial College"], "topk": 3, "return_scores": true}`
+	resp, err := http.Post(ts.URL+"/retrieve", "application/json", strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var got struct {
+		Result [][]ScoredDocument `json:"result"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&got); err != nil || len(got.Result) != 2 || len(got.Result[0]) == 0 || len(got.Result[1]) == 0 {
+		t.Fatalf("status %d: %+v %v", resp.StatusCode, got, err)
+	}
+	d := got.Result[0][0].Document
+	if d.ID != "1" || !strings.HasPrefix(d.Contents, "\"110th United States Congress\"\nDemocrats held fewer than 50 Senate seats") || strings.Contains(d.Contents, "...") {
+		t.Errorf("wiki-18 hit: id %q contents %.100q", d.ID, d.Contents)
+	}
+	found := false
+	for _, h := range got.Result[1] {
+		found = found || h.Document.ID == "17" && h.Document.URL == "https://www.imperial.ac.uk/about/history/nobel-laureates/"
+	}
+	if !found {
+		t.Errorf("BrowseComp-Plus document not found by its docid: %+v", got.Result[1])
 	}
 }
