@@ -51,7 +51,7 @@ func newBuildCmd(f *Factory, runF func(context.Context, *BuildOptions) error) *c
 		Long: `Build reads tables (and entity passages), cleans them into reasoning trees,
 writes the entity-relation graph, and indexes its pages for offline search.
 
-Inputs may be files, directories, .gz files and .tar.gz archives, in four
+Inputs may be files, directories, .gz files and .tar.gz archives, in these
 formats, detected by content with --format auto:
   wikitables  WikiTables-WithLinks / HybridQA JSON (and {"url","text"} passages)
   html        Wikipedia HTML: <table> fragments (with wtq page/metadata sidecars)
@@ -62,6 +62,17 @@ formats, detected by content with --format auto:
               exports are cleaned: titles written with underscores become
               linked entities (--links), repeated header rows are headers,
               templates and footnote marks are removed and counted.
+  flashrag    Search-R1 / FlashRAG passages (wiki-18): {"id", "contents":
+              "\"Title\"\ntext"}; the passages of one title are one page,
+              the article's, each passage keeping its id
+  browsecomp-plus  BrowseComp-Plus's corpus: {"docid", "text", "url"}, a
+              page per document at its url
+  kilt        KILT's knowledge source: {"wikipedia_id", "wikipedia_title",
+              "text": [paragraphs]}, a page per article
+
+A corpus document is text of the page at its URL (a wiki-18 or KILT title's
+Wikipedia URL), the same page a table's page or linked entity has; /retrieve
+answers with the corpus's ids (for wiki-18, of the passage a hit stands for).
 
 A store that exists is left alone unless --append (add inputs) or --force
 (rebuild from scratch). An interrupted build is resumed by running it again.
@@ -80,7 +91,7 @@ line every --progress-every (stage, tables, trees, pages, rate, RSS, ETA).`,
 			return runBuild(c.Context(), opts)
 		},
 	}
-	c.Flags().StringVar(&opts.Format, "format", "auto", "input format: auto, wikitables, html, tabel, csv, passages")
+	c.Flags().StringVar(&opts.Format, "format", "auto", "input format: "+buildFormatNames())
 	c.Flags().StringVar(&opts.Titles, "titles", "", "JSON file mapping CSV file names to [title, url]")
 	c.Flags().StringVar(&opts.Links, "links", "auto", "CSV cells written as page titles (Chester_City_F.C.): auto (detect title columns), titles (read them as links), none (text)")
 	c.Flags().BoolVar(&opts.Append, "append", false, "add inputs to an existing store")
@@ -100,10 +111,8 @@ line every --progress-every (stage, tables, trees, pages, rate, RSS, ETA).`,
 const buildGCPercent = 100
 
 func runBuild(ctx context.Context, o *BuildOptions) error {
-	switch table.Format(o.Format) {
-	case table.FormatAuto, table.FormatWikiTables, table.FormatHTML, table.FormatTabEL, table.FormatCSV, table.FormatPassages:
-	default:
-		return usageErrorf("unknown --format %q (want auto, wikitables, html, tabel, csv or passages)", o.Format)
+	if !table.Format(o.Format).Known() {
+		return usageErrorf("unknown --format %q (want one of %s)", o.Format, buildFormatNames())
 	}
 	switch table.LinkMode(o.Links) {
 	case table.LinksAuto, table.LinksTitles, table.LinksNone:
@@ -195,7 +204,7 @@ func runBuild(ctx context.Context, o *BuildOptions) error {
 	if skips > 0 {
 		return cmdutil.Partial(fmt.Sprintf("%d input record(s) could not be read and were skipped", skips))
 	}
-	if c := rep.Counts; c.Tables == 0 && c.Passages == 0 && c.Skipped == 0 {
+	if c := rep.Counts; c.Tables == 0 && c.Passages == 0 && c.Documents == 0 && c.Skipped == 0 {
 		return fmt.Errorf("no tables or passages in %s: the store in %s is empty", strings.Join(o.Inputs, " "), o.Store)
 	}
 	return nil
@@ -219,6 +228,9 @@ func printBuildReport(o *BuildOptions, r *store.Report) {
 	// do: every table read is a tree, rejected or a duplicate.
 	fmt.Fprintf(w, "  this run:  %d tables read: %d trees, %d rejected, %d duplicates; %d passages, %d records skipped\n",
 		r.Tables+r.Duplicates, r.Trees, r.Rejected, r.Duplicates, r.Passages, r.Skipped)
+	if r.Documents > 0 {
+		fmt.Fprintf(w, "  corpus:    %d documents read (passages of wiki-18, BrowseComp-Plus documents, KILT articles)\n", r.Documents)
+	}
 	c := r.Counts
 	fmt.Fprintf(w, "  store:     %d trees, %d entities, %d relations, %d triples, %d pages\n",
 		c.Trees, c.Entities, c.Relations, c.Triples, c.Pages)
@@ -270,4 +282,13 @@ func entityCache(o *BuildOptions) int {
 		return int(min(o.MaxMemory/4, 1<<40))
 	}
 	return 0
+}
+
+// buildFormatNames lists --format's values.
+func buildFormatNames() string {
+	names := make([]string, len(table.Formats))
+	for i, f := range table.Formats {
+		names[i] = string(f)
+	}
+	return strings.Join(names, ", ")
 }

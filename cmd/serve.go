@@ -32,6 +32,10 @@ type ServeOptions struct {
 	Tasks     string
 	Grace     time.Duration
 	Drain     time.Duration
+	// MaxBatch bounds the queries of one /retrieve call; BatchTimeout
+	// the time it may take.
+	MaxBatch     int
+	BatchTimeout time.Duration
 	// MCPSearchJSON: /mcp's search answers BrowseComp-Plus's JSON hits.
 	MCPSearchJSON bool
 	// MaxMemory is the memory the server aims to stay within (see
@@ -78,6 +82,9 @@ new requests go to it, and the old one closes once its requests finish.`,
 			if opts.Workers < 0 || opts.Cache < 0 || opts.Drain < 0 {
 				return usageErrorf("--workers, --cache and --drain must not be negative")
 			}
+			if opts.MaxBatch < 1 || opts.BatchTimeout <= 0 {
+				return usageErrorf("--max-batch and --batch-timeout must be positive")
+			}
 			if _, _, err := net.SplitHostPort(opts.Addr); err != nil {
 				return usageErrorf("--addr %q: %v", opts.Addr, err)
 			}
@@ -94,6 +101,8 @@ new requests go to it, and the old one closes once its requests finish.`,
 	c.Flags().StringVar(&opts.Tasks, "tasks", "", "tasks JSONL that /reward resolves task_id against")
 	c.Flags().DurationVar(&opts.Grace, "grace", 30*time.Second, "how long in-flight requests may finish on shutdown (and on the old store, after a switch)")
 	c.Flags().DurationVar(&opts.Drain, "drain", 0, "on SIGTERM, answer for this long with /readyz at 503 before closing the listener (behind a balancer: its check interval x fall)")
+	c.Flags().IntVar(&opts.MaxBatch, "max-batch", serve.DefaultMaxBatch, "queries one /retrieve call may carry (Search-R1 posts every rollout's query at once: 512 prompts x 5)")
+	c.Flags().DurationVar(&opts.BatchTimeout, "batch-timeout", 90*time.Second, "time one /retrieve call may take before it is answered 503")
 	c.Flags().BoolVar(&opts.MCPSearchJSON, "mcp-search-json", false, "/mcp: "+searchJSONHelp)
 	cmdutil.BytesVar(c.Flags(), &opts.MaxMemory, "max-memory", 1<<30, "bytes of memory the server aims to stay within: the Go heap is collected only as it nears 3/4 of it (0: collect as usual; GOGC or GOMEMLIMIT in the environment win)")
 	return c
@@ -108,6 +117,8 @@ func serveOptions(o *ServeOptions) (*serve.Options, error) {
 		ShutdownGrace: o.Grace,
 		Drain:         o.Drain,
 		Open:          func(dir string) (*web.Web, error) { return web.Open(dir, nil) },
+		MaxBatch:      o.MaxBatch,
+		BatchTimeout:  o.BatchTimeout,
 		Logger:        slog.New(slog.NewTextHandler(o.IO.ErrOut, &slog.HandlerOptions{Level: slog.LevelWarn})),
 	}
 	if err := so.Validate(); err != nil {

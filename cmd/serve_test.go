@@ -44,7 +44,18 @@ func TestServeFlags(t *testing.T) {
 	if got.Workers != 4 || got.Cache != 100 || got.Addr != "127.0.0.1:0" || got.Tasks != "t.jsonl" || got.Grace != 30*time.Second {
 		t.Errorf("options: %+v", got)
 	}
-	for _, args := range [][]string{{"--workers", "-1"}, {"--addr", "nohost"}, {"extra"}} {
+	if got.MaxBatch != 2560 || got.BatchTimeout != 90*time.Second {
+		t.Errorf("batch defaults: %d %s; want Search-R1's 2560 and 90s", got.MaxBatch, got.BatchTimeout)
+	}
+	c = newServeCmd(f, capture)
+	c.SetArgs([]string{"--max-batch", "10000", "--batch-timeout", "5m"})
+	if err := c.Execute(); err != nil {
+		t.Fatal(err)
+	}
+	if so, err := serveOptions(got); err != nil || so.MaxBatch != 10000 || so.BatchTimeout != 5*time.Minute {
+		t.Errorf("--max-batch 10000 --batch-timeout 5m: %v %+v", err, so)
+	}
+	for _, args := range [][]string{{"--workers", "-1"}, {"--addr", "nohost"}, {"extra"}, {"--max-batch", "0"}, {"--batch-timeout", "0s"}} {
 		c := newServeCmd(f, capture)
 		c.SetArgs(args)
 		c.SilenceErrors, c.SilenceUsage = true, true

@@ -35,6 +35,10 @@ type Builder struct {
 	nextT  uint32
 	pass   map[string]bool
 	counts BuildCounts
+	// lastDocTitle is the article of the last document added, and
+	// lastDocEnt its entity: an article's passages come together.
+	lastDocTitle string
+	lastDocEnt   uint32
 }
 
 // BuildCounts are what one Builder added.
@@ -44,6 +48,7 @@ type BuildCounts struct {
 	Rejected   int            `json:"rejected"`
 	Duplicates int            `json:"duplicates"`
 	Passages   int            `json:"passages"`
+	Documents  int            `json:"documents,omitempty"`
 	Skipped    int            `json:"skipped"`
 	Reasons    map[string]int `json:"reasons,omitempty"`
 	// Cleaned counts what the readers repaired in the tables read.
@@ -442,6 +447,10 @@ func (b *Builder) Finalize(ctx context.Context, progress func(stage string, done
 	if err != nil {
 		return err
 	}
+	docs, err := b.docFragments(sp)
+	if err != nil {
+		return err
+	}
 	bms := newBitmaps(sp.dir, s.opts.SpillBudget)
 	defer bms.wait() // before sp.close removes the runs
 	trees := 0
@@ -476,7 +485,7 @@ func (b *Builder) Finalize(ctx context.Context, progress func(stage string, done
 		}
 		return err
 	}
-	if err := s.db.DropPrefix([]byte{pBitmap}, []byte{pPage}, []byte{pPageEnts}); err != nil {
+	if err := s.db.DropPrefix([]byte{pBitmap}, []byte{pPage}, []byte{pPageEnts}, []byte{pDocID}); err != nil {
 		return fmt.Errorf("graph: finalize: %w", err)
 	}
 	s.fams.reset()
@@ -504,7 +513,7 @@ func (b *Builder) Finalize(ctx context.Context, progress func(stage string, done
 	}
 	s.mu.Lock()
 	s.manifest.Counts = Counts{Tables: trees + rejected, Trees: trees, Rejected: rejected, Skipped: skipped,
-		Entities: int(b.nextE), Relations: len(b.rels), Triples: triples, Passages: len(b.pass), Pages: pages}
+		Entities: int(b.nextE), Relations: len(b.rels), Triples: triples, Passages: len(b.pass), Documents: docs, Pages: pages}
 	s.manifest.Digest = digest.sum()
 	s.mu.Unlock()
 	if err := s.saveManifest(); err != nil {

@@ -16,6 +16,8 @@ import "encoding/binary"
 //	x <table key>           rejection (JSON), for tables that did not
 //	s <source>              skipped input record (JSON)
 //	p <title>               entity passage text
+//	d <url> 0 <id>          corpus document (JSON; see docKey)
+//	i <url>                 the corpus id of a page's first document
 //	g <url>                 page (JSON)
 //	h <url>                 the page's entities and their names (JSON)
 //	u <page url> <tree id>  trees of a source page (no value)
@@ -32,6 +34,8 @@ const (
 	pReject   = 'x'
 	pSkip     = 's'
 	pPassage  = 'p'
+	pDoc      = 'd'
+	pDocID    = 'i'
 	pPage     = 'g'
 	pPageEnts = 'h'
 	pPageTree = 'u'

@@ -108,6 +108,9 @@ type Segment struct {
 	Kind     SegmentKind `json:"kind"`
 
 	Block int `json:"block,omitempty"` // which table of the page, for heading, header and row
+	// DocID is the corpus id of the document a passage came from
+	// (wiki-18, BrowseComp-Plus, KILT; see Builder.AddDocument).
+	DocID string `json:"doc_id,omitempty"`
 }
 
 // SegmentKind is what a segment is: SegPassage, SegHeading, SegHeader,

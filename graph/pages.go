@@ -247,6 +247,11 @@ func (b *Builder) writePages(ctx context.Context, sp *spill, progress func(strin
 			return err
 		}
 		digest.add(buf, sbuf)
+		if id := firstDocID(p); id != "" {
+			if err := wb.Set(strKey(pDocID, p.URL), []byte(id)); err != nil {
+				return err
+			}
+		}
 		if onPage != nil {
 			if err := onPage(p, shown); err != nil {
 				return err

@@ -263,6 +263,7 @@ func encodeFragment(b []byte, f *fragment) []byte {
 		b = appendString(b, sg.Text)
 		b = appendString(b, string(sg.Kind))
 		b = binary.AppendUvarint(b, uint64(sg.Block))
+		b = appendString(b, sg.DocID)
 		b = binary.AppendUvarint(b, uint64(len(sg.Entities)))
 		for _, id := range sg.Entities {
 			b = binary.AppendUvarint(b, uint64(id))
@@ -327,6 +328,7 @@ func decodeFragment(b []byte) (fragment, error) {
 		sg.Text = d.str()
 		sg.Kind = SegmentKind(d.str())
 		sg.Block = int(d.uvarint())
+		sg.DocID = d.str()
 		m := d.uvarint()
 		if m > uint64(len(b)) {
 			return f, errCorruptRun

@@ -98,6 +98,7 @@ type Counts struct {
 	Relations int `json:"relations"`
 	Triples   int `json:"triples"`
 	Passages  int `json:"passages"`
+	Documents int `json:"documents,omitempty"` // corpus documents (wiki-18 passages, ...)
 	Pages     int `json:"pages"`
 }
 

@@ -53,11 +53,10 @@ func (opts *BuildOptions) withDefaults() (BuildOptions, error) {
 	if opts != nil {
 		o = *opts
 	}
-	switch o.Format {
-	case "":
+	if o.Format == "" {
 		o.Format = table.FormatAuto
-	case table.FormatAuto, table.FormatWikiTables, table.FormatHTML, table.FormatTabEL, table.FormatCSV, table.FormatPassages:
-	default:
+	}
+	if !o.Format.Known() {
 		return o, fmt.Errorf("store: build: unknown format %q", o.Format)
 	}
 	if o.FlushEvery < 0 {
@@ -188,6 +187,18 @@ func Build(ctx context.Context, dir string, inputs []string, opts *BuildOptions)
 		case it.Passage != nil:
 			if err := b.AddPassage(it.Passage); err != nil {
 				return err
+			}
+		case it.Document != nil:
+			if err := b.AddDocument(it.Document); err != nil {
+				return err
+			}
+			// A corpus of passages has no tables to count: flush and
+			// report by documents.
+			if d := b.Counts().Documents; d%(100*o.FlushEvery) == 0 {
+				if err := b.Flush(); err != nil {
+					return err
+				}
+				report("read", n, 0)
 			}
 		case it.Skip != nil:
 			if o.OnSkip != nil {
@@ -367,6 +378,8 @@ func itemFile(it table.Item) string {
 		src = it.Table.Source
 	case it.Passage != nil:
 		src = it.Passage.Source
+	case it.Document != nil:
+		src = it.Document.Source
 	case it.Skip != nil:
 		src = it.Skip.File
 	}

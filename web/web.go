@@ -201,7 +201,20 @@ func (w *Web) Search(ctx context.Context, queries []string, filterYear int) (*Ob
 type Hit struct {
 	index.Hit
 	Entities []uint32
+	// DocID is the corpus id of the document the snippet was cut from
+	// (a wiki-18 passage, a BrowseComp-Plus document, a KILT article), or
+	// of the page's first document when that cannot be told; "" for a
+	// page that holds none.
+	DocID string
+	// Passage is that document's passage (or KILT paragraph) whole, when
+	// it is at most maxPassage bytes: what Search-R1's retriever answers
+	// with ("\"Title\"\n" + Passage), rather than a snippet of the page.
+	Passage string
 }
+
+// maxPassage bounds Hit.Passage: a wiki-18 passage is about 600 bytes; a
+// web document of BrowseComp-Plus may be a whole page, shown as a snippet.
+const maxPassage = 2000
 
 // Hits runs one query for its k best hits (k <= 0: the tool's TopK), each
 // with the entities its title and snippet show. It is what search and the
@@ -220,9 +233,92 @@ func (w *Web) Hits(ctx context.Context, q string, k, filterYear int) ([]Hit, err
 		if err != nil {
 			return nil, err
 		}
-		out[i] = Hit{Hit: h, Entities: ids}
+		docID, err := w.st.Graph().DocID(h.URL)
+		if err != nil && !errors.Is(err, graph.ErrNotFound) {
+			return nil, err
+		}
+		out[i] = Hit{Hit: h, Entities: ids, DocID: docID}
+		if docID != "" {
+			// The passage the snippet is from: the page holds all the
+			// passages of its article.
+			p, err := w.st.Graph().Page(h.URL)
+			if err != nil {
+				return nil, err
+			}
+			if sg := snippetPassage(p, q, h.Snippet); sg != nil {
+				out[i].DocID = sg.DocID
+				if len(sg.Text) <= maxPassage {
+					out[i].Passage = sg.Text
+				}
+			}
+		}
 	}
 	return out, nil
+}
+
+// snippetPassage is the corpus passage of p a hit on query q stands for:
+// the one holding the most distinct words of q (BM25's choice among the
+// page's passages, roughly), then the one holding the middle of the
+// snippet (compared by letters and digits only: the index's snippet text
+// is the page's with its markup and spacing changed), then the first; nil
+// when p holds no corpus passage.
+func snippetPassage(p *graph.Page, q, snippet string) *graph.Segment {
+	words := map[string]bool{}
+	for _, w := range wordsOf(q) {
+		if len(w) > 2 {
+			words[w] = true
+		}
+	}
+	piece := ""
+	for _, part := range strings.Split(snippet, "...") {
+		if len(part) > len(piece) {
+			piece = part
+		}
+	}
+	key := alnum(piece)
+	if len(key) > 48 {
+		mid := len(key) / 2
+		key = key[mid-24 : mid+24]
+	}
+	var best *graph.Segment
+	bestScore := -1
+	for i := range p.Segments {
+		sg := &p.Segments[i]
+		if sg.DocID == "" {
+			continue
+		}
+		seen := map[string]bool{}
+		for _, w := range wordsOf(sg.Text) {
+			if words[w] {
+				seen[w] = true
+			}
+		}
+		score := 2 * len(seen)
+		if key != "" && strings.Contains(alnum(sg.Text), key) {
+			score++
+		}
+		if score > bestScore {
+			best, bestScore = sg, score
+		}
+	}
+	return best
+}
+
+// wordsOf is s lower-cased and cut into runs of letters and digits.
+func wordsOf(s string) []string {
+	return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+}
+
+// alnum is s lower-cased with only its letters and digits.
+func alnum(s string) string {
+	var b strings.Builder
+	b.Grow(len(s))
+	for _, r := range strings.ToLower(s) {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
 }
 
 // PageEntities returns the entities a whole page shows, sorted.
@@ -297,13 +393,19 @@ func (w *Web) Visit(ctx context.Context, urls []string, goal string) (*Observati
 }
 
 // CanonicalURL maps any spelling of a Wikipedia article URL to the store's
-// form, or returns "" when it is not one.
+// form; any other absolute http(s) URL (a BrowseComp-Plus document's) is
+// its own form, trimmed; anything else gives "".
 func CanonicalURL(u string) string {
-	t := table.Title(strings.TrimSpace(u))
-	if t == "" {
+	u = strings.TrimSpace(u)
+	if t := table.Title(u); t != "" {
+		return table.URL(t)
+	}
+	if l := strings.ToLower(u); strings.HasPrefix(l, "wikipedia.org/") || strings.Contains(l, ".wikipedia.org/") ||
+		!strings.HasPrefix(l, "http://") && !strings.HasPrefix(l, "https://") || strings.ContainsAny(u, " \t\n") {
+		// A Wikipedia URL that names no article is none.
 		return ""
 	}
-	return table.URL(t)
+	return u
 }
 
 // Page reads the page of a URL in any spelling CanonicalURL accepts. A

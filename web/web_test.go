@@ -132,7 +132,11 @@ func TestCanonicalURL(t *testing.T) {
 		"http://en.wikipedia.org/wiki/William Golding":  "https://en.wikipedia.org/wiki/William_Golding",
 		"/wiki/William_Golding":                         "https://en.wikipedia.org/wiki/William_Golding",
 		"file:///etc/passwd":                            "",
-		"https://example.com/":                          "",
+		"https://example.com/":                          "https://example.com/", // a BrowseComp-Plus document's
+		" https://example.com/a?b=1 ":                   "https://example.com/a?b=1",
+		"https://en.wikipedia.org/wiki/File:X.jpg":      "",
+		"https://en.wikipedia.org/w/index.php?title=X":  "",
+		"https://exa mple.com/":                         "",
 	} {
 		if got := web.CanonicalURL(in); got != want {
 			t.Errorf("CanonicalURL(%q) = %q, want %q", in, got, want)

@@ -161,8 +161,7 @@ func (browseCompPlus) WriteDataset(ctx context.Context, src *Source, out string)
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		q := strings.Join(strings.Fields(t.Question), " ")
-		fmt.Fprintf(&queries, "%s\t%s\n", t.ID, q)
+		fmt.Fprintf(&queries, "%s\t%s\n", t.ID, BCPQuery(t))
 		golds = append(golds, BCPGold{QueryID: t.ID, Query: t.Question, Answer: MarkdownTable(t.Answer)})
 		ev, err := EvidencePages(t, src.Trees)
 		if err != nil {
@@ -246,4 +245,10 @@ func writeLines(path string, items []any) error {
 		return fmt.Errorf("export: %s: %w", path, err)
 	}
 	return fh.Close()
+}
+
+// BCPQuery is a task's query in queries.tsv: the question and the
+// answer's form (AnswerForm), on one line.
+func BCPQuery(t *task.Task) string {
+	return strings.Join(strings.Fields(t.Question+" "+AnswerForm(t, false)), " ")
 }

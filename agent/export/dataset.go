@@ -168,21 +168,87 @@ func MarkdownTable(a task.Answer) string {
 // ground_truth["target"] as a list of alternatives, each a complete
 // answer, and give full reward when the normalised answer equals any one
 // of them; a list of the target names would reward naming any one entity.
+//
+// A name with Wikipedia's disambiguator ("Hereafter (film)") may be
+// written without it ("Hereafter"): each answer is also accepted with
+// every value's trailing parenthesis dropped (PlainName), since the
+// question never says which of the two forms to write.
 func ExactTargets(t *task.Task) []string {
 	if a := t.Answer.Aggregate; a != nil && a.Value != "" {
-		if a.Op == task.AggMember {
-			// The question asks "is X one of them?"; the engine's value
-			// is true or false.
-			if v, err := strconv.ParseBool(a.Value); err == nil {
-				if v {
-					return []string{"yes", "true"}
-				}
-				return []string{"no", "false"}
-			}
+		if yn := yesNo(t); yn != nil {
+			return yn
 		}
-		return []string{a.Value}
+		return withPlain([]string{a.Value}, func(v string) string { return plainValues(v, "; ") })
 	}
-	return CanonicalTables(t.Answer)
+	out := CanonicalTables(t.Answer)
+	plain := task.Answer{Columns: t.Answer.Columns, Rows: make([][]string, len(t.Answer.Rows))}
+	for i, r := range t.Answer.Rows {
+		plain.Rows[i] = make([]string, len(r))
+		for j, v := range r {
+			plain.Rows[i][j] = plainValues(v, "; ")
+		}
+	}
+	for _, tb := range CanonicalTables(plain) {
+		if !slices.Contains(out, tb) {
+			out = append(out, tb)
+		}
+	}
+	return out
+}
+
+// yesNo is the answers of a member question ("is X one of them?"), whose
+// engine value is true or false: both the word the question asks for and
+// the value's own, since scorers compare words (ASearcher's F1 maps only
+// "True" to yes); nil for other tasks.
+func yesNo(t *task.Task) []string {
+	a := t.Answer.Aggregate
+	if a == nil || a.Op != task.AggMember {
+		return nil
+	}
+	v, err := strconv.ParseBool(a.Value)
+	if err != nil {
+		return nil
+	}
+	if v {
+		return []string{"yes", "true"}
+	}
+	return []string{"no", "false"}
+}
+
+// withPlain returns vs and, after them, each v as plain(v) where that
+// differs, once each.
+func withPlain(vs []string, plain func(string) string) []string {
+	out := slices.Clone(vs)
+	for _, v := range vs {
+		if p := plain(v); !slices.Contains(out, p) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// PlainName is a Wikipedia title without its trailing disambiguator:
+// "Hereafter (film)" → "Hereafter". A name that is nothing but a
+// parenthesis, or has none at its end, is returned as is.
+func PlainName(s string) string {
+	t := strings.TrimSpace(s)
+	if !strings.HasSuffix(t, ")") {
+		return s
+	}
+	i := strings.LastIndex(t, " (")
+	if i <= 0 || strings.Contains(t[i+2:len(t)-1], "(") || strings.Count(t[:i], "(") != strings.Count(t[:i], ")") {
+		return s
+	}
+	return strings.TrimSpace(t[:i])
+}
+
+// plainValues applies PlainName to each sep-separated value of s.
+func plainValues(s, sep string) string {
+	vs := strings.Split(s, sep)
+	for i, v := range vs {
+		vs[i] = PlainName(v)
+	}
+	return strings.Join(vs, sep)
 }
 
 // CanonicalTable renders an answer table in the one order an agent can be

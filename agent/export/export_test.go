@@ -187,7 +187,8 @@ func TestJSONLFormats(t *testing.T) {
 	for i, it := range items {
 		tk := src.Tasks[i]
 		table := it.AugAnswer[len(it.AugAnswer)-1]
-		if it.ID != tk.ID || it.Question != tk.Question || len(it.Answer) != 1 || it.Answer[0] == "" || !strings.HasPrefix(table, "| "+tk.Answer.Columns[0]) {
+		if it.ID != tk.ID || it.Question != tk.Question+"\n\n"+ASearcherForm(tk) || it.Prompt != tk.Question+"\n\n"+AnswerForm(tk, false) ||
+			len(it.Answer) == 0 || it.Answer[0] == "" || !strings.HasPrefix(table, "| "+tk.Answer.Columns[0]) {
 			t.Errorf("asearcher item %+v", it)
 		}
 		// The table of a basic task scores full marks against it; the

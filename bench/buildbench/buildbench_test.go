@@ -1,11 +1,16 @@
 package buildbench
 
 import (
+	"bufio"
 	"bytes"
+	"compress/gzip"
 	"context"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -123,4 +128,67 @@ func TestMeasureReplay(t *testing.T) {
 		}
 	}
 	t.Logf("%s", log.String())
+}
+
+// TestReplayPassages: the replayed wiki-18 corpus is deterministic, has
+// the passages asked for with ids from 0, each a "Title" line and at most
+// PassageWords words, and renames the articles of each further replica.
+func TestReplayPassages(t *testing.T) {
+	src := []string{filepath.Join("..", "..", "testdata", "corpus", "ottqa", "passages.jsonl.gz")}
+	ctx := context.Background()
+	var outs [2][]byte
+	var rep *PassageReport
+	for i := range outs {
+		dir := t.TempDir()
+		var err error
+		rep, err = ReplayPassages(ctx, src, 5000, 3000, dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range rep.Files {
+			b, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			outs[i] = append(outs[i], b...)
+		}
+	}
+	if !bytes.Equal(outs[0], outs[1]) {
+		t.Error("two replays differ")
+	}
+	if rep.Passages != 5000 || len(rep.Files) != 2 || rep.Replicas < 2 {
+		t.Fatalf("report %+v", rep)
+	}
+	f, _ := os.Open(rep.Files[1])
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc := bufio.NewScanner(zr)
+	sc.Buffer(nil, 1<<20)
+	id, renamed := 3000, 0
+	for sc.Scan() {
+		var p struct{ ID, Contents string }
+		if err := json.Unmarshal(sc.Bytes(), &p); err != nil {
+			t.Fatal(err)
+		}
+		title, text, ok := strings.Cut(p.Contents, "\n")
+		if p.ID != strconv.Itoa(id) || !ok || !strings.HasPrefix(title, `"`) || !strings.HasSuffix(title, `"`) ||
+			len(strings.Fields(text)) > PassageWords || text == "" {
+			t.Fatalf("passage %d: %+v", id, p)
+		}
+		if strings.HasSuffix(title, ` (r1)"`) {
+			renamed++
+		}
+		id++
+	}
+	if id != 5000 || renamed == 0 {
+		t.Errorf("read to id %d, %d passages of replica 1", id, renamed)
+	}
+	qs, err := PassageQueries(src, 10, 1)
+	qs2, _ := PassageQueries(src, 10, 1)
+	if err != nil || len(qs) != 10 || strings.Join(qs, "|") != strings.Join(qs2, "|") || qs[0] == "" {
+		t.Errorf("queries %q %v", qs, err)
+	}
 }

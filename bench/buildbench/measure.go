@@ -184,6 +184,7 @@ type StoreCounts struct {
 	Relations int `json:"relations"`
 	Triples   int `json:"triples"`
 	Passages  int `json:"passages"`
+	Documents int `json:"documents,omitempty"`
 	Pages     int `json:"pages"`
 }
 

@@ -11,7 +11,9 @@ import (
 // decompression; 64 KiB is plenty) with its name as a hint. It returns ""
 // when it cannot tell, and for binary content. JSON is told apart by the
 // keys of its first object: header/data (wikitables), tableData,
-// tableHeaders, pgTitle or headers/rows (tabel), url/text (passages).
+// tableHeaders, pgTitle or headers/rows (tabel), url/text (passages),
+// id/contents (flashrag), docid/text (browsecomp-plus), wikipedia_id
+// (kilt).
 func Detect(name string, head []byte) Format {
 	head = bytes.TrimPrefix(head, []byte("\xef\xbb\xbf"))
 	if isBinary(head) {
@@ -29,6 +31,12 @@ func Detect(name string, head []byte) Format {
 		keys := topKeys(t)
 		has := func(k string) bool { _, ok := keys[k]; return ok }
 		switch {
+		case has("contents") && has("id"):
+			return FormatFlashRAG
+		case has("docid") && has("text"):
+			return FormatBrowseCompPlus
+		case has("wikipedia_id"), has("wikipedia_title") && has("text"):
+			return FormatKILT
 		case has("tableData"), has("tableHeaders"), has("pgTitle"), has("numDataRows"),
 			has("headers") && has("rows"):
 			return FormatTabEL

@@ -16,6 +16,10 @@
 //     sort keys, hidden elements and footnote markers dropped.
 //   - tabel: TabEL / WikiTables-corpus JSON, in both of its shapes.
 //   - csv: CSV or TSV with a header row, delimiter sniffed.
+//   - flashrag, browsecomp-plus, kilt: the standard retrieval corpora
+//     (Search-R1/FlashRAG's wiki-18 passages, BrowseComp-Plus's documents,
+//     KILT's articles), read into Documents that keep the corpus's ids
+//     (ParseFlashRAGLine, ParseBrowseCompPlusLine, ParseKILTLine).
 //
 // Read walks files, directories, .gz files and .tar.gz archives and hands
 // each Item (a *Table, a *Passage, or a *ParseError for a skipped record)
@@ -37,7 +41,8 @@
 //   - Bad input never stops Read: each bad file or record becomes an Item
 //     with Skip set and a short stable Reason ("invalid json", "no table",
 //     "empty", "binary", "unknown format", "truncated", "open", "too large",
-//     "line too long", "no title", "invalid csv").
+//     "line too long", "no title", "invalid csv", and for corpus documents
+//     "no id", "no text", "no url").
 //   - Image alt text is never cell text (see ParseHTML).
 //   - An HTML table with no th-only top row takes its first row as header.
 //   - Table.Index is the position among the page's wikitables for HTML (it

@@ -78,9 +78,10 @@ func Read(ctx context.Context, paths []string, opts *Options, fn func(Item) erro
 	switch o.Format {
 	case "":
 		o.Format = FormatAuto
-	case FormatAuto, FormatWikiTables, FormatHTML, FormatTabEL, FormatCSV, FormatPassages:
 	default:
-		return fmt.Errorf("table: unknown format %q", o.Format)
+		if !o.Format.Known() {
+			return fmt.Errorf("table: unknown format %q", o.Format)
+		}
 	}
 	if o.Workers < 0 {
 		return fmt.Errorf("table: Workers %d < 0", o.Workers)
@@ -301,7 +302,7 @@ func (r *reader) stream(name, vpath, hint string, rd io.Reader, size int64) bool
 		f = Detect(hint, head)
 	}
 	switch f {
-	case FormatWikiTables, FormatTabEL, FormatPassages:
+	case FormatWikiTables, FormatTabEL, FormatPassages, FormatFlashRAG, FormatBrowseCompPlus, FormatKILT:
 		return r.jsonStream(name, f, br)
 	case FormatHTML, FormatCSV:
 		data, err := readWhole(br, size)
@@ -543,6 +544,20 @@ func parseLines(name string, f Format, buf []byte, ends, nums []int) []Item {
 
 func parseRecord(source, file string, line int, f Format, rec []byte) (Item, bool) {
 	switch f {
+	case FormatFlashRAG, FormatBrowseCompPlus, FormatKILT:
+		parse := ParseKILTLine
+		switch f {
+		case FormatFlashRAG:
+			parse = ParseFlashRAGLine
+		case FormatBrowseCompPlus:
+			parse = ParseBrowseCompPlusLine
+		}
+		d, err := parse(rec)
+		if err != nil {
+			return skipItem(file, line, err), true
+		}
+		d.Source = source
+		return Item{Document: d}, true
 	case FormatPassages:
 		p, err := ParsePassageLine(rec)
 		if err != nil {

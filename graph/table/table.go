@@ -11,7 +11,25 @@ const (
 	FormatTabEL      Format = "tabel"      // TabEL / WikiTables corpus JSON
 	FormatCSV        Format = "csv"        // CSV / TSV with a header row
 	FormatPassages   Format = "passages"   // {"url": "/wiki/X", "text": ...} lines
+	// Standard retrieval corpora (see Document).
+	FormatFlashRAG       Format = "flashrag"        // Search-R1 / FlashRAG wiki-18: {"id", "contents": "\"Title\"\ntext"}
+	FormatBrowseCompPlus Format = "browsecomp-plus" // BrowseComp-Plus: {"docid", "text", "url"}
+	FormatKILT           Format = "kilt"            // KILT knowledge source: {"wikipedia_id", "wikipedia_title", "text": [...]}
 )
+
+// Formats are the formats Read accepts, FormatAuto first.
+var Formats = []Format{FormatAuto, FormatWikiTables, FormatHTML, FormatTabEL, FormatCSV, FormatPassages,
+	FormatFlashRAG, FormatBrowseCompPlus, FormatKILT}
+
+// Known reports whether f is one of Formats.
+func (f Format) Known() bool {
+	for _, k := range Formats {
+		if f == k {
+			return true
+		}
+	}
+	return false
+}
 
 // Cell is one cell of a raw table, with its text cleaned of markup, sort keys
 // and footnote markers, and the Wikipedia titles it links to.
@@ -65,12 +83,13 @@ type Passage struct {
 	Text   string `json:"text"`
 }
 
-// Item is one thing read from an input: a table, a passage, or a skipped
-// record with its reason. Exactly one field is set.
+// Item is one thing read from an input: a table, a passage, a corpus
+// document, or a skipped record with its reason. Exactly one field is set.
 type Item struct {
-	Table   *Table
-	Passage *Passage
-	Skip    *ParseError
+	Table    *Table
+	Passage  *Passage
+	Document *Document
+	Skip     *ParseError
 	// Prepared is what Options.Prepare made of the item, if anything.
 	Prepared any
 }

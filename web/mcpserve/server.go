@@ -135,16 +135,18 @@ func NewServer(w *web.Web, opts *Options) *Server {
 }
 
 // Run serves one session over a transport (an in-memory one in tests).
-func (s *Server) Run(ctx context.Context, t mcp.Transport) error { return s.s.Run(ctx, t) }
+func (s *Server) Run(ctx context.Context, t mcp.Transport) error {
+	return s.s.Run(ctx, codeTransport{t})
+}
 
 // Handler returns the streamable HTTP handler of the server.
 func (s *Server) Handler() http.Handler {
-	return mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.s }, &mcp.StreamableHTTPOptions{
+	return requireSession(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.s }, &mcp.StreamableHTTPOptions{
 		SessionTimeout:      s.opts.SessionTimeout,
 		JSONResponse:        true,
 		Logger:              s.opts.Logger,
 		MaxRequestBodyBytes: 1 << 20,
-	})
+	}), 1<<20)
 }
 
 // answer is what a tool shows, and the entities and pages behind it.

@@ -38,7 +38,7 @@ func (s *Server) RunStdio(ctx context.Context) error {
 func (s *Server) RunIO(ctx context.Context, r io.Reader, w io.Writer) error {
 	out := &lockedWriter{w: w}
 	in := &guard{r: bufio.NewReaderSize(r, 64<<10), out: out}
-	err := s.s.Run(ctx, &mcp.IOTransport{Reader: io.NopCloser(in), Writer: out})
+	err := s.s.Run(ctx, codeTransport{&mcp.IOTransport{Reader: io.NopCloser(in), Writer: out}})
 	if errors.Is(err, context.Canceled) || errors.Is(err, io.EOF) {
 		return nil
 	}

@@ -90,17 +90,19 @@
 //
 // A Server answers many clients at once over one read-only store; there is
 // no global lock. At most Options.Workers tool executions run at a time;
-// further requests queue (and give up when their client goes away). The
-// optional response cache is an LRU split into shards, keyed by store id
-// as well; counters and latency histograms are atomics. The store a
-// request reads is held by a counter on an atomically swapped pointer, so
-// a switch takes no lock on the request path. A Client is safe for
-// concurrent use.
+// further requests queue (and give up when their client goes away). A
+// /retrieve batch holds one slot and answers its queries on up to Workers
+// goroutines, within Options.BatchTimeout. The optional response cache is
+// an LRU split into shards, keyed by store id as well; counters and
+// latency histograms are atomics. The store a request reads is held by a
+// counter on an atomically swapped pointer, so a switch takes no lock on
+// the request path. A Client is safe for concurrent use.
 //
 // # Caveats
 //
-// Requests are bounded: a body of Options.MaxBody bytes, MaxQueries queries
-// and MaxURLs URLs per call, MaxArgLen bytes per query, URL or goal. The
+// Requests are bounded: a body of Options.MaxBody bytes (a /retrieve body
+// 1 KiB per query of MaxBatch, if more), MaxQueries queries per search,
+// MaxBatch per /retrieve and MaxURLs URLs per call, MaxArgLen bytes per query, URL or goal. The
 // server never reads anything but the store: URLs are only keys of page
 // lookups. Latency quantiles are from log-linear buckets, within about 6%.
 // Serve stops on its context, letting in-flight requests finish for

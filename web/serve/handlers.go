@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/leaper-dev/leaper/graph"
 	"github.com/leaper-dev/leaper/web"
+	"golang.org/x/sync/errgroup"
 )
 
 // SearchRequest is the body of POST /search: the arguments of Tongyi
@@ -40,7 +42,9 @@ type RetrieveRequest struct {
 }
 
 // Document is a retrieved passage. Contents is Search-R1's
-// "\"Title\"\ntext"; ID is the page URL, as URL is (ASearcher reads url);
+// "\"Title\"\ntext"; ID is the corpus id of a page built from a standard
+// corpus (leaper build --format flashrag, browsecomp-plus, kilt), else the
+// page URL, as URL is (ASearcher reads url);
 // Entities are the entities the passage shows, for ISR and ISE.
 type Document struct {
 	ID       string   `json:"id"`
@@ -58,7 +62,9 @@ type ScoredDocument struct {
 
 // RetrieveResult is one hit of a single-query answer ({"query": "q"}, as
 // rLLM's retrieval server answers): the Search-R1 document and score, and
-// the document's fields flat, with Content the passage text.
+// the document's fields flat. Content is the document's contents, the
+// quoted title line first, as rLLM's server sends its corpus record and
+// its LocalRetrievalTool reads the title from it.
 type RetrieveResult struct {
 	Document Document `json:"document"`
 	Score    float64  `json:"score"`
@@ -88,7 +94,7 @@ const defaultTopK = 3
 func (s *Server) search(r *http.Request, body []byte) ([]byte, bool, error) {
 	var a struct {
 		Query      json.RawMessage `json:"query"`
-		FilterYear *int            `json:"filter_year"`
+		FilterYear json.RawMessage `json:"filter_year"`
 	}
 	if err := json.Unmarshal(body, &a); err != nil {
 		return nil, false, badf(true, "invalid request: %s", jsonMsg(err))
@@ -101,8 +107,12 @@ func (s *Server) search(r *http.Request, body []byte) ([]byte, bool, error) {
 		return nil, false, err
 	}
 	year := 0
-	if a.FilterYear != nil {
-		year = *a.FilterYear
+	if present(a.FilterYear) {
+		// The error says what is wrong; the observation beside it stays
+		// the tool's own (Tongyi's one message for any bad arguments).
+		if err := json.Unmarshal(a.FilterYear, &year); err != nil {
+			return nil, false, badf(true, `"filter_year" must be an integer year, as 2005; got %.40s`, a.FilterYear)
+		}
 	}
 	key := "search|" + strconv.Itoa(year) + "|" + jsonKey(qs)
 	return s.cached(r.Context(), "search", key, func(ctx context.Context) (any, error) {
@@ -173,7 +183,10 @@ func (s *Server) retrieve(r *http.Request, body []byte) ([]byte, bool, error) {
 		err.(*badRequest).obs = false
 		return nil, false, err
 	}
-	if err := s.checkStrings(qs, "queries", s.opts.MaxQueries); err != nil {
+	if len(qs) > s.opts.MaxBatch {
+		return nil, false, badf(false, "%d queries in one call; at most %d (leaper serve --max-batch)", len(qs), s.opts.MaxBatch)
+	}
+	if err := s.checkStrings(qs, "queries", s.opts.MaxBatch); err != nil {
 		err.(*badRequest).obs = false
 		return nil, false, err
 	}
@@ -197,25 +210,39 @@ func (s *Server) retrieve(r *http.Request, body []byte) ([]byte, bool, error) {
 	}
 	key := "retrieve|" + shape + "|" + strconv.Itoa(k) + "|" + strconv.FormatBool(scores) + "|" + jsonKey(qs)
 	return s.cached(r.Context(), "retrieve", key, func(ctx context.Context) (any, error) {
-		var scored [][]ScoredDocument
-		var plain [][]Document
+		ctx, cancel := context.WithTimeout(ctx, s.opts.BatchTimeout)
+		defer cancel()
+		hits, err := s.batchHits(ctx, qs, k)
+		if errors.Is(err, context.DeadlineExceeded) {
+			return nil, &badRequest{status: http.StatusServiceUnavailable,
+				msg: fmt.Sprintf("%d queries not answered within %s (leaper serve --batch-timeout)", len(qs), s.opts.BatchTimeout)}
+		}
+		if err != nil {
+			return nil, err
+		}
+		scored := make([][]ScoredDocument, len(qs))
+		plain := make([][]Document, len(qs))
 		var flat []RetrieveResult
-		for _, q := range qs {
-			hits, err := webOf(ctx).Hits(ctx, q, k, 0)
-			if err != nil {
-				return nil, err
-			}
-			sd := make([]ScoredDocument, len(hits))
-			pd := make([]Document, len(hits))
-			for i, h := range hits {
+		for qi, hs := range hits {
+			sd := make([]ScoredDocument, len(hs))
+			pd := make([]Document, len(hs))
+			for i, h := range hs {
 				ents := nonNil(h.Entities)
-				pd[i] = Document{ID: h.URL, URL: h.URL, Title: h.Title, Contents: `"` + h.Title + "\"\n" + h.Snippet, Entities: ents}
+				id := h.URL
+				if h.DocID != "" {
+					id = h.DocID // the corpus's own: its qrels name it
+				}
+				text := h.Snippet
+				if h.Passage != "" {
+					text = h.Passage // a corpus passage whole, as Search-R1's retriever answers
+				}
+				pd[i] = Document{ID: id, URL: h.URL, Title: h.Title, Contents: `"` + h.Title + "\"\n" + text, Entities: ents}
 				sd[i] = ScoredDocument{Document: pd[i], Score: h.Score}
 				if single {
-					flat = append(flat, RetrieveResult{Document: pd[i], Score: h.Score, ID: h.URL, URL: h.URL, Title: h.Title, Content: h.Snippet, Entities: ents})
+					flat = append(flat, RetrieveResult{Document: pd[i], Score: h.Score, ID: id, URL: h.URL, Title: h.Title, Content: pd[i].Contents, Entities: ents})
 				}
 			}
-			scored, plain = append(scored, sd), append(plain, pd)
+			scored[qi], plain[qi] = sd, pd
 		}
 		var batch any = plain
 		if scores {
@@ -231,6 +258,39 @@ func (s *Server) retrieve(r *http.Request, body []byte) ([]byte, bool, error) {
 		}
 		return map[string]any{"result": batch}, nil
 	})
+}
+
+// batchHits runs the queries of one /retrieve call on up to
+// Options.Workers goroutines (the call holds one worker slot: a batch of
+// thousands would otherwise take one core for minutes), each query's hits
+// at its own index.
+func (s *Server) batchHits(ctx context.Context, qs []string, k int) ([][]web.Hit, error) {
+	out := make([][]web.Hit, len(qs))
+	w := webOf(ctx)
+	if len(qs) == 1 {
+		h, err := w.Hits(ctx, qs[0], k, 0)
+		out[0] = h
+		return out, err
+	}
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(s.opts.Workers)
+	for i, q := range qs {
+		g.Go(func() error {
+			if err := gctx.Err(); err != nil {
+				return err
+			}
+			h, err := w.Hits(gctx, q, k, 0)
+			out[i] = h
+			return err
+		})
+	}
+	if err := g.Wait(); err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, err
+	}
+	return out, nil
 }
 
 // present reports whether a JSON field was given and is not null.

@@ -58,6 +58,9 @@ type JinaPage struct {
 	URL      string   `json:"url"`
 	Content  string   `json:"content"`
 	Entities []uint32 `json:"entities"`
+	// NotFound is set for a page the store does not hold; Content is
+	// then the visit tool's "could not be accessed" evidence.
+	NotFound bool `json:"not_found,omitempty"`
 }
 
 // defaultSerperNum is Serper's default number of results.
@@ -175,22 +178,18 @@ func (s *Server) jina(r *http.Request, _ []byte) ([]byte, bool, error) {
 	}
 	key := "jina|" + u
 	return s.cached(r.Context(), "jina", key, func(ctx context.Context) (any, error) {
-		p, err := s.page(ctx, u)
+		p, err := webOf(ctx).Page(u)
+		if errors.Is(err, web.ErrNoPage) {
+			// 200 with the visit tool's own words: Tongyi's visit tool
+			// retries any other status 24 times (3 tries × 8 rounds) before
+			// it gives up with the same words.
+			return &JinaPage{URL: u, Content: web.MsgNoAccessEvid, Entities: []uint32{}, NotFound: true}, nil
+		}
 		if err != nil {
 			return nil, err
 		}
 		return &JinaPage{Title: p.Title, URL: p.URL, Content: graph.PageText(p), Entities: nonNil(web.PageEntities(p))}, nil
 	})
-}
-
-// page reads the page of a URL, or returns a 404 for one the store does
-// not hold.
-func (s *Server) page(ctx context.Context, u string) (*graph.Page, error) {
-	p, err := webOf(ctx).Page(u)
-	if errors.Is(err, web.ErrNoPage) {
-		return nil, &badRequest{status: http.StatusNotFound, msg: "no page for " + u}
-	}
-	return p, err
 }
 
 // renderJina writes a /jina answer as Jina Reader does: JSON
@@ -208,6 +207,9 @@ func renderJina(rw http.ResponseWriter, r *http.Request, out []byte) {
 		ids[i] = strconv.FormatUint(uint64(id), 10)
 	}
 	rw.Header().Set("X-Leaper-Entities", strings.Join(ids, ","))
+	if p.NotFound {
+		rw.Header().Set("X-Leaper-Not-Found", "1")
+	}
 	if strings.Contains(r.Header.Get("Accept"), "application/json") {
 		b, _ := encode(map[string]any{"code": 200, "status": 20000, "data": p})
 		writeBody(rw, http.StatusOK, "application/json; charset=utf-8", b)

@@ -29,9 +29,18 @@ type Options struct {
 	// MaxRewardBody bounds the body of POST /reward, which may carry a
 	// whole trajectory. Default 16 MiB.
 	MaxRewardBody int64
-	// MaxQueries bounds the queries of one search or retrieve call.
-	// Default 16.
+	// MaxQueries bounds the queries of one search call (and of Serper's
+	// batch). Default 16.
 	MaxQueries int
+	// MaxBatch bounds the queries of one /retrieve call: Search-R1's
+	// trainer posts every active rollout's query at once (512 prompts × 5
+	// samples). Default 2560.
+	MaxBatch int
+	// BatchTimeout bounds the time one /retrieve call may take; past it
+	// the call is answered 503. Default 90s, within the server's write
+	// timeout (2 min), so the client gets an answer rather than a cut
+	// connection.
+	BatchTimeout time.Duration
 	// MaxURLs bounds the URLs of one visit or access call. Default 16.
 	MaxURLs int
 	// MaxTopK bounds topk of a retrieve call. Default 100.
@@ -73,6 +82,8 @@ func (o *Options) Validate() error {
 		{"MaxBody", o.MaxBody < 0},
 		{"MaxRewardBody", o.MaxRewardBody < 0},
 		{"MaxQueries", o.MaxQueries < 0},
+		{"MaxBatch", o.MaxBatch < 0},
+		{"BatchTimeout", o.BatchTimeout < 0},
 		{"MaxURLs", o.MaxURLs < 0},
 		{"MaxTopK", o.MaxTopK < 0},
 		{"MaxArgLen", o.MaxArgLen < 0},
@@ -107,6 +118,12 @@ func (o *Options) withDefaults() Options {
 	if c.MaxQueries <= 0 {
 		c.MaxQueries = 16
 	}
+	if c.MaxBatch <= 0 {
+		c.MaxBatch = DefaultMaxBatch
+	}
+	if c.BatchTimeout <= 0 {
+		c.BatchTimeout = 90 * time.Second
+	}
 	if c.MaxURLs <= 0 {
 		c.MaxURLs = 16
 	}
@@ -124,6 +141,10 @@ func (o *Options) withDefaults() Options {
 	}
 	return c
 }
+
+// DefaultMaxBatch is Options.MaxBatch's default: Search-R1's GRPO batch,
+// 512 prompts × 5 samples.
+const DefaultMaxBatch = 2560
 
 // ReadToken reads a token file: its content without surrounding space.
 func ReadToken(path string) (string, error) {

@@ -17,6 +17,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unicode/utf8"
 
 	"github.com/leaper-dev/leaper/task"
 	"github.com/leaper-dev/leaper/web"
@@ -215,6 +216,10 @@ func (s *Server) wrap(name, method string, h handlerFunc, render renderFunc) htt
 			if name == "reward" || name == "get_reward" {
 				limit = s.opts.MaxRewardBody
 			}
+			if name == "retrieve" {
+				// A batch of MaxBatch queries of 1 KiB each fits.
+				limit = max(limit, int64(s.opts.MaxBatch)<<10)
+			}
 			body, err = io.ReadAll(http.MaxBytesReader(sw, r.Body, limit))
 			if err != nil {
 				var mbe *http.MaxBytesError
@@ -223,6 +228,10 @@ func (s *Server) wrap(name, method string, h handlerFunc, render renderFunc) htt
 				} else {
 					writeError(sw, http.StatusBadRequest, "reading request body: "+err.Error(), nil)
 				}
+				return
+			}
+			if msg := notUTF8(body); msg != "" {
+				writeError(sw, http.StatusBadRequest, msg, nil)
 				return
 			}
 		}
@@ -432,6 +441,24 @@ func (w *statusWriter) Write(b []byte) (int, error) {
 	return w.ResponseWriter.Write(b)
 }
 
+// notUTF8 says where a request body stops being UTF-8, or "" if it is:
+// JSON is UTF-8 (RFC 8259), and decoding anything else would turn the
+// bad bytes into U+FFFD and search for text the client never sent.
+func notUTF8(body []byte) string {
+	if utf8.Valid(body) {
+		return ""
+	}
+	i := 0
+	for i < len(body) {
+		r, n := utf8.DecodeRune(body[i:])
+		if r == utf8.RuneError && n <= 1 {
+			break
+		}
+		i += n
+	}
+	return fmt.Sprintf("request body is not UTF-8: byte 0x%02x at offset %d (send JSON encoded as UTF-8)", body[i], i)
+}
+
 // errorBody is the JSON of every non-2xx answer.
 type errorBody struct {
 	Error string `json:"error"`
@@ -535,6 +562,23 @@ func (s *Server) mount(path string, h http.Handler) {
 			return
 		}
 		r.Body = http.MaxBytesReader(sw, r.Body, s.opts.MaxBody)
+		if r.Method == http.MethodPost {
+			body, err := io.ReadAll(r.Body)
+			if err != nil {
+				var mbe *http.MaxBytesError
+				if errors.As(err, &mbe) {
+					writeError(sw, http.StatusRequestEntityTooLarge, fmt.Sprintf("request body over %d bytes", s.opts.MaxBody), nil)
+				} else {
+					writeError(sw, http.StatusBadRequest, "reading request body: "+err.Error(), nil)
+				}
+				return
+			}
+			if msg := notUTF8(body); msg != "" {
+				writeError(sw, http.StatusBadRequest, msg, nil)
+				return
+			}
+			r.Body = io.NopCloser(bytes.NewReader(body))
+		}
 		bw := &wholeWriter{w: sw}
 		h.ServeHTTP(bw, r)
 		bw.finish()
