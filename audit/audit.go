@@ -888,9 +888,46 @@ func (a *Auditor) compare(t *task.Task, f *formal, keys map[uint32]bool, cells m
 			}
 		}
 	}
+	a.oneThing(keys, r)
 	if ag := t.Answer.Aggregate; ag != nil && ag.Op == task.AggCount && len(missing)+len(extra) == 0 {
 		if ag.Value != strconv.Itoa(len(keys)) {
 			r.add(Mismatch, "the count is %s, the named tables give %d", ag.Value, len(keys))
+		}
+	}
+}
+
+// oneThing flags two keys that name one thing: full names equal but for
+// accents and case ("Nuta Olaru", "Nuța Olaru"), or an alias both bear
+// ("Zvezda-VA-BGU" of two links to one club). The answer then counts the
+// thing twice.
+func (a *Auditor) oneThing(keys map[uint32]bool, r *Report) {
+	ids := make([]uint32, 0, len(keys))
+	for k := range keys {
+		ids = append(ids, k)
+	}
+	slices.Sort(ids)
+	by := map[string]uint32{}
+	for _, k := range ids {
+		e := a.entity(k)
+		names := []string{e.Name}
+		// Two articles Wikipedia tells apart by a disambiguator ("First
+		// Presbyterian Church (Talladega, Alabama)") are two things even
+		// when both tables show the same text: only their names count.
+		if disambig.FindStringSubmatch(e.Name) == nil {
+			names = append(names, e.Aliases...)
+		}
+		for _, n := range names {
+			f := Fold(n)
+			if f == "" {
+				continue
+			}
+			if o, ok := by[f]; ok && o != k && (n == e.Name || disambig.FindStringSubmatch(a.entity(o).Name) == nil) {
+				if r.count(Unmatched) < maxFindings {
+					r.add(Unmatched, "%q and %q are one thing (both %q): the answer counts it twice", a.entity(o).Name, e.Name, n)
+				}
+				break
+			}
+			by[f] = k
 		}
 	}
 }

@@ -86,8 +86,14 @@ func TestAuditFindsDefects(t *testing.T) {
 			tk.Formalization[0] = task.Triple{S: task.Term{Target: true}, R: "in_tree", O: task.C(jsonID(other))}
 		}, audit.Mismatch},
 		{"pages listed", func(tk *task.Task) {
-			tk.Question += " See the 128th Ohio General Assembly, the 129th Ohio General Assembly and the 107th United States Congress."
 			tk.Trees = append(tk.Trees, union.Trees...)
+			for _, id := range tk.Trees {
+				tr, err := g.Tree(id)
+				if err != nil {
+					t.Fatal(err)
+				}
+				tk.Question += " See " + tr.PageTitle + "."
+			}
 		}, audit.ListsPages},
 		{"an empty header", func(tk *task.Task) { tk.Question = strings.Replace(tk.Question, " ", " whose  is 22 ", 1) }, audit.RawClue},
 		{"a coded column", func(tk *task.Task) { tk.Answer.Columns[len(tk.Answer.Columns)-1] = "#GM" }, audit.RawClue},
@@ -152,6 +158,9 @@ func TestRules(t *testing.T) {
 		if b, _ := audit.Disambiguated(in); b != want {
 			t.Errorf("Disambiguated(%q) = %q, want %q", in, b, want)
 		}
+	}
+	if audit.Fold("Nuța Olaru") != audit.Fold(" nuta OLARU") || audit.Fold("Nuta Olaru") == audit.Fold("Nuta Olaro") {
+		t.Error("Fold")
 	}
 	if !audit.IsFileTitle("1-16423070-4.html") || audit.IsFileTitle("1962 International Cross Country Championships") {
 		t.Error("IsFileTitle")

@@ -4,6 +4,8 @@ import (
 	"regexp"
 	"strings"
 	"unicode"
+
+	"golang.org/x/text/unicode/norm"
 )
 
 // The rules below say what a true task may contain. The auditor applies
@@ -332,13 +334,42 @@ func wordCut(s string, suffix bool) string {
 	return ""
 }
 
+// Plain is a name as an answer gives it: without the disambiguator of an
+// article's title (article: the name is a link's title), and without a
+// register's reference number beside a value ("March 11, 1993
+// (#93000159)"), which is the table's, not the value's.
+func Plain(name string, article bool) string {
+	if article {
+		if b, ok := Disambiguated(name); ok {
+			return b
+		}
+	}
+	if m := refNumber.FindStringIndex(name); m != nil && m[0] > 0 {
+		return name[:m[0]]
+	}
+	return name
+}
+
+var refNumber = regexp.MustCompile(`\s*\(#\s*\d+\)$`)
+
 // NameKey is the identity of a name as a person reads it: case, spacing,
 // edge punctuation and a Wikipedia disambiguator do not make two names
 // differ.
 func NameKey(s string) string {
-	if b, ok := Disambiguated(s); ok {
-		s = b
-	}
+	s = Plain(s, true)
 	s = strings.ToLower(squeeze(strings.TrimSpace(s)))
 	return strings.Trim(s, " \"'“”‘’.,;:*†‡§")
+}
+
+// Fold is a name with case, spacing, edge punctuation and accents taken
+// out ("Nuța Olaru" → "nuta olaru"), for telling two records of one thing.
+func Fold(s string) string {
+	d := norm.NFD.String(strings.ToLower(squeeze(strings.TrimSpace(s))))
+	var b strings.Builder
+	for _, r := range d {
+		if !unicode.Is(unicode.Mn, r) {
+			b.WriteRune(r)
+		}
+	}
+	return strings.Trim(b.String(), " \"'“”‘’.,;:*†‡§")
 }

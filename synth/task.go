@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -214,21 +213,7 @@ func evalTable(ctx context.Context, g *graph.Store, ts []task.Triple, strict boo
 // Display is the name an answer gives an entity: its name, without the
 // disambiguator of an article's title ("Hereafter (film)" → "Hereafter"),
 // which no reader writes and an exact-match reward would then require.
-func Display(e *graph.Entity) string {
-	if strings.HasPrefix(e.Key, "w:") {
-		if b, ok := audit.Disambiguated(e.Name); ok {
-			return b
-		}
-	}
-	// A register's reference number beside a date ("March 11, 1993
-	// (#93000159)") is the table's, not the value's.
-	if m := refNumber.FindStringIndex(e.Name); m != nil && m[0] > 0 {
-		return e.Name[:m[0]]
-	}
-	return e.Name
-}
-
-var refNumber = regexp.MustCompile(`\s*\(#\s*\d+\)$`)
+func Display(e *graph.Entity) string { return audit.Plain(e.Name, strings.HasPrefix(e.Key, "w:")) }
 
 // rows renders a table's rows with entity names (see render).
 func (tb *table) rows(g *graph.Store) ([][]string, error) {
