@@ -685,10 +685,17 @@ func parseNumber(s string) (float64, bool) {
 	if !reNumber.MatchString(s) {
 		return 0, false
 	}
+	if decimalComma.MatchString(s) {
+		// "6,3" is 6.3 where the table writes a decimal comma; a group of
+		// thousands has three digits ("5,288").
+		s = strings.Replace(s, ",", ".", 1)
+	}
 	s = numberMarks.Replace(s)
 	f, err := strconv.ParseFloat(s, 64)
 	return f, err == nil
 }
+
+var decimalComma = regexp.MustCompile(`^[-+−]?[0-9]+,[0-9]{1,2}\s?%?$`)
 
 // inferType gives a column the datatype most of its filled cells have.
 func inferType(col []table.Cell) Datatype {

@@ -345,3 +345,13 @@ func TestShapeNoScoreKeys(t *testing.T) {
 		}
 	}
 }
+
+// TestParseNumberDecimalComma: a comma before one or two digits is a
+// decimal comma ("6,3" % of GDP), before three a thousands separator.
+func TestParseNumberDecimalComma(t *testing.T) {
+	for s, want := range map[string]float64{"6,3": 6.3, "18,8": 18.8, "5,288": 5288, "1,234,567": 1234567, "12.5": 12.5, "-0,5": -0.5} {
+		if got, ok := parseNumber(s); !ok || got != want {
+			t.Errorf("parseNumber(%q) = %v, %v; want %v", s, got, ok, want)
+		}
+	}
+}
