@@ -115,31 +115,14 @@ func TestFailoverBehindHAProxy(t *testing.T) {
 	const n, clients, victim = 20000, 64, 1
 	quarter := make(chan struct{})
 	var once sync.Once
-	type times struct {
-		kill, down, restart, ready, up time.Time
-		err                            error
+	type outage struct {
+		fleet.Outage
+		err error
 	}
-	tc := make(chan times, 1)
+	tc := make(chan outage, 1)
 	go func() {
-		var tm times
-		defer func() { tc <- tm }()
-		<-quarter
-		tm.kill = time.Now()
-		if tm.err = fl.Kill(victim); tm.err != nil {
-			return
-		}
-		if tm.down, tm.err = fl.WaitState(ctx, victim, false); tm.err != nil {
-			return
-		}
-		time.Sleep(time.Second)
-		tm.restart = time.Now()
-		if tm.err = fl.Restart(victim); tm.err != nil {
-			return
-		}
-		if tm.ready, tm.err = fl.WaitReady(ctx, victim); tm.err != nil {
-			return
-		}
-		tm.up, tm.err = fl.WaitState(ctx, victim, true)
+		out, err := fl.KillRestart(ctx, victim, quarter, time.Second)
+		tc <- outage{out, err}
 	}()
 	res := fleet.Load(ctx, fl.Front, "", clients, n, mix, func(done int) {
 		if done >= n/4 {
@@ -151,16 +134,16 @@ func TestFailoverBehindHAProxy(t *testing.T) {
 		t.Fatalf("kill and restart: %v\n%s", tm.err, logs.String())
 	}
 	all := fleet.Summarize(res, time.Time{}, time.Time{})
-	during := fleet.Summarize(res, tm.kill, tm.up)
-	after := fleet.Summarize(res, tm.up, time.Time{})
+	during := fleet.Summarize(res, tm.Kill, tm.Up)
+	after := fleet.Summarize(res, tm.Up, time.Time{})
 	t.Logf("%d requests from %d clients: %d failed, %.0f req/s, p99 %v; during the loss (%d requests): p99 %v; after the rejoin (%d): p99 %v",
 		all.Requests, clients, all.Failed, all.RPS, all.P99, during.Requests, during.P99, after.Requests, after.P99)
 	t.Logf("killed at +0, DOWN at +%v, restarted at +%v, ready at +%v, UP at +%v (%v after ready)",
-		tm.down.Sub(tm.kill).Round(time.Millisecond), tm.restart.Sub(tm.kill).Round(time.Millisecond),
-		tm.ready.Sub(tm.kill).Round(time.Millisecond), tm.up.Sub(tm.kill).Round(time.Millisecond), tm.up.Sub(tm.ready).Round(time.Millisecond))
+		tm.Down.Sub(tm.Kill).Round(time.Millisecond), tm.Restart.Sub(tm.Kill).Round(time.Millisecond),
+		tm.Ready.Sub(tm.Kill).Round(time.Millisecond), tm.Up.Sub(tm.Kill).Round(time.Millisecond), tm.Up.Sub(tm.Ready).Round(time.Millisecond))
 	for i, r := range res {
 		if r.Err != nil {
-			t.Logf("request %d (%s) failed: started at %+v from the kill, after %v: %v", i, mix[i%len(mix)].Path, r.Start.Sub(tm.kill), r.Latency, r.Err)
+			t.Logf("request %d (%s) failed: started at %+v from the kill, after %v: %v", i, mix[i%len(mix)].Path, r.Start.Sub(tm.Kill), r.Latency, r.Err)
 		}
 	}
 	if all.Failed != 0 {
@@ -170,7 +153,7 @@ func TestFailoverBehindHAProxy(t *testing.T) {
 	if all.Requests < 20000 {
 		t.Errorf("%d requests, want at least 20,000", all.Requests)
 	}
-	if d := tm.up.Sub(tm.ready); d > 5*time.Second {
+	if d := tm.Up.Sub(tm.Ready); d > 5*time.Second {
 		t.Errorf("the restarted replica rejoined %v after it was ready, want within 5s", d)
 	}
 	if after.Requests == 0 {

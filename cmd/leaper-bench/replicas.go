@@ -399,36 +399,14 @@ func failover(ctx context.Context, o *BenchReplicasOptions, fl *fleet.Fleet, req
 	const victim = 1
 	mark := make(chan struct{})
 	var once sync.Once
-	type times struct {
-		kill, down, restart, ready, up time.Time
-		err                            error
+	type outage struct {
+		fleet.Outage
+		err error
 	}
-	tc := make(chan times, 1)
+	tc := make(chan outage, 1)
 	go func() {
-		var tm times
-		defer func() { tc <- tm }()
-		select {
-		case <-mark:
-		case <-ctx.Done():
-			tm.err = ctx.Err()
-			return
-		}
-		tm.kill = time.Now()
-		if tm.err = fl.Kill(victim); tm.err != nil {
-			return
-		}
-		if tm.down, tm.err = fl.WaitState(ctx, victim, false); tm.err != nil {
-			return
-		}
-		time.Sleep(o.Down)
-		tm.restart = time.Now()
-		if tm.err = fl.Restart(victim); tm.err != nil {
-			return
-		}
-		if tm.ready, tm.err = fl.WaitReady(ctx, victim); tm.err != nil {
-			return
-		}
-		tm.up, tm.err = fl.WaitState(ctx, victim, true)
+		out, err := fl.KillRestart(ctx, victim, mark, o.Down)
+		tc <- outage{out, err}
 	}()
 	at := int(o.KillAt * float64(o.Requests))
 	fmt.Fprintf(errOut, "failover: %d requests from %d clients through HAProxy; replica %d killed after %d\n", o.Requests, o.Clients, victim+1, at)
@@ -443,14 +421,14 @@ func failover(ctx context.Context, o *BenchReplicasOptions, fl *fleet.Fleet, req
 		return Failover{}, fmt.Errorf("failover: kill and restart: %w", tm.err)
 	}
 	all := fleet.Summarize(res, time.Time{}, time.Time{})
-	before := fleet.Summarize(res, time.Time{}, tm.kill)
-	during := fleet.Summarize(res, tm.kill, tm.up)
-	after := fleet.Summarize(res, tm.up, time.Time{})
-	since := func(t time.Time) float64 { return ms(t.Sub(tm.kill)) }
+	before := fleet.Summarize(res, time.Time{}, tm.Kill)
+	during := fleet.Summarize(res, tm.Kill, tm.Up)
+	after := fleet.Summarize(res, tm.Up, time.Time{})
+	since := func(t time.Time) float64 { return ms(t.Sub(tm.Kill)) }
 	fo := Failover{Requests: all.Requests, Failed: all.Failed, RPS: all.RPS, P99ms: ms(all.P99),
 		BeforeP99ms: ms(before.P99), DuringP99ms: ms(during.P99), AfterP99ms: ms(after.P99),
 		Before: before.Requests, During: during.Requests, After: after.Requests,
-		DownMS: since(tm.down), RestartMS: since(tm.restart), ReadyMS: since(tm.ready), UpMS: since(tm.up), RejoinMS: ms(tm.up.Sub(tm.ready)),
+		DownMS: since(tm.Down), RestartMS: since(tm.Restart), ReadyMS: since(tm.Ready), UpMS: since(tm.Up), RejoinMS: ms(tm.Up.Sub(tm.Ready)),
 		StoreIDs: map[string]int{}}
 	if all.FirstErr != nil {
 		fo.FirstError = all.FirstErr.Error()

@@ -504,3 +504,39 @@ func (f *Fleet) SoloUsage() (Usage, error) {
 
 // HAProxyUsage is HAProxy's CPU time and memory so far.
 func (f *Fleet) HAProxyUsage() (Usage, error) { return usage(f.hap.Process.Pid) }
+
+// Outage is when one replica's loss and return happened: killed, seen
+// down by HAProxy, restarted, ready (its /readyz), and seen up again.
+type Outage struct {
+	Kill, Down, Restart, Ready, Up time.Time
+}
+
+// KillRestart kills replica i once start is closed, waits until HAProxy
+// marks it down, restarts it after pause, and waits until it is ready and
+// HAProxy marks it up again.
+func (f *Fleet) KillRestart(ctx context.Context, i int, start <-chan struct{}, pause time.Duration) (Outage, error) {
+	var o Outage
+	select {
+	case <-start:
+	case <-ctx.Done():
+		return o, ctx.Err()
+	}
+	o.Kill = time.Now()
+	if err := f.Kill(i); err != nil {
+		return o, err
+	}
+	var err error
+	if o.Down, err = f.WaitState(ctx, i, false); err != nil {
+		return o, err
+	}
+	time.Sleep(pause)
+	o.Restart = time.Now()
+	if err := f.Restart(i); err != nil {
+		return o, err
+	}
+	if o.Ready, err = f.WaitReady(ctx, i); err != nil {
+		return o, err
+	}
+	o.Up, err = f.WaitState(ctx, i, true)
+	return o, err
+}
