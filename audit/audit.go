@@ -759,12 +759,41 @@ func (a *Auditor) reverse(f *formal, named map[uint32]*graph.Tree, keys map[uint
 		}
 		return true
 	}
+	// A cell that says more than the anchor's but names its value
+	// ("Denmark United States" for "United States") leaves a reader
+	// unsure whether that key shares it: the task is not one to ask.
+	var partial []string
 	for k := range keys {
 		vs, in := rd(k).values(f.pivot.rel)
 		if !in || len(vs) == 0 || !covers(vs, pv) || !covers(pv, vs) {
+			if in && a.mentions(vs, pv) {
+				partial = append(partial, a.entity(k).Name)
+			}
 			delete(keys, k)
 		}
 	}
+	if len(partial) > 0 {
+		sort.Strings(partial)
+		r.add(Unmatched, "%d keys' cells name the anchor's %q among other things, neither the same value nor another: %s", len(partial), a.header(f.pivot.rel), clip(partial))
+	}
+}
+
+// mentions reports whether a value of vs other than those of pv names
+// one of pv's values as whole words ("Denmark United States" names
+// "United States").
+func (a *Auditor) mentions(vs, pv []uint32) bool {
+	for _, v := range vs {
+		if slices.Contains(pv, v) {
+			continue
+		}
+		n := " " + Fold(a.entity(v).Name) + " "
+		for _, p := range pv {
+			if w := Fold(a.entity(p).Name); len(w) >= 3 && strings.Contains(n, " "+w+" ") {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // merged flags a key whose named tables give a requested column different
