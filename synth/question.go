@@ -210,8 +210,12 @@ func colWords(cols []column) []string {
 
 func pick(rng *rand.Rand, ts []string) string { return ts[rng.IntN(len(ts))] }
 
-// fill replaces {name} fields of a template.
+// fill replaces {name} fields of a template; {a_X} is X with its
+// indefinite article ("an entry", "a player").
 func fill(t string, kv ...string) string {
+	for i := 0; i+1 < len(kv); i += 2 {
+		t = strings.ReplaceAll(t, "{a_"+kv[i]+"}", article(kv[i+1])+" "+kv[i+1])
+	}
 	for i := 0; i+1 < len(kv); i += 2 {
 		t = strings.ReplaceAll(t, "{"+kv[i]+"}", kv[i+1])
 	}
@@ -247,8 +251,16 @@ var differenceTemplates = []string{
 }
 
 var reverseTemplates = []string{
-	"There is a {one} in {sets} whose {clues}. Which {many} in any of them share its {pivot}? Give each one's {cols}.",
+	"There is {a_one} in {sets} whose {clues}. Which {many} in any of them share its {pivot}? Give each one's {cols}.",
 	"Identify the {one} of {sets} whose {clues}; then list every {one} of those sets with the same {pivot}, with their {cols}.",
 	"Which {many} recorded in {sets} have the same {pivot} as the {one} whose {clues}? For each, report the {cols}.",
 	"Start from the {one} among {sets} whose {clues}. Find all {many} of those sets with the same {pivot}, and give their {cols}.",
+}
+
+// article is "an" before a vowel sound's letter, else "a".
+func article(w string) string {
+	if w != "" && strings.ContainsRune("aeiouAEIOU", rune(w[0])) {
+		return "an"
+	}
+	return "a"
 }
