@@ -84,7 +84,9 @@ func Passages(ctx context.Context, o PassageOptions, storeDir string, qs []strin
 		fmt.Fprintf(o.Log, "load: /retrieve, batches of %d, %d clients, %d calls\n", batch, o.Clients, len(rs))
 		r, err := loadRun(ctx, fmt.Sprintf("retrieve-%d", batch), o.Clients, len(rs), rs, post, o.Timeout)
 		if err != nil {
-			return nil, 0, err
+			// The runs done so far are kept: a long build is not lost to
+			// the last run's failure.
+			return runs, rssKB() << 10, err
 		}
 		runs = append(runs, passageRun("leaper-retrieve", batch, o.Clients, r))
 	}

@@ -682,7 +682,7 @@ func httpDoer(base, token string, clients int) (newClient, error) {
 		hc := &http.Client{Transport: &http.Transport{
 			MaxIdleConns: clients * 2, MaxIdleConnsPerHost: clients * 2, IdleConnTimeout: time.Minute,
 			DisableCompression: true,
-		}, Timeout: time.Minute}
+		}, Timeout: requestDeadline}
 		do := func(ctx context.Context, r benchReq) error {
 			req, err := http.NewRequestWithContext(ctx, cmpOr(r.Method, http.MethodPost), base+"/"+r.Endpoint, bytes.NewReader(r.Body))
 			if err != nil {
@@ -739,7 +739,7 @@ func (c *rawClient) exchange(ctx context.Context, r benchReq, hdr []string, keep
 		return nil, err
 	}
 	// A request in flight when a run ends finishes; a stuck one fails.
-	c.conn.SetDeadline(time.Now().Add(time.Minute))
+	c.conn.SetDeadline(time.Now().Add(requestDeadline))
 	b := c.buf[:0]
 	method := cmpOr(r.Method, http.MethodPost)
 	b = append(b, method+" "+c.prefix+"/"+r.Endpoint+" HTTP/1.1\r\nHost: "+c.addr+"\r\n"...)
@@ -805,6 +805,12 @@ func (c *rawClient) close() {
 		c.conn = nil
 	}
 }
+
+// requestDeadline is how long one request may take before it counts as
+// failed: past leaper serve's own --batch-timeout (90 s), so that a batch
+// of /retrieve queries queued behind others gets the server's answer (an
+// answer, or its 503) rather than the client's cut.
+const requestDeadline = 2 * time.Minute
 
 // Request is one request of a workload: the endpoint (search, visit, ...)
 // and its JSON body.

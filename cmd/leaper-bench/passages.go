@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -200,7 +201,18 @@ func runBenchPassages(ctx context.Context, o *BenchPassagesOptions) error {
 			Batches: o.Batches, Timeout: o.Timeout, Lucene: o.Lucene, Rounds: o.Rounds}, storeDir, qs)
 		restore()
 		if err != nil {
-			return err
+			if len(r.Runs) == 0 {
+				return err
+			}
+			// Report what was measured (the build, the runs before the
+			// failure), then the failure.
+			res = append(res, r)
+			if o.JSON {
+				writeJSON(o.IO.Out, res)
+			} else {
+				printPassages(o.IO.Out, res)
+			}
+			return fmt.Errorf("passages %d: %w (the figures above were measured before it)", n, err)
 		}
 		if !o.Keep {
 			os.RemoveAll(storeDir)
@@ -210,7 +222,12 @@ func runBenchPassages(ctx context.Context, o *BenchPassagesOptions) error {
 	if o.JSON {
 		return writeJSON(o.IO.Out, res)
 	}
-	out := o.IO.Out
+	printPassages(o.IO.Out, res)
+	return nil
+}
+
+// printPassages writes the results as text, a size a block.
+func printPassages(out io.Writer, res []PassageResult) {
 	fmt.Fprintf(out, "%d CPUs\n", runtime.NumCPU())
 	for _, r := range res {
 		b := r.Build
@@ -223,5 +240,4 @@ func runBenchPassages(ctx context.Context, o *BenchPassagesOptions) error {
 		}
 		fmt.Fprintf(out, "  serving RSS %.0f MiB; load before the runs %s\n", float64(r.ServeRSS)/(1<<20), r.LoadServe)
 	}
-	return nil
 }
