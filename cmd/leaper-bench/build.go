@@ -125,25 +125,35 @@ func findLeaper() (string, error) {
 	return "", usageErrorf("no leaper binary next to leaper-bench or on $PATH: build one (go build -o /tmp/leaper ./cmd/leaper) and pass --leaper")
 }
 
+// benchSetup finds the leaper binary when leaper is empty and makes the
+// scratch directory when work is empty (named for what, removed by
+// cleanup unless keep).
+func benchSetup(leaper, work, what string, keep bool) (bin, dir string, cleanup func(), err error) {
+	bin, dir, cleanup = leaper, work, func() {}
+	if bin == "" {
+		if bin, err = findLeaper(); err != nil {
+			return "", "", nil, err
+		}
+	}
+	if dir == "" {
+		if dir, err = os.MkdirTemp("", "leaper-bench-"+what+"-"); err != nil {
+			return "", "", nil, err
+		}
+		if !keep {
+			cleanup = func() { os.RemoveAll(dir) }
+		}
+	}
+	return bin, dir, cleanup, nil
+}
+
 func runBenchBuild(ctx context.Context, o *BenchBuildOptions) error {
-	if o.Leaper == "" {
-		p, err := findLeaper()
-		if err != nil {
-			return err
-		}
-		o.Leaper = p
+	var work string
+	var cleanup func()
+	var err error
+	if o.Leaper, work, cleanup, err = benchSetup(o.Leaper, o.Work, "build", o.Keep); err != nil {
+		return err
 	}
-	work := o.Work
-	if work == "" {
-		d, err := os.MkdirTemp("", "leaper-bench-build-")
-		if err != nil {
-			return err
-		}
-		work = d
-		if !o.Keep {
-			defer os.RemoveAll(d)
-		}
-	}
+	defer cleanup()
 	mo := buildbench.MeasureOptions{Leaper: o.Leaper, Nice: o.Nice}
 	if !o.Quiet {
 		mo.Stderr = o.IO.ErrOut

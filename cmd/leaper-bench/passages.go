@@ -146,24 +146,13 @@ func loadAvg() string {
 }
 
 func runBenchPassages(ctx context.Context, o *BenchPassagesOptions) error {
-	if o.Leaper == "" {
-		p, err := findLeaper()
-		if err != nil {
-			return err
-		}
-		o.Leaper = p
+	var work string
+	var cleanup func()
+	var err error
+	if o.Leaper, work, cleanup, err = benchSetup(o.Leaper, o.Work, "passages", o.Keep); err != nil {
+		return err
 	}
-	work := o.Work
-	if work == "" {
-		d, err := os.MkdirTemp("", "leaper-bench-passages-")
-		if err != nil {
-			return err
-		}
-		work = d
-		if !o.Keep {
-			defer os.RemoveAll(work)
-		}
-	}
+	defer cleanup()
 	errOut := o.IO.ErrOut
 	mo := buildbench.MeasureOptions{Leaper: o.Leaper, Args: []string{"--format", "flashrag"}}
 	if !o.Quiet {
