@@ -136,6 +136,7 @@ type Auditor struct {
 	rels  map[string][]uint32
 	trees map[uint32]*graph.Tree
 	ents  map[uint32]*graph.Entity
+	heads map[string]string // relation name → header, read once
 }
 
 // New returns an auditor of tasks synthesised on g.
@@ -144,7 +145,7 @@ func New(g *graph.Store) (*Auditor, error) {
 	if err != nil {
 		return nil, fmt.Errorf("audit: relations: %w", err)
 	}
-	a := &Auditor{g: g, rels: map[string][]uint32{}, trees: map[uint32]*graph.Tree{}, ents: map[uint32]*graph.Entity{}}
+	a := &Auditor{g: g, rels: map[string][]uint32{}, trees: map[uint32]*graph.Tree{}, ents: map[uint32]*graph.Entity{}, heads: map[string]string{}}
 	for _, r := range rels {
 		a.rels[r.Name] = append(a.rels[r.Name], r.ID)
 	}
@@ -574,12 +575,18 @@ func intersect(a, b []uint32) []uint32 {
 
 // header is a relation's header as tables show it.
 func (a *Auditor) header(rel string) string {
+	if h, ok := a.heads[rel]; ok {
+		return h
+	}
+	h := strings.ReplaceAll(strings.TrimPrefix(rel, "has_"), "_", " ")
 	for _, id := range a.rels[rel] {
 		if r, err := a.g.Relation(id); err == nil && len(r.Headers) > 0 {
-			return r.Headers[0]
+			h = r.Headers[0]
+			break
 		}
 	}
-	return strings.ReplaceAll(strings.TrimPrefix(rel, "has_"), "_", " ")
+	a.heads[rel] = h
+	return h
 }
 
 // matches reports whether some value of vals is one of the names in cs.

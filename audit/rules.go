@@ -5,6 +5,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/leaper-dev/leaper/graph"
 	"golang.org/x/text/unicode/norm"
 )
 
@@ -228,6 +229,10 @@ var editionRe = regexp.MustCompile(`\b(1[0-9]|20)\d{2}(\s*[–-]\s*(\d{2}|\d{4})
 // the occasion, not to the things that took part in it.
 func IsOccasion(name string) bool { return editionRe.MatchString(name) }
 
+// Editions returns where a title numbers an edition (years, seasons,
+// ordinals), as [start, end) pairs: what a theme of editions varies in.
+func Editions(title string) [][]int { return editionRe.FindAllStringIndex(title, -1) }
+
 // Theme is what the page titles of a union have in common: each title with
 // its edition numbers (years, seasons, ordinals) taken out, and then the
 // longest prefix and suffix all titles share. Fixed is the shared text
@@ -355,21 +360,16 @@ var refNumber = regexp.MustCompile(`\s*\(#\s*\d+\)$`)
 // NameKey is the identity of a name as a person reads it: case, spacing,
 // edge punctuation and a Wikipedia disambiguator do not make two names
 // differ.
-func NameKey(s string) string {
-	s = Plain(s, true)
-	s = strings.ToLower(squeeze(strings.TrimSpace(s)))
-	return strings.Trim(s, " \"'“”‘’.,;:*†‡§")
-}
+func NameKey(s string) string { return graph.NormText(Plain(s, true)) }
 
 // Fold is a name with case, spacing, edge punctuation and accents taken
 // out ("Nuța Olaru" → "nuta olaru"), for telling two records of one thing.
 func Fold(s string) string {
-	d := norm.NFD.String(strings.ToLower(squeeze(strings.TrimSpace(s))))
 	var b strings.Builder
-	for _, r := range d {
+	for _, r := range norm.NFD.String(graph.NormText(s)) {
 		if !unicode.Is(unicode.Mn, r) {
 			b.WriteRune(r)
 		}
 	}
-	return strings.Trim(b.String(), " \"'“”‘’.,;:*†‡§")
+	return b.String()
 }

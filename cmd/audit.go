@@ -13,13 +13,12 @@ import (
 
 // AuditOptions are the flags of leaper audit.
 type AuditOptions struct {
-	IO      IO
-	Graph   func() (*graph.Store, error)
-	Store   string
-	Tasks   string
-	JSON    bool
-	All     bool // print sound tasks too
-	Verbose bool
+	IO    IO
+	Graph func() (*graph.Store, error)
+	Store string
+	Tasks string
+	JSON  bool
+	All   bool // print sound tasks too
 }
 
 func newAuditCmd(f *Factory, runF func(context.Context, *AuditOptions) error) *cobra.Command {

@@ -115,23 +115,15 @@ func TestFailoverBehindHAProxy(t *testing.T) {
 	const n, clients, victim = 20000, 64, 1
 	quarter := make(chan struct{})
 	var once sync.Once
-	type outage struct {
-		fleet.Outage
-		err error
-	}
-	tc := make(chan outage, 1)
-	go func() {
-		out, err := fl.KillRestart(ctx, victim, quarter, time.Second)
-		tc <- outage{out, err}
-	}()
+	tc := fl.KillRestart(ctx, victim, quarter, time.Second)
 	res := fleet.Load(ctx, fl.Front, "", clients, n, mix, func(done int) {
 		if done >= n/4 {
 			once.Do(func() { close(quarter) })
 		}
 	})
 	tm := <-tc
-	if tm.err != nil {
-		t.Fatalf("kill and restart: %v\n%s", tm.err, logs.String())
+	if tm.Err != nil {
+		t.Fatalf("kill and restart: %v\n%s", tm.Err, logs.String())
 	}
 	all := fleet.Summarize(res, time.Time{}, time.Time{})
 	during := fleet.Summarize(res, tm.Kill, tm.Up)

@@ -2,7 +2,6 @@ package cmd
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/leaper-dev/leaper/cmd/cmdutil"
 	"github.com/leaper-dev/leaper/web"
@@ -57,9 +56,5 @@ func runSearch(ctx context.Context, o *SearchOptions) error {
 	if err != nil {
 		return err
 	}
-	if o.JSON {
-		return writeJSON(o.IO.Out, obs)
-	}
-	_, err = fmt.Fprintln(o.IO.Out, obs.Text)
-	return err
+	return printObservation(o.IO.Out, obs, o.JSON)
 }

@@ -3,6 +3,7 @@ package cmd
 import (
 	"context"
 	"fmt"
+	"io"
 
 	"github.com/leaper-dev/leaper/web"
 	"github.com/spf13/cobra"
@@ -49,9 +50,15 @@ func runVisit(ctx context.Context, o *VisitOptions) error {
 	if err != nil {
 		return err
 	}
-	if o.JSON {
-		return writeJSON(o.IO.Out, obs)
+	return printObservation(o.IO.Out, obs, o.JSON)
+}
+
+// printObservation writes a tool's observation: its text, or with asJSON
+// the text and the entities and URLs it shows.
+func printObservation(w io.Writer, obs *web.Observation, asJSON bool) error {
+	if asJSON {
+		return writeJSON(w, obs)
 	}
-	_, err = fmt.Fprintln(o.IO.Out, obs.Text)
+	_, err := fmt.Fprintln(w, obs.Text)
 	return err
 }

@@ -1,7 +1,6 @@
 package synth
 
 import (
-	"regexp"
 	"slices"
 	"strings"
 
@@ -20,9 +19,6 @@ import (
 // Michigan", "... in Alger County, Michigan"). Trees of a theme also share
 // their section (or caption), so the union is of one kind of table.
 
-// edition matches a title's edition: a year, a season, an ordinal.
-var edition = regexp.MustCompile(`\b(1[0-9]|20)\d{2}(\s*[–-]\s*(\d{2}|\d{4}))?\b|\b\d+(st|nd|rd|th)\b`)
-
 // themed is a tree's place in its theme.
 type themed struct {
 	stem  string // the title without its edition
@@ -31,7 +27,7 @@ type themed struct {
 }
 
 func editionOf(t *graph.Tree) (themed, bool) {
-	locs := edition.FindAllStringIndex(t.PageTitle, -1)
+	locs := audit.Editions(t.PageTitle)
 	if len(locs) != 1 {
 		return themed{}, false
 	}

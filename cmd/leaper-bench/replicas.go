@@ -399,15 +399,7 @@ func failover(ctx context.Context, o *BenchReplicasOptions, fl *fleet.Fleet, req
 	const victim = 1
 	mark := make(chan struct{})
 	var once sync.Once
-	type outage struct {
-		fleet.Outage
-		err error
-	}
-	tc := make(chan outage, 1)
-	go func() {
-		out, err := fl.KillRestart(ctx, victim, mark, o.Down)
-		tc <- outage{out, err}
-	}()
+	tc := fl.KillRestart(ctx, victim, mark, o.Down)
 	at := int(o.KillAt * float64(o.Requests))
 	fmt.Fprintf(errOut, "failover: %d requests from %d clients through HAProxy; replica %d killed after %d\n", o.Requests, o.Clients, victim+1, at)
 	res := fleet.Load(ctx, fl.Front, "", o.Clients, o.Requests, reqs, func(done int) {
@@ -417,8 +409,8 @@ func failover(ctx context.Context, o *BenchReplicasOptions, fl *fleet.Fleet, req
 	})
 	once.Do(func() { close(mark) })
 	tm := <-tc
-	if tm.err != nil {
-		return Failover{}, fmt.Errorf("failover: kill and restart: %w", tm.err)
+	if tm.Err != nil {
+		return Failover{}, fmt.Errorf("failover: kill and restart: %w", tm.Err)
 	}
 	all := fleet.Summarize(res, time.Time{}, time.Time{})
 	before := fleet.Summarize(res, time.Time{}, tm.Kill)

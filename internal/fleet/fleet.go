@@ -506,37 +506,44 @@ func (f *Fleet) SoloUsage() (Usage, error) {
 func (f *Fleet) HAProxyUsage() (Usage, error) { return usage(f.hap.Process.Pid) }
 
 // Outage is when one replica's loss and return happened: killed, seen
-// down by HAProxy, restarted, ready (its /readyz), and seen up again.
+// down by HAProxy, restarted, ready (its /readyz), and seen up again; Err
+// is why it stopped short.
 type Outage struct {
 	Kill, Down, Restart, Ready, Up time.Time
+	Err                            error
 }
 
 // KillRestart kills replica i once start is closed, waits until HAProxy
 // marks it down, restarts it after pause, and waits until it is ready and
-// HAProxy marks it up again.
-func (f *Fleet) KillRestart(ctx context.Context, i int, start <-chan struct{}, pause time.Duration) (Outage, error) {
-	var o Outage
-	select {
-	case <-start:
-	case <-ctx.Done():
-		return o, ctx.Err()
-	}
-	o.Kill = time.Now()
-	if err := f.Kill(i); err != nil {
-		return o, err
-	}
-	var err error
-	if o.Down, err = f.WaitState(ctx, i, false); err != nil {
-		return o, err
-	}
-	time.Sleep(pause)
-	o.Restart = time.Now()
-	if err := f.Restart(i); err != nil {
-		return o, err
-	}
-	if o.Ready, err = f.WaitReady(ctx, i); err != nil {
-		return o, err
-	}
-	o.Up, err = f.WaitState(ctx, i, true)
-	return o, err
+// HAProxy marks it up again. It works in the background, while the caller
+// loads the fleet, and sends the Outage when done.
+func (f *Fleet) KillRestart(ctx context.Context, i int, start <-chan struct{}, pause time.Duration) <-chan Outage {
+	done := make(chan Outage, 1)
+	go func() {
+		var o Outage
+		defer func() { done <- o }()
+		select {
+		case <-start:
+		case <-ctx.Done():
+			o.Err = ctx.Err()
+			return
+		}
+		o.Kill = time.Now()
+		if o.Err = f.Kill(i); o.Err != nil {
+			return
+		}
+		if o.Down, o.Err = f.WaitState(ctx, i, false); o.Err != nil {
+			return
+		}
+		time.Sleep(pause)
+		o.Restart = time.Now()
+		if o.Err = f.Restart(i); o.Err != nil {
+			return
+		}
+		if o.Ready, o.Err = f.WaitReady(ctx, i); o.Err != nil {
+			return
+		}
+		o.Up, o.Err = f.WaitState(ctx, i, true)
+	}()
+	return done
 }
