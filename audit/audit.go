@@ -137,6 +137,10 @@ type Auditor struct {
 	trees map[uint32]*graph.Tree
 	ents  map[uint32]*graph.Entity
 	heads map[string]string // relation name → header, read once
+	// shown maps the NameKey of what the task's tables write for an
+	// article ("drumcondra") to the NameKey of its title ("drumcondra,
+	// dublin"): a person copies the table's text. Set per task.
+	shown map[string][]string
 }
 
 // New returns an auditor of tasks synthesised on g.
@@ -349,6 +353,7 @@ func (a *Auditor) Audit(ctx context.Context, t *task.Task) (*Report, error) {
 		named[id] = tr
 		trees = append(trees, tr)
 	}
+	a.readShown(trees)
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -369,6 +374,41 @@ func (a *Auditor) Audit(ctx context.Context, t *task.Task) (*Report, error) {
 	}
 	a.derive(t, f, named, r)
 	return r, nil
+}
+
+// readShown sets a.shown from the trees' Shown texts.
+func (a *Auditor) readShown(trees []*graph.Tree) {
+	a.shown = map[string][]string{}
+	for _, t := range trees {
+		for id, s := range t.Shown {
+			if n := a.entity(id).Name; graph.ShortForm(n, s) {
+				k, full := NameKey(s), NameKey(n)
+				if !slices.Contains(a.shown[k], full) {
+					a.shown[k] = append(a.shown[k], full)
+				}
+			}
+		}
+	}
+	for _, fs := range a.shown {
+		slices.Sort(fs)
+	}
+}
+
+// nameKey is NameKey of an answer's cell; a table's text for an article
+// is read as the article's title unless want takes the text as it is
+// ("Burlington" may be a text value of one table and the short form of
+// "Burlington, Ontario" in another).
+func (a *Auditor) nameKey(cell string, want func(string) bool) string {
+	n := NameKey(cell)
+	if want(n) {
+		return n
+	}
+	for _, full := range a.shown[n] {
+		if want(full) {
+			return full
+		}
+	}
+	return n
 }
 
 // read collects what the named trees say of key k.
@@ -594,7 +634,7 @@ func (a *Auditor) matches(vals []uint32, cs []string) bool {
 	for _, v := range vals {
 		ns := a.names(v)
 		for _, c := range cs {
-			if slices.Contains(ns, NameKey(c)) {
+			if slices.Contains(ns, a.nameKey(c, func(n string) bool { return slices.Contains(ns, n) })) {
 				return true
 			}
 		}
@@ -846,17 +886,20 @@ func sortedVals(m map[uint32][]uint32) [][]uint32 {
 // ("First Presbyterian Church" of two towns), each then matches the row
 // whose values are its own.
 func (a *Auditor) compare(t *task.Task, f *formal, keys map[uint32]bool, cells map[uint32][][]uint32, rd func(uint32) *reading, r *Report) {
-	rows := map[string][][]string{}
-	for _, row := range t.Answer.Rows {
-		if len(row) > 0 {
-			n := NameKey(row[0])
-			rows[n] = append(rows[n], row)
-		}
-	}
 	derived := map[string][]uint32{}
 	for k := range keys {
 		n := NameKey(a.entity(k).Name)
 		derived[n] = append(derived[n], k)
+	}
+	// A row's name is read as a title the table writes short ("Get Free"
+	// for "Get Free (The Vines song)") when the keys of its plain name are
+	// all taken.
+	rows := map[string][][]string{}
+	for _, row := range t.Answer.Rows {
+		if len(row) > 0 {
+			n := a.nameKey(row[0], func(n string) bool { return len(rows[n]) < len(derived[n]) })
+			rows[n] = append(rows[n], row)
+		}
 	}
 	var names []string
 	for n := range derived {
@@ -901,7 +944,7 @@ func (a *Auditor) compare(t *task.Task, f *formal, keys map[uint32]bool, cells m
 				want := a.cellNames(cells[k])
 				match := -1
 				for i, row := range rows[n] {
-					if !used[i] && len(row) == len(t.Answer.Columns) && sameCells(want, row[off:]) {
+					if !used[i] && len(row) == len(t.Answer.Columns) && a.sameCells(want, row[off:]) {
 						match = i
 						break
 					}
@@ -917,7 +960,7 @@ func (a *Auditor) compare(t *task.Task, f *formal, keys map[uint32]bool, cells m
 				// first row of its name.
 				row := rows[n][0]
 				for i := range want {
-					if off+i < len(row) && !sameCells(want[i:i+1], row[off+i:off+i+1]) {
+					if off+i < len(row) && !a.sameCells(want[i:i+1], row[off+i:off+i+1]) {
 						r.add(Mismatch, "%q of %q is %q in the answer, %q read off the tables", t.Answer.Columns[off+i], row[0], row[off+i], strings.Join(want[i], "; "))
 					}
 				}
@@ -925,10 +968,26 @@ func (a *Auditor) compare(t *task.Task, f *formal, keys map[uint32]bool, cells m
 		}
 	}
 	a.oneThing(keys, r)
+	twice(t, r)
 	if ag := t.Answer.Aggregate; ag != nil && ag.Op == task.AggCount && len(missing)+len(extra) == 0 {
 		if ag.Value != strconv.Itoa(len(keys)) {
 			r.add(Mismatch, "the count is %s, the named tables give %d", ag.Value, len(keys))
 		}
+	}
+}
+
+// twice flags two answer rows that read alike in every cell ("Randy
+// Gardner" of two links, written alike by their tables): a reader takes
+// them for one thing counted twice.
+func twice(t *task.Task, r *Report) {
+	seen := map[string]bool{}
+	for _, row := range t.Answer.Rows {
+		k := strings.Join(row, "\x00")
+		if seen[k] && len(row) > 0 {
+			r.add(Unmatched, "the answer lists %q twice with the same values: a reader takes them for one thing counted twice", row[0])
+			return
+		}
+		seen[k] = true
 	}
 }
 
@@ -986,16 +1045,17 @@ func (a *Auditor) cellNames(cells [][]uint32) [][]string {
 // sameCells reports whether the answer's cells hold the derived values. A
 // value may itself hold "; " (a coordinate pair): a cell is split only
 // when several values are expected.
-func sameCells(want [][]string, cells []string) bool {
+func (a *Auditor) sameCells(want [][]string, cells []string) bool {
 	if len(cells) < len(want) {
 		return false
 	}
 	for i, w := range want {
-		got := []string{NameKey(cells[i])}
+		in := func(n string) bool { return slices.Contains(w, n) }
+		got := []string{a.nameKey(cells[i], in)}
 		if len(w) > 1 {
 			got = got[:0]
 			for _, x := range strings.Split(cells[i], "; ") {
-				got = append(got, NameKey(x))
+				got = append(got, a.nameKey(x, in))
 			}
 		}
 		slices.Sort(got)

@@ -3,6 +3,7 @@ package audit_test
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 
@@ -51,6 +52,7 @@ func TestAuditFindsDefects(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
+	shown := 0 // answers that write an article as its table does ("Cleveland")
 	for _, v := range []string{"basic", "union", "reverse-union"} {
 		for _, tk := range tasks(t, g, v) {
 			r, err := a.Audit(ctx, tk)
@@ -60,7 +62,11 @@ func TestAuditFindsDefects(t *testing.T) {
 			if r.Verdict() != "sound" {
 				t.Errorf("%s: %s %+v", tk.ID, r.Verdict(), r.Findings)
 			}
+			shown += shownCells(t, g, tk)
 		}
+	}
+	if shown == 0 {
+		t.Error("no answer writes an article as its table does: the shown path is untested")
 	}
 	base := tasks(t, g, "basic")[0]
 	union := tasks(t, g, "union")[0]
@@ -98,6 +104,7 @@ func TestAuditFindsDefects(t *testing.T) {
 		{"an empty header", func(tk *task.Task) { tk.Question = strings.Replace(tk.Question, " ", " whose  is 22 ", 1) }, audit.RawClue},
 		{"a coded column", func(tk *task.Task) { tk.Answer.Columns[len(tk.Answer.Columns)-1] = "#GM" }, audit.RawClue},
 		{"a link label", func(tk *task.Task) { tk.Targets[len(tk.Targets)-1].Name = "Website" }, audit.LinkValue},
+		{"a row twice", func(tk *task.Task) { tk.Answer.Rows = append(tk.Answer.Rows, slices.Clone(tk.Answer.Rows[0])) }, audit.Unmatched},
 	}
 	for _, c := range cases {
 		tk := clone(t, base)
@@ -110,6 +117,30 @@ func TestAuditFindsDefects(t *testing.T) {
 			t.Errorf("%s: want %s, got %+v", c.name, c.want, r.Findings)
 		}
 	}
+}
+
+// shownCells counts the answer cells of tk that are a named tree's Shown
+// text of an article.
+func shownCells(t *testing.T, g *graph.Store, tk *task.Task) int {
+	texts := map[string]bool{}
+	for _, id := range tk.Trees {
+		tr, err := g.Tree(id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, s := range tr.Shown {
+			texts[s] = true
+		}
+	}
+	n := 0
+	for _, row := range tk.Answer.Rows {
+		for _, c := range row {
+			if texts[c] {
+				n++
+			}
+		}
+	}
+	return n
 }
 
 func jsonID(id uint32) string {

@@ -7,7 +7,9 @@
 //
 // The auditor's path is its own: it reads the rows of the trees a task
 // names, matches constants and values by name as a person does (case,
-// spacing, aliases and disambiguators aside), and looks a value up beyond
+// spacing, aliases and disambiguators aside, and a title as its table writes
+// it short: graph.Tree.Shown), flags rows a reader takes for one thing
+// twice, and looks a value up beyond
 // the tables only where the task asks for one. It shares no code with
 // synth's drafting or with the query engine; synth consults the rules of
 // rules.go (which attributes are an entity's own, what is a link label,

@@ -284,6 +284,7 @@ func (b *Builder) AddPrepared(p *Prepared) (*Tree, *Reject, error) {
 			return nil, nil, err
 		}
 		row := Row{Key: kid, Values: make([][]uint32, len(sh.Columns))}
+		tr.show(kid, k)
 		for j, vs := range sh.Values[i] {
 			for _, v := range vs {
 				id, err := b.entity(v)
@@ -291,6 +292,9 @@ func (b *Builder) AddPrepared(p *Prepared) (*Tree, *Reject, error) {
 					return nil, nil, err
 				}
 				row.Values[j] = appendUnique(row.Values[j], id)
+				if len(vs) == 1 {
+					tr.show(id, v)
+				}
 			}
 		}
 		tr.Rows[i] = row
@@ -555,4 +559,20 @@ func sortedIDs(m map[uint32]bool) []uint32 {
 	}
 	sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
 	return ids
+}
+
+// show records the text a table writes for an article when it is the
+// short form of the article's title; the first such text of the table
+// stays.
+func (t *Tree) show(id uint32, v Value) {
+	if v.Type != TypeEntity || !ShortForm(v.Name, v.Surface) {
+		return
+	}
+	if _, ok := t.Shown[id]; ok {
+		return
+	}
+	if t.Shown == nil {
+		t.Shown = map[uint32]string{}
+	}
+	t.Shown[id] = v.Surface
 }

@@ -1,5 +1,7 @@
 package graph
 
+import "strings"
+
 // Datatype is the type of a value: of an entity, of a relation's objects, of
 // a tree's key column.
 type Datatype string
@@ -82,6 +84,34 @@ type Tree struct {
 	// by ids): PageTitle is empty and task synthesis leaves the tree out,
 	// so that no question names a file.
 	Untitled bool `json:"untitled,omitempty"`
+	// Shown holds, for an article whose link title adds a qualifier to
+	// what the table writes ("Drumcondra" linking "Drumcondra, Dublin"),
+	// the text the table shows for it (see ShortForm): its page and its
+	// tasks' answers give that text, as the source does.
+	Shown map[uint32]string `json:"shown,omitempty"`
+}
+
+// ShownName is what t shows for entity id named name: its Shown text when
+// that is name's short form, else name.
+func (t *Tree) ShownName(id uint32, name string) string {
+	if s, ok := t.Shown[id]; ok && ShortForm(name, s) {
+		return s
+	}
+	return name
+}
+
+// ShortForm reports whether surface is name without a qualifier, as a
+// table writes a link whose title is disambiguated: "Drumcondra" for
+// "Drumcondra, Dublin", "Cork" for "Cork (city)", "Nike" for
+// "Nike, Inc.", "Spanish" for "Spanish language". A surface that drops
+// words of the name's head ("Golding" for "William Golding") is not one:
+// the title is then the better answer.
+func ShortForm(name, surface string) bool {
+	if surface == "" || len(surface) >= len(name) || !strings.EqualFold(name[:len(surface)], surface) {
+		return false
+	}
+	rest := name[len(surface):]
+	return strings.HasPrefix(rest, ", ") || strings.HasPrefix(rest, " (") || rest == " language"
 }
 
 // Title is a short human name for the tree: page title, then section or

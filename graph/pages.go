@@ -83,9 +83,13 @@ func RenderTree(t *Tree, ents *entDict, block int) []Segment {
 	for _, r := range t.Rows {
 		var rb strings.Builder
 		ids := []uint32{r.Key}
-		rb.WriteString("| " + mdEscape(ents.name(r.Key)))
+		rb.WriteString("| " + mdEscape(t.ShownName(r.Key, ents.name(r.Key))))
 		for _, vs := range r.Values {
-			rb.WriteString(" | " + mdEscape(cellText(ents, vs)))
+			text := cellText(ents, vs)
+			if len(vs) == 1 {
+				text = t.ShownName(vs[0], text)
+			}
+			rb.WriteString(" | " + mdEscape(text))
 			ids = append(ids, vs...)
 		}
 		rb.WriteString(" |")

@@ -71,6 +71,8 @@ func (t *Tree) fast(b []byte) error {
 			t.Rows, err = p.rows()
 		case "dropped":
 			t.Dropped, err = p.strs()
+		case "shown":
+			t.Shown, err = p.shown()
 		case "untitled":
 			switch {
 			case p.lit("true"):
@@ -182,6 +184,40 @@ func (p *rowParser) u32s() ([]uint32, error) {
 		}
 		out = append(out, v)
 		if p.lit("]") {
+			return out, nil
+		}
+		if !p.lit(",") {
+			return nil, errRowSyntax
+		}
+	}
+}
+
+// shown reads null or an object of entity ids (as JSON keys) to strings.
+func (p *rowParser) shown() (map[uint32]string, error) {
+	if p.lit("null") {
+		return nil, nil
+	}
+	if !p.lit("{") {
+		return nil, errRowSyntax
+	}
+	out := map[uint32]string{}
+	if p.lit("}") {
+		return out, nil
+	}
+	for {
+		if !p.lit(`"`) {
+			return nil, errRowSyntax
+		}
+		id, ok := p.num()
+		if !ok || !p.lit(`"`) || !p.lit(":") {
+			return nil, errRowSyntax
+		}
+		v, err := p.s()
+		if err != nil {
+			return nil, err
+		}
+		out[id] = v
+		if p.lit("}") {
 			return out, nil
 		}
 		if !p.lit(",") {

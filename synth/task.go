@@ -215,8 +215,17 @@ func evalTable(ctx context.Context, g *graph.Store, ts []task.Triple, strict boo
 // which no reader writes and an exact-match reward would then require.
 func Display(e *graph.Entity) string { return audit.Plain(e.Name, strings.HasPrefix(e.Key, "w:")) }
 
-// rows renders a table's rows with entity names (see render).
-func (tb *table) rows(g *graph.Store) ([][]string, error) {
+// rows renders a table's rows with entity names (see render), as the
+// trees write them.
+func (tb *table) rows(g *graph.Store, trees []uint32) ([][]string, error) {
+	var ts []*graph.Tree
+	for _, id := range trees {
+		t, err := g.Tree(id)
+		if err != nil {
+			return nil, fmt.Errorf("synth: %w", err)
+		}
+		ts = append(ts, t)
+	}
 	uniq := tb.ids()
 	slices.Sort(uniq)
 	uniq = slices.Compact(uniq)
@@ -228,17 +237,31 @@ func (tb *table) rows(g *graph.Store) ([][]string, error) {
 	for _, e := range es {
 		byID[e.ID] = e
 	}
-	return tb.render(byID), nil
+	return tb.render(byID, shownNames(ts)), nil
 }
 
 // tableRows is tb.rows with the synthesiser's entity cache: the same
 // names, read once per entity rather than once per task.
-func (s *synth) tableRows(tb *table) ([][]string, error) {
+func (s *synth) tableRows(tb *table, trees []*graph.Tree) ([][]string, error) {
 	es, err := s.entities(tb.ids())
 	if err != nil {
 		return nil, err
 	}
-	return tb.render(es), nil
+	return tb.render(es, shownNames(trees)), nil
+}
+
+// shownNames are the texts the trees write for their articles where a
+// title adds a qualifier (graph.Tree.Shown): the first tree's text.
+func shownNames(trees []*graph.Tree) map[uint32]string {
+	out := map[uint32]string{}
+	for _, t := range trees {
+		for id, s := range t.Shown {
+			if _, ok := out[id]; !ok {
+				out[id] = s
+			}
+		}
+	}
+	return out
 }
 
 // ids are the entities of a table: keys and values.
@@ -253,11 +276,11 @@ func (tb *table) ids() []uint32 {
 	return ids
 }
 
-// render writes a table's rows: each entity by its Display name, the
-// values of a cell joined by "; ". A cell whose values would read alike
-// without their disambiguators ("Days of the New" for three albums) gives
-// their full names.
-func (tb *table) render(es map[uint32]*graph.Entity) [][]string {
+// render writes a table's rows: each entity as its trees write it
+// (shown) or by its Display name, the values of a cell joined by "; ". A
+// cell whose values would read alike without their disambiguators ("Days
+// of the New" for three albums) gives their full names.
+func (tb *table) render(es map[uint32]*graph.Entity, shown map[uint32]string) [][]string {
 	name := func(id uint32, full bool) string {
 		e, ok := es[id]
 		switch {
@@ -265,6 +288,9 @@ func (tb *table) render(es map[uint32]*graph.Entity) [][]string {
 			return ""
 		case full:
 			return e.Name
+		}
+		if s, ok := shown[id]; ok && graph.ShortForm(e.Name, s) {
+			return s
 		}
 		return Display(e)
 	}
@@ -358,7 +384,7 @@ func Check(ctx context.Context, g *graph.Store, t *task.Task) error {
 		}
 		return fmt.Errorf("%w: eval: %v", ErrInvariant, err)
 	}
-	rows, err := tb.rows(g)
+	rows, err := tb.rows(g, t.Trees)
 	if err != nil {
 		return err
 	}
@@ -406,7 +432,7 @@ func (s *synth) finish(ctx context.Context, d *draft, rng *rand.Rand, st *Stats)
 	if len(tb.keys) < 2 {
 		return nil, DropSmall, nil
 	}
-	rows, err := s.tableRows(tb)
+	rows, err := s.tableRows(tb, d.trees)
 	if err != nil {
 		return nil, "", err
 	}
