@@ -353,7 +353,7 @@ func (a *Auditor) Audit(ctx context.Context, t *task.Task) (*Report, error) {
 		named[id] = tr
 		trees = append(trees, tr)
 	}
-	a.readShown(trees)
+	a.readShown(t, trees)
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -376,16 +376,30 @@ func (a *Auditor) Audit(ctx context.Context, t *task.Task) (*Report, error) {
 	return r, nil
 }
 
-// readShown sets a.shown from the trees' Shown texts.
-func (a *Auditor) readShown(trees []*graph.Tree) {
+// readShown sets a.shown from the Shown texts of the named trees, and of
+// the tree each value read beyond them names.
+func (a *Auditor) readShown(tk *task.Task, trees []*graph.Tree) {
 	a.shown = map[string][]string{}
+	add := func(id uint32, s string) {
+		if n := a.entity(id).Name; graph.Writes(n, s) && !LinkLabel(s) {
+			k, full := NameKey(s), NameKey(n)
+			if !slices.Contains(a.shown[k], full) {
+				a.shown[k] = append(a.shown[k], full)
+			}
+		}
+	}
 	for _, t := range trees {
 		for id, s := range t.Shown {
-			if n := a.entity(id).Name; graph.ShortForm(n, s) {
-				k, full := NameKey(s), NameKey(n)
-				if !slices.Contains(a.shown[k], full) {
-					a.shown[k] = append(a.shown[k], full)
-				}
+			add(id, s)
+		}
+	}
+	for _, tg := range tk.Targets {
+		if !tg.Beyond {
+			continue
+		}
+		if t, err := a.tree(tg.Tree); err == nil {
+			if s, ok := t.Shown[tg.Entity]; ok {
+				add(tg.Entity, s)
 			}
 		}
 	}

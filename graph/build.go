@@ -561,11 +561,10 @@ func sortedIDs(m map[uint32]bool) []uint32 {
 	return ids
 }
 
-// show records the text a table writes for an article when it is the
-// short form of the article's title; the first such text of the table
-// stays.
+// show records the text a table writes for an article when an answer
+// should give it (Writes); the first such text of the table stays.
 func (t *Tree) show(id uint32, v Value) {
-	if v.Type != TypeEntity || !ShortForm(v.Name, v.Surface) {
+	if v.Type != TypeEntity || !Writes(v.Name, v.Surface) {
 		return
 	}
 	if _, ok := t.Shown[id]; ok {

@@ -766,7 +766,8 @@ func cellValues(c table.Cell, typ Datatype, buf []Value) []Value {
 
 func cellValue(c table.Cell, typ Datatype) Value {
 	text := strings.TrimSpace(squeezeSpaces(c.Text))
-	if len(c.Links) == 1 && c.Links[0] != "" && (typ == TypeEntity || typ == TypeText && linkIsCell(text, c.Links[0])) {
+	if len(c.Links) == 1 && c.Links[0] != "" && !trailingLink(text, c.Links[0]) &&
+		(typ == TypeEntity || typ == TypeText && linkIsCell(text, c.Links[0])) {
 		l := c.Links[0]
 		return Value{Key: "w:" + l, Name: l, Type: TypeEntity, URL: table.URL(l), Surface: text}
 	}
@@ -789,6 +790,21 @@ func cellValue(c table.Cell, typ Datatype) Value {
 		}
 	}
 	return Value{Key: "t:" + NormText(text), Name: text, Type: TypeText, Surface: text}
+}
+
+// trailingLink reports whether a cell's one link is its last
+// comma-separated part after other words: "Toronto, Ontario" linking
+// Ontario, "George Brown & Co., Greenock" linking Greenock, "Mukesh,
+// Vyjayanthimala" linking the second singer. The link qualifies the text
+// or names one of several things; it is not the cell's value, which stays
+// the text.
+func trailingLink(text, title string) bool {
+	t, ti := NormText(text), NormText(title)
+	if len(t) <= len(ti) || !strings.HasSuffix(t, ti) {
+		return false
+	}
+	head := strings.TrimSpace(t[:len(t)-len(ti)])
+	return len(head) > 1 && strings.HasSuffix(head, ",")
 }
 
 // linkIsCell reports whether a link stands for the whole cell rather than a

@@ -13,7 +13,7 @@
 // normalised text within its datatype ("t:", "n:", "y:", "d:"). Relations
 // are has_<snake_case header>, identified by name, datatype and domain.
 // Where a table writes a title short ("Drumcondra" for "Drumcondra,
-// Dublin"; ShortForm), the tree keeps that text (Tree.Shown): its page
+// Dublin"; Writes), the tree keeps that text (Tree.Shown): its page
 // shows it, and tasks over the tree answer with it, as the source does.
 //
 // # Concurrency

@@ -84,34 +84,39 @@ type Tree struct {
 	// by ids): PageTitle is empty and task synthesis leaves the tree out,
 	// so that no question names a file.
 	Untitled bool `json:"untitled,omitempty"`
-	// Shown holds, for an article whose link title adds a qualifier to
-	// what the table writes ("Drumcondra" linking "Drumcondra, Dublin"),
-	// the text the table shows for it (see ShortForm): its page and its
-	// tasks' answers give that text, as the source does.
+	// Shown holds, for an article a table writes otherwise than its title
+	// ("Drumcondra" linking "Drumcondra, Dublin", "Jim Thomas" linking
+	// "Jimmy Thomas (American football)"), the text the table shows for
+	// it (see Writes): its page and its tasks' answers give that text, as
+	// the source does.
 	Shown map[uint32]string `json:"shown,omitempty"`
 }
 
 // ShownName is what t shows for entity id named name: its Shown text when
-// that is name's short form, else name.
+// Writes holds, else name.
 func (t *Tree) ShownName(id uint32, name string) string {
-	if s, ok := t.Shown[id]; ok && ShortForm(name, s) {
+	if s, ok := t.Shown[id]; ok && Writes(name, s) {
 		return s
 	}
 	return name
 }
 
-// ShortForm reports whether surface is name without a qualifier, as a
-// table writes a link whose title is disambiguated: "Drumcondra" for
-// "Drumcondra, Dublin", "Cork" for "Cork (city)", "Nike" for
-// "Nike, Inc.", "Spanish" for "Spanish language". A surface that drops
-// words of the name's head ("Golding" for "William Golding") is not one:
-// the title is then the better answer.
-func ShortForm(name, surface string) bool {
-	if surface == "" || len(surface) >= len(name) || !strings.EqualFold(name[:len(surface)], surface) {
+// Writes reports whether surface, the text of a cell linking the article
+// titled name, is a name an answer should give as the table does: the
+// title without its qualifier ("Drumcondra" for "Drumcondra, Dublin",
+// "Cork" for "Cork (city)") or another name of the thing ("Jim Thomas",
+// "Great Britain" for "United Kingdom", "North Jay" for "Jay, Maine").
+// Not a surname for a full name ("Golding" for "William Golding": the
+// title is the better answer), not a code of three letters or fewer
+// ("c", "USA"), not a text with a parenthesis of its own ("Jeff Miller
+// (R)": a party, a country code), and not a text much longer than the
+// title (the link is then part of the text, not its value).
+func Writes(name, surface string) bool {
+	n, s := NormText(name), NormText(surface)
+	if len(s) <= 3 || s == n || len(s) > len(n)+3 || strings.HasSuffix(strings.TrimSpace(surface), ")") {
 		return false
 	}
-	rest := name[len(surface):]
-	return strings.HasPrefix(rest, ", ") || strings.HasPrefix(rest, " (") || rest == " language"
+	return !strings.HasSuffix(n, " "+s)
 }
 
 // Title is a short human name for the tree: page title, then section or

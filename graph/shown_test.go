@@ -9,7 +9,7 @@ import (
 	"github.com/leaper-dev/leaper/graph/table"
 )
 
-func TestShortForm(t *testing.T) {
+func TestWrites(t *testing.T) {
 	for _, c := range []struct {
 		name, surface string
 		want          bool
@@ -17,24 +17,47 @@ func TestShortForm(t *testing.T) {
 		{"Drumcondra, Dublin", "Drumcondra", true},
 		{"Cork (city)", "Cork", true},
 		{"Nike, Inc.", "Nike", true},
-		{"Spanish language", "Spanish", true},
 		{"Hereafter (film)", "hereafter", true},
-		{"William Golding", "Golding", false},    // a head word dropped
-		{"Shelbourne F.C.", "Shelbourne", false}, // the club's own name
-		{"Paris", "Paris", false},
+		{"Jimmy Thomas (American football)", "Jim Thomas", true},
+		{"Jay, Maine", "North Jay", true},
+		{"United Kingdom", "Great Britain", true},
+		{"William Golding", "Golding", false}, // a surname: the title is the better answer
+		{"United States", "USA", false},       // a code
+		{"Centre (ice hockey)", "c", false},
+		{"Paris", "PARIS", false},
 		{"Cork (city)", "", false},
-		{"Cork", "Cork (city)", false},
-		{"Corkonians, Cork", "Cork", false},
+		{"Finland", "Sport (Finland)", false}, // the link is part of the text
+		{"Jeff Miller (politician)", "Jeff Miller (R)", false},
 	} {
-		if got := ShortForm(c.name, c.surface); got != c.want {
-			t.Errorf("ShortForm(%q, %q) = %v, want %v", c.name, c.surface, got, c.want)
+		if got := Writes(c.name, c.surface); got != c.want {
+			t.Errorf("Writes(%q, %q) = %v, want %v", c.name, c.surface, got, c.want)
 		}
 	}
 }
 
-// TestShownTexts: a table that writes an article's title short keeps its
-// text in the tree, renders it on the page, and decodes it on the fast
-// path; a surname for a full title and a multi-link cell keep the title.
+func TestTrailingLink(t *testing.T) {
+	for _, c := range []struct {
+		text, title string
+		want        bool
+	}{
+		{"Toronto, Ontario", "Ontario", true},
+		{"George Brown & Co. , Greenock", "Greenock", true},
+		{"Mukesh , Vyjayanthimala", "Vyjayanthimala", true},
+		{"Toronto, Ontario", "Toronto", false},
+		{"Washington, D.C.", "Washington, D.C.", false},
+		{"Sir John Cornforth", "John Cornforth", false},
+		{"Georgia Coliseum ( Stegeman Coliseum )", "Stegeman Coliseum", false},
+	} {
+		if got := trailingLink(c.text, c.title); got != c.want {
+			t.Errorf("trailingLink(%q, %q) = %v, want %v", c.text, c.title, got, c.want)
+		}
+	}
+}
+
+// TestShownTexts: a table that writes an article otherwise than its title
+// keeps its text in the tree, renders it on the page, and decodes it on
+// the fast path; a surname for a full title and a multi-link cell keep the
+// title.
 func TestShownTexts(t *testing.T) {
 	tb := &table.Table{
 		PageTitle: "League of Ireland", PageURL: table.URL("League of Ireland"),
@@ -74,7 +97,8 @@ func TestShownTexts(t *testing.T) {
 		}
 		tr.Rows = append(tr.Rows, row)
 	}
-	want := map[uint32]string{ids["w:Cork (city)"]: "Cork", ids["w:Drumcondra, Dublin"]: "Drumcondra"}
+	want := map[uint32]string{ids["w:Cork (city)"]: "Cork", ids["w:Drumcondra, Dublin"]: "Drumcondra",
+		ids["w:Cork City F.C."]: "Cork City", ids["w:Shelbourne F.C."]: "Shelbourne", ids["w:Bray Wanderers A.F.C."]: "Bray"}
 	if !reflect.DeepEqual(tr.Shown, want) {
 		t.Fatalf("Shown = %v, want %v", tr.Shown, want)
 	}
@@ -92,7 +116,7 @@ func TestShownTexts(t *testing.T) {
 	if got := tr.ShownName(ids["w:Cork (city)"], "Cork (city)"); got != "Cork" {
 		t.Errorf("ShownName = %q", got)
 	}
-	if got := tr.ShownName(ids["w:Cork (city)"], "Corkonian"); got != "Corkonian" {
+	if got := tr.ShownName(ids["w:Cork (city)"], "CORK"); got != "CORK" {
 		t.Errorf("ShownName of another name = %q", got)
 	}
 	// The page shows what the table writes.
@@ -109,7 +133,7 @@ func TestShownTexts(t *testing.T) {
 		page = append(page, s.Text)
 	}
 	text := strings.Join(page, "\n")
-	for _, w := range []string{"| Cork |", "| Drumcondra |", "| William Golding |", "Bray, County Wicklow, Greystones"} {
+	for _, w := range []string{"| Cork City | Cork |", "| Drumcondra |", "| William Golding |", "Bray, County Wicklow, Greystones"} {
 		if !strings.Contains(text, w) {
 			t.Errorf("page lacks %q:\n%s", w, text)
 		}

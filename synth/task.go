@@ -216,15 +216,29 @@ func evalTable(ctx context.Context, g *graph.Store, ts []task.Triple, strict boo
 func Display(e *graph.Entity) string { return audit.Plain(e.Name, strings.HasPrefix(e.Key, "w:")) }
 
 // rows renders a table's rows with entity names (see render), as the
-// trees write them.
-func (tb *table) rows(g *graph.Store, trees []uint32) ([][]string, error) {
+// task's trees write them: its named trees, and for a value read beyond
+// them, the tree its target names.
+func (tb *table) rows(g *graph.Store, tk *task.Task) ([][]string, error) {
 	var ts []*graph.Tree
-	for _, id := range trees {
+	for _, id := range tk.Trees {
 		t, err := g.Tree(id)
 		if err != nil {
 			return nil, fmt.Errorf("synth: %w", err)
 		}
 		ts = append(ts, t)
+	}
+	shown := shownNames(ts)
+	for _, tg := range tk.Targets {
+		if _, ok := shown[tg.Entity]; ok || !tg.Beyond {
+			continue
+		}
+		t, err := g.Tree(tg.Tree)
+		if err != nil {
+			return nil, fmt.Errorf("synth: %w", err)
+		}
+		if txt, ok := t.Shown[tg.Entity]; ok {
+			shown[tg.Entity] = txt
+		}
 	}
 	uniq := tb.ids()
 	slices.Sort(uniq)
@@ -237,21 +251,50 @@ func (tb *table) rows(g *graph.Store, trees []uint32) ([][]string, error) {
 	for _, e := range es {
 		byID[e.ID] = e
 	}
-	return tb.render(byID, shownNames(ts)), nil
+	return tb.render(byID, shown), nil
 }
 
 // tableRows is tb.rows with the synthesiser's entity cache: the same
 // names, read once per entity rather than once per task.
-func (s *synth) tableRows(tb *table, trees []*graph.Tree) ([][]string, error) {
+func (s *synth) tableRows(tb *table, shown map[uint32]string) ([][]string, error) {
 	es, err := s.entities(tb.ids())
 	if err != nil {
 		return nil, err
 	}
-	return tb.render(es, shownNames(trees)), nil
+	return tb.render(es, shown), nil
 }
 
-// shownNames are the texts the trees write for their articles where a
-// title adds a qualifier (graph.Tree.Shown): the first tree's text.
+// shownOf is what d's trees write for the articles of tb (shownNames), and
+// for a value read beyond them, what the tree its target will name writes
+// (factTree, in the order targets takes).
+func (s *synth) shownOf(d *draft, tb *table) map[uint32]string {
+	shown := shownNames(d.trees)
+	seen := map[uint32]bool{}
+	for i, k := range tb.keys {
+		seen[k] = true
+		for j, vals := range tb.cells[i] {
+			rel := relOfVar(d.triples, tb.vars[j])
+			for _, v := range vals {
+				if seen[v] {
+					continue
+				}
+				seen[v] = true
+				if _, ok := shown[v]; ok {
+					continue
+				}
+				if vt := s.factTree(d.trees, k, rel, v); vt != nil && !slices.Contains(d.trees, vt) {
+					if txt, ok := vt.Shown[v]; ok {
+						shown[v] = txt
+					}
+				}
+			}
+		}
+	}
+	return shown
+}
+
+// shownNames are the texts the trees write for their articles otherwise
+// than their titles (graph.Tree.Shown): the first tree's text.
 func shownNames(trees []*graph.Tree) map[uint32]string {
 	out := map[uint32]string{}
 	for _, t := range trees {
@@ -289,10 +332,18 @@ func (tb *table) render(es map[uint32]*graph.Entity, shown map[uint32]string) []
 		case full:
 			return e.Name
 		}
-		if s, ok := shown[id]; ok && graph.ShortForm(e.Name, s) {
+		if s, ok := shown[id]; ok && graph.Writes(e.Name, s) && !audit.LinkLabel(s) {
 			return s
 		}
 		return Display(e)
+	}
+	// A cell of several values gives each by its Display name: the page
+	// shows such a cell by its titles, and one cell must not mix the two.
+	plain := func(id uint32) string {
+		if e, ok := es[id]; ok {
+			return Display(e)
+		}
+		return ""
 	}
 	out := make([][]string, len(tb.keys))
 	for i, k := range tb.keys {
@@ -302,7 +353,11 @@ func (tb *table) render(es map[uint32]*graph.Entity, shown map[uint32]string) []
 			seen := map[string]bool{}
 			full := false
 			for j, id := range c {
-				parts[j] = name(id, false)
+				if len(c) == 1 {
+					parts[j] = name(id, false)
+				} else {
+					parts[j] = plain(id)
+				}
 				full = full || seen[parts[j]]
 				seen[parts[j]] = true
 			}
@@ -384,7 +439,7 @@ func Check(ctx context.Context, g *graph.Store, t *task.Task) error {
 		}
 		return fmt.Errorf("%w: eval: %v", ErrInvariant, err)
 	}
-	rows, err := tb.rows(g, t.Trees)
+	rows, err := tb.rows(g, t)
 	if err != nil {
 		return err
 	}
@@ -432,7 +487,7 @@ func (s *synth) finish(ctx context.Context, d *draft, rng *rand.Rand, st *Stats)
 	if len(tb.keys) < 2 {
 		return nil, DropSmall, nil
 	}
-	rows, err := s.tableRows(tb, d.trees)
+	rows, err := s.tableRows(tb, s.shownOf(d, tb))
 	if err != nil {
 		return nil, "", err
 	}
