@@ -13,7 +13,9 @@ import (
 //
 //	cmd → report → agent/{eval} → agent → {web, task}
 //	cmd → web/{serve, mcpserve} (the HTTP and MCP servers, beside the web
-//	they serve) → agent/{eval, export} → agent → {web, task}
+//	they serve) → agent → {web, task}; cmd → agent/{eval, export} → agent;
+//	/reward and /get_reward are agent/eval's (agent/eval/rewardhttp),
+//	mounted on web/serve's server by cmd, neither importing the other
 //	cmd and cmd/leaper-bench → cmd/cmdutil (the factory, exit codes,
 //	shared flags) → {web, store}; leaper-bench never imports cmd
 //	web → store → {graph, index}
@@ -27,7 +29,7 @@ var rooms = map[string][]string{
 	"report":           {"agent", "agent/eval", "audit", "web", "store", "task", "graph", "index", "internal"},
 	"cmd/cmdutil":      {"web", "store", "graph", "index", "internal"},
 	"cmd/leaper-bench": {"cmd/cmdutil", "bench", "bench/load", "web/serve", "web/mcpserve", "agent", "web", "store", "task", "graph", "index", "internal"},
-	"web/serve":        {"agent", "agent/eval", "web", "store", "task", "graph", "index", "internal"},
+	"web/serve":        {"agent", "web", "store", "graph", "index", "internal"},
 	"agent/eval":       {"agent", "web", "task", "graph", "internal"},
 	"agent/export":     {"agent", "web", "task", "graph", "internal"},
 	"web/mcpserve":     {"web", "graph", "internal"},
@@ -98,6 +100,7 @@ func TestRoomsCheckSubPackages(t *testing.T) {
 		"graph/ingest": "graph", "graph/table": "graph", "index/internal/benchcorpus": "index",
 		"store/storetest": "store", "web/serve": "web/serve", "web/mcpserve": "web/mcpserve", "agent/loop": "agent", "web/webtest": "web",
 		"cmd/leaper": "cmd", "cmd/leaper-bench": "cmd/leaper-bench", "bench/load": "bench/load",
+		"agent/eval/rewardhttp": "agent/eval",
 	} {
 		if got := room(p); got != want {
 			t.Errorf("room(%s) = %q, want %q", p, got, want)

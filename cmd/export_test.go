@@ -159,7 +159,7 @@ func TestExportWrongKindOfFile(t *testing.T) {
 	}
 	// leaper serve --tasks reads tasks the same way.
 	so := &ServeOptions{IO: IO{ErrOut: &bytes.Buffer{}}, Addr: "127.0.0.1:0", Tasks: trajs}
-	if _, err := serveOptions(so); err == nil || err.Error() != wantTasks {
+	if _, _, err := serveOptions(so); err == nil || err.Error() != wantTasks {
 		t.Errorf("serve --tasks trajectories: %v, want %s", err, wantTasks)
 	}
 	// The right files still load.
