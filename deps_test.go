@@ -13,7 +13,7 @@ import (
 //
 //	cmd → report → agent/{eval} → agent → {web, task}
 //	cmd → web/{serve, mcpserve} (the HTTP and MCP servers, beside the web
-//	they serve) → agent → {web, task}; cmd → agent/{eval, export} → agent;
+//	they serve) → web; cmd → agent/{eval, export} → agent → {web, task};
 //	/reward and /get_reward are agent/eval's (agent/eval/rewardhttp),
 //	mounted on web/serve's server by cmd, neither importing the other
 //	cmd and cmd/leaper-bench → cmd/cmdutil (the factory, exit codes,
@@ -29,7 +29,7 @@ var rooms = map[string][]string{
 	"report":           {"agent", "agent/eval", "audit", "web", "store", "task", "graph", "index", "internal"},
 	"cmd/cmdutil":      {"web", "store", "graph", "index", "internal"},
 	"cmd/leaper-bench": {"cmd/cmdutil", "bench", "bench/load", "web/serve", "web/mcpserve", "agent", "web", "store", "task", "graph", "index", "internal"},
-	"web/serve":        {"agent", "web", "store", "graph", "index", "internal"},
+	"web/serve":        {"web", "store", "graph", "index", "internal"},
 	"agent/eval":       {"agent", "web", "task", "graph", "internal"},
 	"agent/export":     {"agent", "web", "task", "graph", "internal"},
 	"web/mcpserve":     {"web", "graph", "internal"},

@@ -11,7 +11,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/leaper-dev/leaper/agent"
 	"github.com/leaper-dev/leaper/web"
 )
 
@@ -108,10 +107,6 @@ func (c *Client) Access(ctx context.Context, urls []string) ([]*AccessResult, er
 func (c *Client) PostJSON(ctx context.Context, path string, req, out any) error {
 	return c.postJSON(ctx, path, req, out)
 }
-
-// A *Client is an agent.Backend: agent.Run runs its rollouts against the
-// server as against a *web.Web.
-var _ agent.Backend = (*Client)(nil)
 
 // Stats fetches the server's counters.
 func (c *Client) Stats(ctx context.Context) (*Stats, error) {

@@ -88,7 +88,8 @@
 //
 // Main types: Server (NewServer, Serve, Switch, MountEndpoint, Mount, MountWeb, an
 // http.Handler) and Client (NewClient, Search, Visit, Call, Retrieve, Access, PostJSON,
-// Stats, SwitchStore; Backend adapts it to agent.Backend).
+// Stats, SwitchStore; a *Client is an agent.Backend, as client_test.go checks, so
+// rollouts run against the server as against a *web.Web).
 //
 // # Concurrency
 //
