@@ -1,5 +1,5 @@
 // Package cmd is the leaper command line, built with cobra. It parses flags
-// and prints; the work is done by the library packages (store, web, query,
+// and prints; the work is done by the library packages (build, store, web, query,
 // synth, audit, agent, agent/eval, agent/export, report). What leaper and
 // leaper-bench (the load tester's binary, which does not import this
 // package) share is in cmd/cmdutil: the Factory, exit codes (Exec), flag

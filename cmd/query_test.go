@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/leaper-dev/leaper/store/storetest"
+	"github.com/leaper-dev/leaper/ingest/storetest"
 
 	"github.com/spf13/cobra"
 )

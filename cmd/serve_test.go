@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/leaper-dev/leaper/store/storetest"
+	"github.com/leaper-dev/leaper/ingest/storetest"
 
 	"github.com/leaper-dev/leaper/graph"
 	"github.com/leaper-dev/leaper/web"

@@ -13,7 +13,7 @@ import (
 	"github.com/leaper-dev/leaper/agent/eval"
 	"github.com/leaper-dev/leaper/agent/eval/rewardhttp"
 	"github.com/leaper-dev/leaper/graph"
-	"github.com/leaper-dev/leaper/store/storetest"
+	"github.com/leaper-dev/leaper/ingest/storetest"
 	"github.com/leaper-dev/leaper/task"
 	"github.com/leaper-dev/leaper/web"
 	"github.com/leaper-dev/leaper/web/serve"

@@ -1,4 +1,4 @@
-package store
+package ingest
 
 import (
 	"context"
@@ -11,20 +11,21 @@ import (
 	"time"
 
 	"github.com/leaper-dev/leaper/graph"
-	"github.com/leaper-dev/leaper/graph/table"
 	"github.com/leaper-dev/leaper/index"
+	"github.com/leaper-dev/leaper/ingest/table"
 	"github.com/leaper-dev/leaper/internal/cputime"
 	"github.com/leaper-dev/leaper/internal/memtrim"
+	"github.com/leaper-dev/leaper/store"
 )
 
-// BuildOptions configure Build: what to read and the rules the graph is
-// built by.
-type BuildOptions struct {
+// Options configure Run: what to read and the rules the graph is built
+// by. A nil *Options means the defaults.
+type Options struct {
 	Format table.Format
 	// Titles maps CSV file base names to [title, url].
 	Titles map[string][2]string
-	// Clean are the cleaning rules. Default: graph.DefaultCleanOptions.
-	Clean  *graph.CleanOptions
+	// Clean are the cleaning rules. Default: DefaultCleanOptions.
+	Clean  *CleanOptions
 	Logger *slog.Logger
 	// Links says how CSV cells written as page titles are read.
 	Links table.LinkMode
@@ -48,8 +49,8 @@ type BuildOptions struct {
 	MappedMemory int64
 }
 
-func (opts *BuildOptions) withDefaults() (BuildOptions, error) {
-	var o BuildOptions
+func (opts *Options) withDefaults() (Options, error) {
+	var o Options
 	if opts != nil {
 		o = *opts
 	}
@@ -57,10 +58,10 @@ func (opts *BuildOptions) withDefaults() (BuildOptions, error) {
 		o.Format = table.FormatAuto
 	}
 	if !o.Format.Known() {
-		return o, fmt.Errorf("store: build: unknown format %q", o.Format)
+		return o, fmt.Errorf("ingest: unknown format %q", o.Format)
 	}
 	if o.FlushEvery < 0 {
-		return o, fmt.Errorf("store: build: FlushEvery %d < 0", o.FlushEvery)
+		return o, fmt.Errorf("ingest: FlushEvery %d < 0", o.FlushEvery)
 	}
 	if o.FlushEvery == 0 {
 		o.FlushEvery = 500
@@ -73,10 +74,14 @@ func (opts *BuildOptions) withDefaults() (BuildOptions, error) {
 		o.Links = table.LinksAuto
 	case table.LinksAuto, table.LinksTitles, table.LinksNone:
 	default:
-		return o, fmt.Errorf("store: build: unknown links mode %q", o.Links)
+		return o, fmt.Errorf("ingest: unknown links mode %q", o.Links)
 	}
 	if o.Progress == nil {
 		o.Progress = func(Progress) {}
+	}
+	if o.Clean == nil {
+		c := DefaultCleanOptions()
+		o.Clean = &c
 	}
 	return o, nil
 }
@@ -98,6 +103,9 @@ type Progress struct {
 // Report says what a build did.
 type Report struct {
 	graph.BuildCounts
+	// Cleaned counts what the readers repaired in the tables read
+	// (duplicates left out).
+	Cleaned  table.Fixes   `json:"cleaned"`
 	Counts   graph.Counts  `json:"store"`
 	Read     time.Duration `json:"read_ns"`
 	Finalize time.Duration `json:"finalize_ns"`
@@ -107,7 +115,7 @@ type Report struct {
 	// stage whose CPU is near twice its wall time on two cores uses both.
 	CPU StageCPU `json:"cpu"`
 	// Mapped says how the resident pages of mapped files were kept
-	// within BuildOptions.MappedMemory.
+	// within Options.MappedMemory.
 	Mapped memtrim.Stats `json:"mapped"`
 }
 
@@ -118,10 +126,15 @@ type StageCPU struct {
 	Index    time.Duration `json:"index_ns"`
 }
 
-// Build reads inputs into the store in dir, creating it if needed, then
-// finalizes the graph and rebuilds the index. Inputs already in the store
-// are not duplicated.
-func Build(ctx context.Context, dir string, inputs []string, opts *BuildOptions) (*Report, error) {
+// Run builds the store in dir from inputs, creating it if needed: the
+// readers (package ingest/table) read tables and passages, cleaning shapes
+// each table into a tree (clean.go), the graph's Builder writes trees,
+// entities and relations (graph/build.go, in input order, each table
+// marked done by its tree), finalize derives the bitmaps and pages from
+// the stored trees, and the pages are indexed into a new index swapped in
+// at the end (index.go). Inputs already in the store are not duplicated;
+// a stopped build is completed by running it again with the same inputs.
+func Run(ctx context.Context, dir string, inputs []string, opts *Options) (*Report, error) {
 	o, err := opts.withDefaults()
 	if err != nil {
 		return nil, err
@@ -129,117 +142,35 @@ func Build(ctx context.Context, dir string, inputs []string, opts *BuildOptions)
 	start, cpu0 := time.Now(), cputime.Process()
 	trim := memtrim.Start(o.MappedMemory, time.Second, dir)
 	defer trim.Stop()
-	st, err := graph.Open(GraphPath(dir), &graph.Options{Logger: o.Logger, SpillBudget: o.SpillBudget, EntityCache: o.EntityCache, SpillDir: spillPath(dir)})
+	st, err := graph.Open(store.GraphPath(dir), &graph.Options{Logger: o.Logger, SpillBudget: o.SpillBudget, EntityCache: o.EntityCache, SpillDir: store.SpillPath(dir)})
 	if err != nil {
 		return nil, err
 	}
 	defer st.Close()
 	// What a killed build spilled is of no use to the next (the graph's
 	// lock is held: no other build is using it).
-	if err := os.RemoveAll(spillPath(dir)); err != nil {
+	if err := os.RemoveAll(store.SpillPath(dir)); err != nil {
 		return nil, err
 	}
-	defer os.RemoveAll(spillPath(dir))
-	b, err := st.NewBuilder(o.Clean)
+	defer os.RemoveAll(store.SpillPath(dir))
+	b, err := st.NewBuilder()
 	if err != nil {
 		return nil, err
 	}
 	defer b.Close()
 	rep := &Report{}
-	for _, in := range inputs {
-		if err := b.SetInput(in, string(o.Format), false); err != nil {
-			return nil, err
-		}
-	}
-	n := 0
-	sizes, total := inputSizes(inputs)
-	var cur string
-	var doneBytes int64
-	report := func(stage string, done, all int) {
-		c := b.Counts()
-		o.Progress(Progress{Stage: stage, Done: done, Total: all, Tables: c.Tables + c.Duplicates, Trees: c.Trees,
-			Bytes: doneBytes, TotalBytes: total})
-	}
-	// Tables are cleaned and shaped in the reader's parallel goroutines;
-	// only the dictionary and the writes are in input order, here.
-	prepare := func(it *table.Item) {
-		if it.Table != nil {
-			it.Prepared = b.Prepare(it.Table)
-		}
-	}
-	err = table.Read(ctx, inputs, &table.Options{Format: o.Format, Titles: o.Titles, Links: o.Links, Logger: o.Logger, Prepare: prepare}, func(it table.Item) error {
-		if src := itemFile(it); src != cur {
-			doneBytes += sizes[cur]
-			cur = src
-		}
-		switch {
-		case it.Table != nil:
-			if _, _, err := b.AddPrepared(it.Prepared.(*graph.Prepared)); err != nil {
-				return err
-			}
-			n++
-			if n%o.FlushEvery == 0 {
-				if err := b.Flush(); err != nil {
-					return err
-				}
-				report("read", n, 0)
-			}
-		case it.Passage != nil:
-			if err := b.AddPassage(it.Passage); err != nil {
-				return err
-			}
-		case it.Document != nil:
-			if err := b.AddDocument(it.Document); err != nil {
-				return err
-			}
-			// A corpus of passages has no tables to count: flush and
-			// report by documents.
-			if d := b.Counts().Documents; d%(100*o.FlushEvery) == 0 {
-				if err := b.Flush(); err != nil {
-					return err
-				}
-				report("read", n, 0)
-			}
-		case it.Skip != nil:
-			if o.OnSkip != nil {
-				o.OnSkip(it.Skip)
-			}
-			return b.AddSkip(it.Skip)
-		}
-		return nil
-	})
-	if err != nil {
-		// Keep what was read: a rerun resumes from it.
-		if ferr := b.Flush(); ferr != nil {
-			err = errors.Join(err, ferr)
-		}
+	if err := read(ctx, b, inputs, o, rep); err != nil {
 		return nil, err
-	}
-	doneBytes = total
-	report("read", n, n)
-	for _, in := range inputs {
-		if err := b.SetInput(in, string(o.Format), true); err != nil {
-			return nil, err
-		}
 	}
 	rep.Read = time.Since(start)
 	cpu1 := cputime.Process()
 	rep.CPU.Read = cpu1 - cpu0
 	t := time.Now()
-	ix, err := newIndexer(ctx, IndexPath(dir), indexBuildPath(dir), o)
+	ix, err := newIndexer(ctx, store.IndexPath(dir), store.IndexBuildPath(dir), o)
 	if err != nil {
 		return nil, err
 	}
-	c := b.Counts()
-	fin := func(stage string, done, all int) {
-		p := Progress{Stage: stage, Done: done, Total: all, Tables: c.Tables + c.Duplicates, Trees: c.Trees}
-		if stage == "pages" {
-			p.Pages = done
-		}
-		o.Progress(p)
-	}
-	if err := b.Finalize(ctx, fin, ix.add); err != nil {
-		ix.abort()
+	if err := finalize(ctx, b, ix, o); err != nil {
 		return nil, err
 	}
 	rep.Finalize = time.Since(t)
@@ -261,6 +192,161 @@ func Build(ctx context.Context, dir string, inputs []string, opts *BuildOptions)
 	return rep, nil
 }
 
+// finalize has the graph derive its bitmaps and pages from the stored
+// trees, feeding each page to the indexer as it is written.
+func finalize(ctx context.Context, b *graph.Builder, ix *indexer, o Options) error {
+	c := b.Counts()
+	fin := func(stage string, done, all int) {
+		p := Progress{Stage: stage, Done: done, Total: all, Tables: c.Tables + c.Duplicates, Trees: c.Trees}
+		if stage == "pages" {
+			p.Pages = done
+		}
+		o.Progress(p)
+	}
+	if err := b.Finalize(ctx, fin, ix.add); err != nil {
+		ix.abort()
+		return err
+	}
+	return nil
+}
+
+// read is the first stage: the readers read every input in parallel
+// goroutines, which also clean and shape each table (Prepare); here, in
+// input order, the graph's Builder stores each table's tree, entities and
+// relations, and the passages and documents. Each input is recorded in the
+// manifest before it is read and marked done after.
+func read(ctx context.Context, b *graph.Builder, inputs []string, o Options, rep *Report) error {
+	for _, in := range inputs {
+		if err := b.SetInput(in, string(o.Format), false); err != nil {
+			return err
+		}
+	}
+	n := 0
+	sizes, total := inputSizes(inputs)
+	var cur string
+	var doneBytes int64
+	report := func(stage string, done, all int) {
+		c := b.Counts()
+		o.Progress(Progress{Stage: stage, Done: done, Total: all, Tables: c.Tables + c.Duplicates, Trees: c.Trees,
+			Bytes: doneBytes, TotalBytes: total})
+	}
+	// Tables are cleaned and shaped in the reader's parallel goroutines;
+	// only the dictionary and the writes are in input order, here.
+	prepare := func(it *table.Item) {
+		if it.Table != nil {
+			it.Prepared = Prepare(it.Table, *o.Clean)
+		}
+	}
+	err := table.Read(ctx, inputs, &table.Options{Format: o.Format, Titles: o.Titles, Links: o.Links, Logger: o.Logger, Prepare: prepare}, func(it table.Item) error {
+		if src := itemFile(it); src != cur {
+			doneBytes += sizes[cur]
+			cur = src
+		}
+		switch {
+		case it.Table != nil:
+			_, rej, err := b.AddPrepared(it.Prepared.(*graph.Prepared))
+			if err != nil {
+				return err
+			}
+			if rej == nil || rej.Reason != graph.RejectDuplicate {
+				rep.Cleaned.Add(it.Table.Fixes)
+			}
+			n++
+			if n%o.FlushEvery == 0 {
+				if err := b.Flush(); err != nil {
+					return err
+				}
+				report("read", n, 0)
+			}
+		case it.Passage != nil:
+			if err := b.AddPassage(it.Passage.Title, it.Passage.Text); err != nil {
+				return err
+			}
+		case it.Document != nil:
+			d := it.Document
+			if err := b.AddDocument(&graph.Document{ID: d.ID, Title: d.Title, URL: d.URL, Article: d.Article, Paragraphs: d.Paragraphs}); err != nil {
+				return err
+			}
+			// A corpus of passages has no tables to count: flush and
+			// report by documents.
+			if d := b.Counts().Documents; d%(100*o.FlushEvery) == 0 {
+				if err := b.Flush(); err != nil {
+					return err
+				}
+				report("read", n, 0)
+			}
+		case it.Skip != nil:
+			if o.OnSkip != nil {
+				o.OnSkip(it.Skip)
+			}
+			e := it.Skip
+			return b.AddSkip(graph.Skip{File: e.File, Line: e.Line, Reason: e.Reason, Msg: e.Msg})
+		}
+		return nil
+	})
+	if err != nil {
+		// Keep what was read: a rerun resumes from it.
+		if ferr := b.Flush(); ferr != nil {
+			err = errors.Join(err, ferr)
+		}
+		return err
+	}
+	doneBytes = total
+	report("read", n, n)
+	for _, in := range inputs {
+		if err := b.SetInput(in, string(o.Format), true); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// inputSizes maps every file under inputs to its size, and sums them, so
+// that the read stage can tell how far it is (see Progress).
+func inputSizes(inputs []string) (map[string]int64, int64) {
+	sizes := map[string]int64{}
+	var total int64
+	for _, in := range inputs {
+		filepath.WalkDir(in, func(p string, d os.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return nil
+			}
+			if fi, err := d.Info(); err == nil && fi.Mode().IsRegular() {
+				sizes[p] = fi.Size()
+				total += fi.Size()
+			}
+			return nil
+		})
+	}
+	return sizes, total
+}
+
+// itemFile is the input file an item was read from: its source without
+// an archive member ("a.tar.gz!x.csv"), a line ("a.jsonl#line 3") or a
+// table number ("a.html#table 2").
+func itemFile(it table.Item) string {
+	var src string
+	switch {
+	case it.Table != nil:
+		src = it.Table.Source
+	case it.Passage != nil:
+		src = it.Passage.Source
+	case it.Document != nil:
+		src = it.Document.Source
+	case it.Skip != nil:
+		src = it.Skip.File
+	}
+	if i := strings.IndexByte(src, '!'); i >= 0 {
+		src = src[:i]
+	}
+	for _, mark := range []string{"#line ", "#table "} {
+		if i := strings.LastIndex(src, mark); i >= 0 {
+			src = src[:i]
+		}
+	}
+	return src
+}
+
 // indexer indexes pages into a new index directory on its own goroutine,
 // in batches, while the graph renders them; finish swaps the new index in,
 // so an interrupted build never leaves a half index in place.
@@ -279,7 +365,7 @@ type indexer struct {
 // build is 5-8 s faster; 50,000 leave too much indexing after the pages.
 const indexBatch = 20000
 
-func newIndexer(ctx context.Context, dir, tmp string, o BuildOptions) (*indexer, error) {
+func newIndexer(ctx context.Context, dir, tmp string, o Options) (*indexer, error) {
 	if err := os.RemoveAll(tmp); err != nil {
 		return nil, err
 	}
@@ -340,58 +426,12 @@ func (x *indexer) finish(ctx context.Context) error {
 		err = cerr
 	}
 	if err != nil {
-		return fmt.Errorf("store: build index: %w", err)
+		return fmt.Errorf("ingest: index: %w", err)
 	}
 	if err := os.RemoveAll(x.dir); err != nil {
 		return err
 	}
 	return os.Rename(x.tmp, x.dir)
-}
-
-// inputSizes maps every file under inputs to its size, and sums them, so
-// that the read stage can tell how far it is (see Progress).
-func inputSizes(inputs []string) (map[string]int64, int64) {
-	sizes := map[string]int64{}
-	var total int64
-	for _, in := range inputs {
-		filepath.WalkDir(in, func(p string, d os.DirEntry, err error) error {
-			if err != nil || d.IsDir() {
-				return nil
-			}
-			if fi, err := d.Info(); err == nil && fi.Mode().IsRegular() {
-				sizes[p] = fi.Size()
-				total += fi.Size()
-			}
-			return nil
-		})
-	}
-	return sizes, total
-}
-
-// itemFile is the input file an item was read from: its source without
-// an archive member ("a.tar.gz!x.csv"), a line ("a.jsonl#line 3") or a
-// table number ("a.html#table 2").
-func itemFile(it table.Item) string {
-	var src string
-	switch {
-	case it.Table != nil:
-		src = it.Table.Source
-	case it.Passage != nil:
-		src = it.Passage.Source
-	case it.Document != nil:
-		src = it.Document.Source
-	case it.Skip != nil:
-		src = it.Skip.File
-	}
-	if i := strings.IndexByte(src, '!'); i >= 0 {
-		src = src[:i]
-	}
-	for _, mark := range []string{"#line ", "#table "} {
-		if i := strings.LastIndex(src, mark); i >= 0 {
-			src = src[:i]
-		}
-	}
-	return src
 }
 
 // HeapLimit is the Go memory limit (debug.SetMemoryLimit) a build should
