@@ -1,10 +1,10 @@
-// Package ingest is leaper's build pipeline (leaper build), in one room:
-// Run (build.go) takes a store directory from inputs to a finished store,
-// stage by stage.
+// Package ingest is leaper's build pipeline (leaper build), in one room,
+// its files named by stage: Run (build.go) takes a store directory from
+// inputs to a finished store, stage by stage.
 //
 //  1. readers (package ingest/table): every input format read into raw
 //     tables, passages and corpus documents, in parallel, handed on in
-//     input order (Run drives them);
+//     input order (read.go drives them);
 //  2. cleaning (clean.go): Shape cleans a table by WebLeaper Appendix A.4
 //     and shapes it into a reasoning tree whose entities are still keys,
 //     or says why it is rejected; Prepare runs it in the readers'
@@ -12,10 +12,10 @@
 //  3. trees and writers (graph.Builder, graph/build.go): in input order,
 //     each table's entities, relations and then tree are written to the
 //     graph, the tree record marking the table done;
-//  4. finalize (graph.Builder.Finalize): bitmaps and pages
+//  4. finalize (finalize.go, graph.Builder.Finalize): bitmaps and pages
 //     derived from the stored trees through external sorts spilled to
 //     the store's spill/ directory;
-//  5. index: each page indexed as it is written, into a new
+//  5. index (index.go): each page indexed as it is written, into a new
 //     index swapped in at the end; then the store is marked complete.
 //
 // The writer stages stay in package graph because they own its key
