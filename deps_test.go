@@ -13,10 +13,13 @@ import (
 //
 //	cmd → report → agent/{eval} → agent → {web, task}
 //	cmd → web/{serve, mcpserve} (the HTTP and MCP servers, beside the web
-//	they serve) → agent/{eval, export} → agent → {web, task}
+//	they serve) → web; cmd → agent/{eval, export} → agent → {web, task};
+//	/reward and /get_reward are agent/eval's (agent/eval/rewardhttp),
+//	mounted on web/serve's server by cmd, neither importing the other
 //	cmd and cmd/leaper-bench → cmd/cmdutil (the factory, exit codes,
-//	shared flags) → {web, store}; leaper-bench never imports cmd
-//	web → store → {graph, index}
+//	shared flags) → {web, ingest, store}; leaper-bench never imports cmd
+//	ingest (the build pipeline: readers ingest/table, cleaning, then the graph's
+//	writer and the index) → store → {graph, index}; web → store
 //	synth → {query, mining} → graph; query → task → graph
 //	graph and index side by side on the ground floor, neither importing
 //	the other; internal/ (shared helpers) below everything; bench/ (the
@@ -25,25 +28,29 @@ import (
 var rooms = map[string][]string{
 	"cmd":              {"*"},
 	"report":           {"agent", "agent/eval", "audit", "web", "store", "task", "graph", "index", "internal"},
-	"cmd/cmdutil":      {"web", "store", "graph", "index", "internal"},
+	"cmd/cmdutil":      {"web", "ingest", "store", "graph", "index", "internal"},
 	"cmd/leaper-bench": {"cmd/cmdutil", "bench", "bench/load", "web/serve", "web/mcpserve", "agent", "web", "store", "task", "graph", "index", "internal"},
-	"web/serve":        {"agent", "agent/eval", "web", "store", "task", "graph", "index", "internal"},
+	"web/serve":        {"web", "store", "graph", "index", "internal"},
 	"agent/eval":       {"agent", "web", "task", "graph", "internal"},
 	"agent/export":     {"agent", "web", "task", "graph", "internal"},
 	"web/mcpserve":     {"web", "graph", "internal"},
 	"agent":            {"web", "task", "graph", "internal"},
 	"web":              {"store", "graph", "index", "internal"},
+	"ingest":           {"store", "graph", "index", "internal"},
 	"store":            {"graph", "index", "internal"},
-	"synth":            {"query", "task", "audit", "mining", "graph", "internal"},
-	"query":            {"task", "graph", "internal"},
-	"task":             {"graph", "internal"},
-	"audit":            {"task", "graph", "internal"},
-	"mining":           {"graph", "internal"},
-	"graph":            {"internal"},
-	"index":            {"internal"},
-	"internal":         {},
-	"bench":            {},
-	"bench/load":       {"bench", "web/serve", "web/mcpserve", "web", "task", "graph", "internal"},
+	// The web's test helper opens the sample store, which ingest/storetest
+	// builds.
+	"web/webtest": {"ingest", "web", "store", "graph", "index", "internal"},
+	"synth":       {"query", "task", "audit", "mining", "graph", "internal"},
+	"query":       {"task", "graph", "internal"},
+	"task":        {"graph", "internal"},
+	"audit":       {"task", "graph", "internal"},
+	"mining":      {"graph", "internal"},
+	"graph":       {"internal"},
+	"index":       {"internal"},
+	"internal":    {},
+	"bench":       {},
+	"bench/load":  {"bench", "web/serve", "web/mcpserve", "web", "task", "graph", "internal"},
 }
 
 // room is the room a package belongs to: the longest room its path starts
@@ -95,9 +102,10 @@ func TestPackageDirections(t *testing.T) {
 // letter: a sub-package is held to its room's rules.
 func TestRoomsCheckSubPackages(t *testing.T) {
 	for p, want := range map[string]string{
-		"graph/ingest": "graph", "graph/table": "graph", "index/internal/benchcorpus": "index",
-		"store/storetest": "store", "web/serve": "web/serve", "web/mcpserve": "web/mcpserve", "agent/loop": "agent", "web/webtest": "web",
+		"graph/ingest": "graph", "ingest/table": "ingest", "ingest/storetest": "ingest", "index/internal/benchcorpus": "index",
+		"web/serve": "web/serve", "web/mcpserve": "web/mcpserve", "agent/loop": "agent", "web/webtest": "web/webtest",
 		"cmd/leaper": "cmd", "cmd/leaper-bench": "cmd/leaper-bench", "bench/load": "bench/load",
+		"agent/eval/rewardhttp": "agent/eval",
 	} {
 		if got := room(p); got != want {
 			t.Errorf("room(%s) = %q, want %q", p, got, want)

@@ -9,7 +9,7 @@ import (
 
 	"github.com/leaper-dev/leaper/audit"
 	"github.com/leaper-dev/leaper/graph"
-	"github.com/leaper-dev/leaper/store/storetest"
+	"github.com/leaper-dev/leaper/ingest/storetest"
 	"github.com/leaper-dev/leaper/synth"
 	"github.com/leaper-dev/leaper/task"
 )

@@ -6,19 +6,19 @@ import (
 	"fmt"
 
 	"github.com/leaper-dev/leaper/audit"
-	"github.com/leaper-dev/leaper/graph"
+	"github.com/leaper-dev/leaper/store"
 	"github.com/leaper-dev/leaper/task"
 	"github.com/spf13/cobra"
 )
 
 // AuditOptions are the flags of leaper audit.
 type AuditOptions struct {
-	IO    IO
-	Graph func() (*graph.Store, error)
-	Store string
-	Tasks string
-	JSON  bool
-	All   bool // print sound tasks too
+	IO        IO
+	OpenStore func() (*store.Store, error)
+	Store     string
+	Tasks     string
+	JSON      bool
+	All       bool // print sound tasks too
 }
 
 func newAuditCmd(f *Factory, runF func(context.Context, *AuditOptions) error) *cobra.Command {
@@ -46,7 +46,7 @@ whatever it finds.`,
   leaper audit --store DIR --tasks tasks.jsonl --json > audit.jsonl`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, args []string) error {
-			opts.IO, opts.Graph, opts.Store = f.IO, f.Graph, f.Store
+			opts.IO, opts.OpenStore, opts.Store = f.IO, f.OpenStore, f.Store
 			if opts.Tasks == "" {
 				return usageErrorf("--tasks is required")
 			}
@@ -75,7 +75,7 @@ func runAudit(ctx context.Context, o *AuditOptions) error {
 	if err != nil {
 		return err
 	}
-	g, err := o.Graph()
+	g, err := graphOf(o.OpenStore)
 	if err != nil {
 		return err
 	}

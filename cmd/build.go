@@ -10,7 +10,8 @@ import (
 	"time"
 
 	"github.com/leaper-dev/leaper/cmd/cmdutil"
-	"github.com/leaper-dev/leaper/graph/table"
+	"github.com/leaper-dev/leaper/ingest"
+	"github.com/leaper-dev/leaper/ingest/table"
 	"github.com/leaper-dev/leaper/store"
 	"github.com/spf13/cobra"
 )
@@ -39,7 +40,7 @@ type BuildOptions struct {
 	// of MaxMemory, or 1 GiB).
 	EntityCache int
 	// MaxMemory is the memory the build aims to stay within: the heap is
-	// not collected below store.HeapLimit(MaxMemory); 0 collects as usual.
+	// not collected below ingest.HeapLimit(MaxMemory); 0 collects as usual.
 	MaxMemory int64
 }
 
@@ -159,13 +160,13 @@ func runBuild(ctx context.Context, o *BuildOptions) error {
 	defer cmdutil.CollectNear(o.MaxMemory, buildGCPercent)()
 	skips := 0
 	var prog *buildProgress
-	progress := func(store.Progress) {}
+	progress := func(ingest.Progress) {}
 	if !o.Quiet {
 		prog = newBuildProgress(o.IO.ErrOut, o.isTerm, o.ProgressEvery)
 		defer prog.close()
 		progress = prog.update
 	}
-	rep, err := store.Build(ctx, o.Store, o.Inputs, &store.BuildOptions{
+	rep, err := ingest.Run(ctx, o.Store, o.Inputs, &ingest.Options{
 		Format:      table.Format(o.Format),
 		Titles:      titles,
 		Links:       table.LinkMode(o.Links),
@@ -210,7 +211,7 @@ func runBuild(ctx context.Context, o *BuildOptions) error {
 	return nil
 }
 
-func printBuildReport(o *BuildOptions, r *store.Report) {
+func printBuildReport(o *BuildOptions, r *ingest.Report) {
 	w := o.IO.Out
 	fmt.Fprintf(w, "Built %s in %.1fs (read %.1fs, finalize %.1fs, index %.1fs)\n", o.Store,
 		r.Total.Seconds(), r.Read.Seconds(), r.Finalize.Seconds(), r.Index.Seconds())
@@ -265,12 +266,12 @@ func printBuildReport(o *BuildOptions, r *store.Report) {
 }
 
 // mappedMemory is the share of maxMemory left to the resident pages of
-// the store's mapped files: what store.HeapLimit leaves, at least 256 MiB.
+// the store's mapped files: what ingest.HeapLimit leaves, at least 256 MiB.
 func mappedMemory(maxMemory int64) int64 {
 	if maxMemory <= 0 {
 		return 0
 	}
-	return max(maxMemory-store.HeapLimit(maxMemory), 256<<20)
+	return max(maxMemory-ingest.HeapLimit(maxMemory), 256<<20)
 }
 
 // entityCache is the --entity-cache a build runs with.

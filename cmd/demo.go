@@ -104,12 +104,12 @@ func runDemo(ctx context.Context, o *DemoOptions) error {
 	if err := os.WriteFile(filepath.Join(o.Store, demoMark), []byte("built by leaper demo; a later demo may rebuild it\n"), 0o644); err != nil {
 		return err
 	}
-	g, err := f.Graph()
+	g, err := graphOf(f.OpenStore)
 	if err != nil {
 		return err
 	}
 	section(o, "leaper stats")
-	if err := runStats(ctx, &StatsOptions{IO: o.IO, Graph: f.Graph}, o.Store); err != nil {
+	if err := runStats(ctx, &StatsOptions{IO: o.IO, OpenStore: f.OpenStore}, o.Store); err != nil {
 		return err
 	}
 	// The largest tree makes the best example.
@@ -126,7 +126,7 @@ func runDemo(ctx context.Context, o *DemoOptions) error {
 		return fmt.Errorf("the sample built no trees")
 	}
 	section(o, fmt.Sprintf("leaper tree %d", best.ID))
-	if err := runTree(ctx, &TreeOptions{IO: o.IO, Graph: f.Graph, Ref: fmt.Sprint(best.ID), Rows: 5}); err != nil {
+	if err := runTree(ctx, &TreeOptions{IO: o.IO, OpenStore: f.OpenStore, Ref: fmt.Sprint(best.ID), Rows: 5}); err != nil {
 		return err
 	}
 	q := best.PageTitle

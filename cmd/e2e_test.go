@@ -14,8 +14,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/leaper-dev/leaper/ingest/storetest"
 	storepkg "github.com/leaper-dev/leaper/store"
-	"github.com/leaper-dev/leaper/store/storetest"
 
 	"github.com/leaper-dev/leaper/graph/graphtest"
 )

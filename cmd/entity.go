@@ -7,15 +7,16 @@ import (
 
 	"github.com/leaper-dev/leaper/graph"
 	"github.com/leaper-dev/leaper/query"
+	"github.com/leaper-dev/leaper/store"
 	"github.com/spf13/cobra"
 )
 
 // EntityOptions are the flags of leaper entity.
 type EntityOptions struct {
-	IO    IO
-	Graph func() (*graph.Store, error)
-	Ref   string
-	JSON  bool
+	IO        IO
+	OpenStore func() (*store.Store, error)
+	Ref       string
+	JSON      bool
 }
 
 func newEntityCmd(f *Factory, runF func(context.Context, *EntityOptions) error) *cobra.Command {
@@ -28,7 +29,7 @@ func newEntityCmd(f *Factory, runF func(context.Context, *EntityOptions) error) 
   leaper entity y:1983`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
-			opts.IO, opts.Graph, opts.Ref = f.IO, f.Graph, args[0]
+			opts.IO, opts.OpenStore, opts.Ref = f.IO, f.OpenStore, args[0]
 			if runF != nil {
 				return runF(c.Context(), opts)
 			}
@@ -94,7 +95,7 @@ func viewEntity(ctx context.Context, g *graph.Store, e *graph.Entity) (*EntityVi
 }
 
 func runEntity(ctx context.Context, o *EntityOptions) error {
-	g, err := o.Graph()
+	g, err := graphOf(o.OpenStore)
 	if err != nil {
 		return err
 	}

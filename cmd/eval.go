@@ -10,7 +10,7 @@ import (
 	"github.com/leaper-dev/leaper/cmd/cmdutil"
 
 	"github.com/leaper-dev/leaper/agent"
-	"github.com/leaper-dev/leaper/graph"
+	"github.com/leaper-dev/leaper/store"
 	"github.com/leaper-dev/leaper/task"
 	"github.com/spf13/cobra"
 )
@@ -18,7 +18,7 @@ import (
 // EvalOptions are the flags of leaper eval.
 type EvalOptions struct {
 	IO           IO
-	Graph        func() (*graph.Store, error) // nil: no aliases
+	OpenStore    func() (*store.Store, error) // nil: no aliases
 	Store        string                       // the store's directory, for messages
 	Tasks        string
 	Trajectories string
@@ -49,7 +49,7 @@ tasks synthesised on another store are refused.`,
 				return usageErrorf("--omega must be positive")
 			}
 			if _, err := os.Stat(f.Store); err == nil {
-				opts.Graph = f.Graph
+				opts.OpenStore = f.OpenStore
 			}
 			if runF != nil {
 				return runF(c.Context(), opts)
@@ -73,10 +73,10 @@ func runEval(ctx context.Context, o *EvalOptions) error {
 		return err
 	}
 	sc := &eval.Scorer{Omega: o.Omega}
-	if o.Graph == nil {
+	if o.OpenStore == nil {
 		noStoreNote(o.IO.ErrOut, "the targets' aliases and the tasks' hardness", fmt.Errorf("no store at %s", o.Store))
 	} else {
-		g, err := o.Graph()
+		g, err := graphOf(o.OpenStore)
 		if err != nil {
 			noStoreNote(o.IO.ErrOut, "the targets' aliases and the tasks' hardness", err)
 		} else {

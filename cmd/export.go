@@ -12,6 +12,7 @@ import (
 	"github.com/leaper-dev/leaper/agent"
 	"github.com/leaper-dev/leaper/agent/export"
 	"github.com/leaper-dev/leaper/graph"
+	"github.com/leaper-dev/leaper/store"
 	"github.com/leaper-dev/leaper/task"
 	"github.com/spf13/cobra"
 )
@@ -19,7 +20,7 @@ import (
 // ExportOptions are the flags of leaper export.
 type ExportOptions struct {
 	IO           IO
-	Graph        func() (*graph.Store, error)
+	OpenStore    func() (*store.Store, error)
 	Store        string // the store's directory, for messages
 	Trajectories string
 	Format       string
@@ -93,7 +94,7 @@ tasks as training or evaluation data in a file or directory given by --out
   leaper export --format browsecomp-plus --tasks tasks.jsonl --out bcp/ traj.jsonl`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
-			opts.IO, opts.Graph, opts.Store = f.IO, f.Graph, f.Store
+			opts.IO, opts.OpenStore, opts.Store = f.IO, f.OpenStore, f.Store
 			if len(args) == 1 {
 				opts.Trajectories = args[0]
 			}
@@ -155,7 +156,7 @@ func runExport(ctx context.Context, o *ExportOptions) error {
 	if export.ReadsStore(d) {
 		// Before reading anything: without a store the export cannot be
 		// written at all.
-		if g, err = o.Graph(); err != nil {
+		if g, err = graphOf(o.OpenStore); err != nil {
 			return fmt.Errorf("--format %s reads pages from the store: pass --store DIR (or set LEAPER_STORE): %w", o.Format, err)
 		}
 	}

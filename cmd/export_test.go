@@ -159,7 +159,7 @@ func TestExportWrongKindOfFile(t *testing.T) {
 	}
 	// leaper serve --tasks reads tasks the same way.
 	so := &ServeOptions{IO: IO{ErrOut: &bytes.Buffer{}}, Addr: "127.0.0.1:0", Tasks: trajs}
-	if _, err := serveOptions(so); err == nil || err.Error() != wantTasks {
+	if _, _, err := serveOptions(so); err == nil || err.Error() != wantTasks {
 		t.Errorf("serve --tasks trajectories: %v, want %s", err, wantTasks)
 	}
 	// The right files still load.
@@ -178,7 +178,7 @@ func TestExportBrowseCompPlusNeedsStore(t *testing.T) {
 	f := cmdutil.NewFactoryIO(IO{Out: &bytes.Buffer{}, ErrOut: &bytes.Buffer{}})
 	f.Store = filepath.Join(dir, "no-store")
 	defer f.Close()
-	o := &ExportOptions{IO: f.IO, Graph: f.Graph, Format: "browsecomp-plus", Tasks: tasks, Trajectories: trajs, Out: filepath.Join(dir, "bcp")}
+	o := &ExportOptions{IO: f.IO, OpenStore: f.OpenStore, Format: "browsecomp-plus", Tasks: tasks, Trajectories: trajs, Out: filepath.Join(dir, "bcp")}
 	err := runExport(context.Background(), o)
 	if err == nil || !strings.Contains(err.Error(), "reads pages from the store") || !strings.Contains(err.Error(), "--store") || !strings.Contains(err.Error(), "LEAPER_STORE") {
 		t.Errorf("browsecomp-plus without a store: %v, want it to ask for --store", err)

@@ -16,9 +16,10 @@ import (
 
 	"github.com/leaper-dev/leaper/graph"
 	"github.com/leaper-dev/leaper/graph/graphtest"
+	"github.com/leaper-dev/leaper/ingest"
+	"github.com/leaper-dev/leaper/ingest/storetest"
 	"github.com/leaper-dev/leaper/internal/fleet"
 	"github.com/leaper-dev/leaper/store"
-	"github.com/leaper-dev/leaper/store/storetest"
 	"github.com/leaper-dev/leaper/web/serve"
 )
 
@@ -176,7 +177,7 @@ func TestServeSIGHUPSwitchesStore(t *testing.T) {
 	}
 	ctx := context.Background()
 	other := t.TempDir()
-	if _, err := store.Build(ctx, other, []string{filepath.Join(graphtest.Corpus(), "wtq")}, nil); err != nil {
+	if _, err := ingest.Run(ctx, other, []string{filepath.Join(graphtest.Corpus(), "wtq")}, nil); err != nil {
 		t.Fatal(err)
 	}
 	link := filepath.Join(t.TempDir(), "current")

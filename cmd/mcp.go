@@ -82,7 +82,7 @@ func runMCP(ctx context.Context, o *MCPOptions) error {
 	if o.Transport == "http" {
 		var err error
 		// The same checks as leaper serve: token file, loopback rule.
-		so, err = serveOptions(&ServeOptions{IO: o.IO, Addr: o.Addr, TokenFile: o.TokenFile, Workers: o.Workers})
+		so, _, err = serveOptions(&ServeOptions{IO: o.IO, Addr: o.Addr, TokenFile: o.TokenFile, Workers: o.Workers})
 		if err != nil {
 			return err
 		}

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/leaper-dev/leaper/graph"
-	"github.com/leaper-dev/leaper/store/storetest"
+	"github.com/leaper-dev/leaper/ingest/storetest"
 	"github.com/leaper-dev/leaper/web"
 	"github.com/leaper-dev/leaper/web/serve"
 	"github.com/leaper-dev/leaper/web/webtest"

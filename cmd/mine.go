@@ -12,13 +12,14 @@ import (
 	"github.com/leaper-dev/leaper/cmd/cmdutil"
 	"github.com/leaper-dev/leaper/graph"
 	"github.com/leaper-dev/leaper/mining"
+	"github.com/leaper-dev/leaper/store"
 	"github.com/spf13/cobra"
 )
 
 // MineOptions are the flags of leaper mine.
 type MineOptions struct {
 	IO           IO
-	Graph        func() (*graph.Store, error)
+	OpenStore    func() (*store.Store, error)
 	MinTrees     int
 	MinRelations int
 	GraphFile    string // --graph: mine an .adj file instead of the store
@@ -46,7 +47,7 @@ FILE.ids.json naming the ids.`,
   leaper mine --export-graph trees.adj`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, args []string) error {
-			opts.IO, opts.Graph = f.IO, f.Graph
+			opts.IO, opts.OpenStore = f.IO, f.OpenStore
 			if opts.MinTrees < 1 || opts.MinRelations < 1 {
 				return usageErrorf("--min-trees and --min-relations must be at least 1")
 			}
@@ -90,7 +91,7 @@ func runMine(ctx context.Context, opts *MineOptions) error {
 	if opts.GraphFile != "" {
 		return mineFile(ctx, opts, start)
 	}
-	g, err := opts.Graph()
+	g, err := graphOf(opts.OpenStore)
 	if err != nil {
 		return err
 	}

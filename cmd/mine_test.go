@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/leaper-dev/leaper/store/storetest"
+	"github.com/leaper-dev/leaper/ingest/storetest"
 
 	"github.com/leaper-dev/leaper/mining"
 )
@@ -53,7 +53,7 @@ func TestMineFlags(t *testing.T) {
 func TestRunMine(t *testing.T) {
 	f, out, errOut := sampleFactory(t)
 	f.Store = storetest.SampleStore(t)
-	opts := &MineOptions{IO: f.IO, Graph: f.Graph, MinTrees: 3, MinRelations: 4, Workers: 1}
+	opts := &MineOptions{IO: f.IO, OpenStore: f.OpenStore, MinTrees: 3, MinRelations: 4, Workers: 1}
 	if err := runMine(context.Background(), opts); err != nil {
 		t.Fatal(err)
 	}

@@ -8,8 +8,8 @@ import (
 
 	"github.com/schollz/progressbar/v3"
 
+	"github.com/leaper-dev/leaper/ingest"
 	"github.com/leaper-dev/leaper/internal/procmem"
-	"github.com/leaper-dev/leaper/store"
 )
 
 // buildProgress shows a build's advance: progress bars on a terminal,
@@ -22,7 +22,7 @@ type buildProgress struct {
 	start time.Time
 
 	mu        sync.Mutex
-	last      store.Progress
+	last      ingest.Progress
 	began     map[string]time.Time // when each stage was first reported
 	pages     int
 	bars      map[string]*progressbar.ProgressBar
@@ -47,7 +47,7 @@ func newBuildProgress(w io.Writer, term bool, every time.Duration) *buildProgres
 }
 
 // update records a snapshot; it is called from the build's goroutines.
-func (p *buildProgress) update(s store.Progress) {
+func (p *buildProgress) update(s ingest.Progress) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	// The index stage reports from its own goroutine while pages are
@@ -67,7 +67,7 @@ func (p *buildProgress) update(s store.Progress) {
 	}
 }
 
-func (p *buildProgress) bar(s store.Progress) {
+func (p *buildProgress) bar(s ingest.Progress) {
 	b := p.bars[s.Stage]
 	if b == nil {
 		b = progressbar.NewOptions(max(s.Total, -1), progressbar.OptionSetWriter(p.w),

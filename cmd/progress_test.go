@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/leaper-dev/leaper/graph/graphtest"
-	"github.com/leaper-dev/leaper/store"
+	"github.com/leaper-dev/leaper/ingest"
 )
 
 var progressLine = regexp.MustCompile(`^build \d+s: (read|bitmaps|pages|index|compact)  \d+ tables  \d+ trees  \d+ pages(  \d+ \w+/s)?  rss \S+ \w+ \(files \S+ \w+, peak \S+ \w+\)  eta \S+$`)
@@ -45,10 +45,10 @@ func TestProgressLineETA(t *testing.T) {
 	var buf bytes.Buffer
 	p := newBuildProgress(&buf, true, time.Hour) // terminal: no loop
 	p.w = &bytes.Buffer{}                        // bars go nowhere
-	p.update(store.Progress{Stage: "pages", Done: 250, Total: 1000, Tables: 900, Trees: 400, Pages: 250})
+	p.update(ingest.Progress{Stage: "pages", Done: 250, Total: 1000, Tables: 900, Trees: 400, Pages: 250})
 	p.began["pages"] = time.Now().Add(-10 * time.Second)
-	p.update(store.Progress{Stage: "index", Done: 50}) // from the index goroutine, meanwhile
-	p.update(store.Progress{Stage: "pages", Done: 250, Total: 1000, Tables: 900, Trees: 400, Pages: 250})
+	p.update(ingest.Progress{Stage: "index", Done: 50}) // from the index goroutine, meanwhile
+	p.update(ingest.Progress{Stage: "pages", Done: 250, Total: 1000, Tables: 900, Trees: 400, Pages: 250})
 	l := p.line(time.Now())
 	if !progressLine.MatchString(l) {
 		t.Fatalf("line %q has not the expected shape", l)
@@ -57,7 +57,7 @@ func TestProgressLineETA(t *testing.T) {
 	if !strings.Contains(l, "eta 30s") || !strings.Contains(l, "900 tables  400 trees  250 pages  25 pages/s") {
 		t.Errorf("line %q: want 900 tables, 400 trees, 250 pages at 25 pages/s, eta 30s", l)
 	}
-	p.update(store.Progress{Stage: "read", Done: 100, Tables: 100, Bytes: 10, TotalBytes: 40})
+	p.update(ingest.Progress{Stage: "read", Done: 100, Tables: 100, Bytes: 10, TotalBytes: 40})
 	p.began["read"] = time.Now().Add(-10 * time.Second)
 	if l := p.line(time.Now()); !strings.Contains(l, "eta 30s") || !strings.Contains(l, "250 pages") {
 		t.Errorf("read line %q: want eta 30s from bytes, pages kept", l)

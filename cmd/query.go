@@ -7,19 +7,19 @@ import (
 	"text/tabwriter"
 
 	"github.com/leaper-dev/leaper/cmd/cmdutil"
-	"github.com/leaper-dev/leaper/graph"
 	"github.com/leaper-dev/leaper/query"
+	"github.com/leaper-dev/leaper/store"
 	"github.com/leaper-dev/leaper/task"
 	"github.com/spf13/cobra"
 )
 
 // QueryOptions are the flags of leaper query.
 type QueryOptions struct {
-	IO    IO
-	Graph func() (*graph.Store, error)
-	Query string
-	JSON  bool
-	Limit int
+	IO        IO
+	OpenStore func() (*store.Store, error)
+	Query     string
+	JSON      bool
+	Limit     int
 }
 
 func newQueryCmd(f *Factory, runF func(context.Context, *QueryOptions) error) *cobra.Command {
@@ -34,7 +34,7 @@ compact form. See the query package documentation for the grammar.`,
   leaper query '[["V@T","has_year","C@1997_1999"],["V@T","has_category","?"]]' --json`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
-			opts.IO, opts.Graph, opts.Query = f.IO, f.Graph, args[0]
+			opts.IO, opts.OpenStore, opts.Query = f.IO, f.OpenStore, args[0]
 			if opts.Limit < 0 {
 				return usageErrorf("--limit must not be negative")
 			}
@@ -69,7 +69,7 @@ func runQuery(ctx context.Context, opts *QueryOptions) error {
 	if err != nil {
 		return cmdutil.Usage(err)
 	}
-	g, err := opts.Graph()
+	g, err := graphOf(opts.OpenStore)
 	if err != nil {
 		return err
 	}

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/leaper-dev/leaper/store/storetest"
+	"github.com/leaper-dev/leaper/ingest/storetest"
 
 	"github.com/spf13/cobra"
 )
@@ -59,7 +59,7 @@ func findCmd(root *cobra.Command, name string) *cobra.Command {
 func TestRunQuery(t *testing.T) {
 	f, out, errOut := sampleFactory(t)
 	f.Store = storetest.SampleStore(t)
-	opts := &QueryOptions{IO: f.IO, Graph: f.Graph, Query: "?T, G: in_tree(T, 40), has_gold(T, G), G >= 1", Limit: 2}
+	opts := &QueryOptions{IO: f.IO, OpenStore: f.OpenStore, Query: "?T, G: in_tree(T, 40), has_gold(T, G), G >= 1", Limit: 2}
 	if err := runQuery(context.Background(), opts); err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/leaper-dev/leaper/graph"
 	"github.com/leaper-dev/leaper/report"
+	"github.com/leaper-dev/leaper/store"
 	"github.com/leaper-dev/leaper/task"
 	"github.com/leaper-dev/leaper/web"
 	"github.com/spf13/cobra"
@@ -18,7 +19,7 @@ import (
 // ReportOptions are the flags of leaper report.
 type ReportOptions struct {
 	IO           IO
-	Graph        func() (*graph.Store, error)
+	OpenStore    func() (*store.Store, error)
 	Web          func() (*web.Web, error)
 	Store        string
 	Tasks        string
@@ -50,7 +51,7 @@ with the targets they revealed.`,
   leaper synth -n 100 --json 2> synth.json > tasks.jsonl
   leaper report --tasks tasks.jsonl --synth-stats synth.json --eval eval.json traj.jsonl -o report.html`,
 		RunE: func(c *cobra.Command, args []string) error {
-			opts.IO, opts.Graph, opts.Web, opts.Store, opts.Trajectories = f.IO, f.Graph, f.Web, f.Store, args
+			opts.IO, opts.OpenStore, opts.Web, opts.Store, opts.Trajectories = f.IO, f.OpenStore, f.Web, f.Store, args
 			if (opts.Hardness || opts.Score) && opts.Tasks == "" {
 				return usageErrorf("--hardness and --score need --tasks")
 			}
@@ -106,7 +107,7 @@ func runReport(ctx context.Context, o *ReportOptions) error {
 			return err
 		}
 		g, ro.Backend = w.Store().Graph(), w
-	} else if g, err = o.Graph(); err != nil {
+	} else if g, err = graphOf(o.OpenStore); err != nil {
 		return err
 	}
 	if len(ro.Tasks) > 0 {

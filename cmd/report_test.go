@@ -13,8 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/leaper-dev/leaper/ingest/storetest"
 	"github.com/leaper-dev/leaper/report"
-	"github.com/leaper-dev/leaper/store/storetest"
 )
 
 // TestReportCommand synthesises tasks on the sample store, runs the naive

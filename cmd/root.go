@@ -6,6 +6,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/leaper-dev/leaper/cmd/cmdutil"
+	"github.com/leaper-dev/leaper/graph"
+	"github.com/leaper-dev/leaper/store"
 )
 
 // IO and Factory are cmdutil's: the streams, --store and the lazy openers
@@ -70,5 +72,15 @@ agent rollouts run reproducibly and are scored exactly.`,
 func Main() int { return cmdutil.Exec("leaper", NewRootCmd) }
 
 func usageErrorf(format string, a ...any) error { return cmdutil.UsageErrorf(format, a...) }
+
+// graphOf opens the store with open and returns its graph: commands meet
+// one store type, and reach the graph through it.
+func graphOf(open func() (*store.Store, error)) (*graph.Store, error) {
+	st, err := open()
+	if err != nil {
+		return nil, err
+	}
+	return st.Graph(), nil
+}
 
 func writeJSON(w io.Writer, v any) error { return cmdutil.WriteJSON(w, v) }

@@ -11,6 +11,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/leaper-dev/leaper/agent/eval/rewardhttp"
 	"github.com/leaper-dev/leaper/cmd/cmdutil"
 	"github.com/leaper-dev/leaper/report"
 	"github.com/leaper-dev/leaper/task"
@@ -108,9 +109,10 @@ new requests go to it, and the old one closes once its requests finish.`,
 	return c
 }
 
-// serveOptions turns flags into server options, reading the token and the
-// tasks; it refuses a non-loopback address without a token.
-func serveOptions(o *ServeOptions) (*serve.Options, error) {
+// serveOptions turns flags into server options, reading the token, and
+// reads the tasks /reward resolves ids against; it refuses a non-loopback
+// address without a token.
+func serveOptions(o *ServeOptions) (*serve.Options, []*task.Task, error) {
 	so := &serve.Options{
 		Workers:       o.Workers,
 		Cache:         o.Cache,
@@ -122,30 +124,31 @@ func serveOptions(o *ServeOptions) (*serve.Options, error) {
 		Logger:        slog.New(slog.NewTextHandler(o.IO.ErrOut, &slog.HandlerOptions{Level: slog.LevelWarn})),
 	}
 	if err := so.Validate(); err != nil {
-		return nil, cmdutil.Usage(err)
+		return nil, nil, cmdutil.Usage(err)
 	}
 	if o.TokenFile != "" {
 		tok, err := serve.ReadToken(o.TokenFile)
 		if err != nil {
-			return nil, usageErrorf("--token-file: %v", err)
+			return nil, nil, usageErrorf("--token-file: %v", err)
 		}
 		so.Token = tok
 	}
 	if err := serve.CheckAddr(o.Addr, so.Token); err != nil {
-		return nil, cmdutil.Usage(err)
+		return nil, nil, cmdutil.Usage(err)
 	}
+	var tasks []*task.Task
 	if o.Tasks != "" {
 		ts, err := task.ReadFile(o.Tasks)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		so.Tasks = ts
+		tasks = ts
 	}
-	return so, nil
+	return so, tasks, nil
 }
 
 func runServe(ctx context.Context, o *ServeOptions) error {
-	so, err := serveOptions(o)
+	so, tasks, err := serveOptions(o)
 	if err != nil {
 		return err
 	}
@@ -153,21 +156,26 @@ func runServe(ctx context.Context, o *ServeOptions) error {
 	if err != nil {
 		return err
 	}
-	if len(so.Tasks) > 0 {
+	if len(tasks) > 0 {
 		// Rewards read the targets' aliases from the store.
-		if err := checkStore(so.Tasks, w.Store().Graph(), o.Tasks, o.Store); err != nil {
+		if err := checkStore(tasks, w.Store().Graph(), o.Tasks, o.Store); err != nil {
 			return err
 		}
 	}
 	defer cmdutil.CollectNear(o.MaxMemory, -1)()
 	srv := serve.NewServer(w, so)
+	// Scoring is agent/eval's: its endpoints are mounted, served as the
+	// server's own.
+	re := rewardhttp.NewEndpoints(&rewardhttp.Options{Tasks: tasks})
+	srv.MountEndpoint("/reward", re.MaxBody(), re.Reward)
+	srv.MountEndpoint("/get_reward", re.MaxBody(), re.GetReward)
 	srv.MountWeb("/mcp", func(w *web.Web) http.Handler {
 		return mcpserve.NewServer(w, &mcpserve.Options{Workers: so.Workers, SearchJSON: o.MCPSearchJSON}).Handler()
 	})
 	// The report of the store and --tasks, built on the first GET (again
 	// after a store switch).
 	srv.MountWeb("/report", func(w *web.Web) http.Handler {
-		return report.Handler(w.Store().Graph(), &report.Options{Store: o.Store, Tasks: so.Tasks})
+		return report.Handler(w.Store().Graph(), &report.Options{Store: o.Store, Tasks: tasks})
 	})
 	ln, err := net.Listen("tcp", o.Addr)
 	if err != nil {
@@ -175,7 +183,7 @@ func runServe(ctx context.Context, o *ServeOptions) error {
 	}
 	st := srv.Stats()
 	fmt.Fprintf(o.IO.ErrOut, "leaper serve: http://%s (store %s, id %s, workers %d, cache %d, tasks %d, token %v)\n",
-		ln.Addr(), o.Store, st.Store, st.Workers, st.CacheCapacity, len(so.Tasks), so.Token != "")
+		ln.Addr(), o.Store, st.Store, st.Workers, st.CacheCapacity, len(tasks), so.Token != "")
 	// SIGHUP reopens --store: a new store rolled out behind a symlink.
 	hup := make(chan os.Signal, 1)
 	signal.Notify(hup, syscall.SIGHUP)

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/leaper-dev/leaper/store/storetest"
+	"github.com/leaper-dev/leaper/ingest/storetest"
 
 	"github.com/leaper-dev/leaper/graph"
 	"github.com/leaper-dev/leaper/web"
@@ -52,7 +52,7 @@ func TestServeFlags(t *testing.T) {
 	if err := c.Execute(); err != nil {
 		t.Fatal(err)
 	}
-	if so, err := serveOptions(got); err != nil || so.MaxBatch != 10000 || so.BatchTimeout != 5*time.Minute {
+	if so, _, err := serveOptions(got); err != nil || so.MaxBatch != 10000 || so.BatchTimeout != 5*time.Minute {
 		t.Errorf("--max-batch 10000 --batch-timeout 5m: %v %+v", err, so)
 	}
 	for _, args := range [][]string{{"--workers", "-1"}, {"--addr", "nohost"}, {"extra"}, {"--max-batch", "0"}, {"--batch-timeout", "0s"}} {
@@ -68,24 +68,24 @@ func TestServeFlags(t *testing.T) {
 func TestServeNeedsTokenOffLoopback(t *testing.T) {
 	dir := t.TempDir()
 	o := &ServeOptions{IO: IO{ErrOut: &bytes.Buffer{}}, Addr: "0.0.0.0:0"}
-	if _, err := serveOptions(o); !cmdutil.IsUsage(err) || !errors.Is(err, serve.ErrNoToken) {
+	if _, _, err := serveOptions(o); !cmdutil.IsUsage(err) || !errors.Is(err, serve.ErrNoToken) {
 		t.Errorf("0.0.0.0 without token: %v", err)
 	}
 	empty := filepath.Join(dir, "empty")
 	os.WriteFile(empty, []byte(" \n"), 0o600)
 	o.TokenFile = empty
-	if _, err := serveOptions(o); err == nil {
+	if _, _, err := serveOptions(o); err == nil {
 		t.Errorf("empty token accepted")
 	}
 	tok := filepath.Join(dir, "tok")
 	os.WriteFile(tok, []byte("abc\n"), 0o600)
 	o.TokenFile = tok
-	so, err := serveOptions(o)
+	so, _, err := serveOptions(o)
 	if err != nil || so.Token != "abc" {
 		t.Errorf("token file: %v %+v", err, so)
 	}
 	o.TokenFile = filepath.Join(dir, "missing")
-	if _, err := serveOptions(o); err == nil {
+	if _, _, err := serveOptions(o); err == nil {
 		t.Errorf("missing token file accepted")
 	}
 }
@@ -97,7 +97,7 @@ func TestServeRefusesNegativeOptions(t *testing.T) {
 		{Addr: "127.0.0.1:0", Grace: -time.Second},
 	} {
 		o.IO = IO{ErrOut: &bytes.Buffer{}}
-		if _, err := serveOptions(o); !cmdutil.IsUsage(err) || !errors.Is(err, serve.ErrBadOptions) {
+		if _, _, err := serveOptions(o); !cmdutil.IsUsage(err) || !errors.Is(err, serve.ErrBadOptions) {
 			t.Errorf("%+v: got %v, want a usage error wrapping ErrBadOptions", o, err)
 		}
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/leaper-dev/leaper/agent/eval"
 	"github.com/leaper-dev/leaper/graph"
+	"github.com/leaper-dev/leaper/store"
 	"github.com/leaper-dev/leaper/task"
 	"github.com/leaper-dev/leaper/web"
 	"github.com/spf13/cobra"
@@ -14,11 +15,11 @@ import (
 
 // StatsOptions are the flags of leaper stats.
 type StatsOptions struct {
-	IO    IO
-	Graph func() (*graph.Store, error)
-	Store string // the store's directory, for messages
-	JSON  bool
-	Tasks string // a tasks JSONL file to summarise instead of the store
+	IO        IO
+	OpenStore func() (*store.Store, error)
+	Store     string // the store's directory, for messages
+	JSON      bool
+	Tasks     string // a tasks JSONL file to summarise instead of the store
 	// Hardness runs the oracle and naive policies over the store's web for
 	// the tasks' hardness report (with Tasks).
 	Hardness bool
@@ -39,7 +40,7 @@ func newStatsCmd(f *Factory, runF func(context.Context, *StatsOptions) error) *c
 		Short: "Show what the store holds: counts, cleaning report, distributions",
 		Args:  cobra.NoArgs,
 		RunE: func(c *cobra.Command, args []string) error {
-			opts.IO, opts.Graph, opts.Store = f.IO, f.Graph, f.Store
+			opts.IO, opts.OpenStore, opts.Store = f.IO, f.OpenStore, f.Store
 			if _, err := os.Stat(f.Store); err == nil {
 				opts.Web = f.Web
 			}
@@ -59,7 +60,7 @@ func newStatsCmd(f *Factory, runF func(context.Context, *StatsOptions) error) *c
 }
 
 func runStats(ctx context.Context, o *StatsOptions, store string) error {
-	g, err := o.Graph()
+	g, err := graphOf(o.OpenStore)
 	if err != nil {
 		return err
 	}

@@ -14,7 +14,7 @@ import (
 
 	"github.com/leaper-dev/leaper/agent/eval"
 	"github.com/leaper-dev/leaper/cmd/cmdutil"
-	"github.com/leaper-dev/leaper/graph"
+	"github.com/leaper-dev/leaper/store"
 	"github.com/leaper-dev/leaper/synth"
 	"github.com/leaper-dev/leaper/task"
 	"github.com/leaper-dev/leaper/web"
@@ -24,7 +24,7 @@ import (
 // SynthOptions are the flags of leaper synth.
 type SynthOptions struct {
 	IO         IO
-	Graph      func() (*graph.Store, error)
+	OpenStore  func() (*store.Store, error)
 	Variant    string
 	N          int
 	Seed       int64
@@ -58,7 +58,7 @@ counted on stderr. Same store, flags and seed give byte-identical output.`,
   leaper synth --variant union -n 20 --aggregate --llm --model qwen --base-url http://localhost:8000/v1`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, args []string) error {
-			opts.IO, opts.Graph, opts.Web = f.IO, f.Graph, f.Web
+			opts.IO, opts.OpenStore, opts.Web = f.IO, f.OpenStore, f.Web
 			v, ok := task.ParseVariant(opts.Variant)
 			if !ok {
 				return usageErrorf("--variant must be basic, union or reverse-union, not %q", opts.Variant)
@@ -115,7 +115,7 @@ counted on stderr. Same store, flags and seed give byte-identical output.`,
 }
 
 func runSynth(ctx context.Context, o *SynthOptions) error {
-	g, err := o.Graph()
+	g, err := graphOf(o.OpenStore)
 	if err != nil {
 		return err
 	}

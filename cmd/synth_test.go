@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/leaper-dev/leaper/agent/eval"
-	"github.com/leaper-dev/leaper/store/storetest"
+	"github.com/leaper-dev/leaper/ingest/storetest"
 
 	"github.com/leaper-dev/leaper/task"
 	"github.com/spf13/cobra"

@@ -7,8 +7,8 @@ import (
 	"strings"
 
 	"github.com/leaper-dev/leaper/cmd/cmdutil"
-	"github.com/leaper-dev/leaper/graph"
 	"github.com/leaper-dev/leaper/query"
+	"github.com/leaper-dev/leaper/store"
 	"github.com/leaper-dev/leaper/synth"
 	"github.com/leaper-dev/leaper/task"
 	"github.com/spf13/cobra"
@@ -16,14 +16,14 @@ import (
 
 // TaskOptions are the flags of leaper task.
 type TaskOptions struct {
-	IO    IO
-	Graph func() (*graph.Store, error)
-	Store string // the store's directory, for messages
-	File  string
-	ID    string
-	JSON  bool
-	Check bool
-	Rows  int
+	IO        IO
+	OpenStore func() (*store.Store, error)
+	Store     string // the store's directory, for messages
+	File      string
+	ID        string
+	JSON      bool
+	Check     bool
+	Rows      int
 }
 
 func newTaskCmd(f *Factory, runF func(context.Context, *TaskOptions) error) *cobra.Command {
@@ -35,7 +35,7 @@ func newTaskCmd(f *Factory, runF func(context.Context, *TaskOptions) error) *cob
   leaper task --check tasks.jsonl union-1-3`,
 		Args: cobra.ExactArgs(2),
 		RunE: func(c *cobra.Command, args []string) error {
-			opts.IO, opts.Graph, opts.File, opts.ID, opts.Store = f.IO, f.Graph, args[0], args[1], f.Store
+			opts.IO, opts.OpenStore, opts.File, opts.ID, opts.Store = f.IO, f.OpenStore, args[0], args[1], f.Store
 			if runF != nil {
 				return runF(c.Context(), opts)
 			}
@@ -66,7 +66,7 @@ func runTask(ctx context.Context, o *TaskOptions) error {
 	}
 	checked := ""
 	if o.Check {
-		g, err := o.Graph()
+		g, err := graphOf(o.OpenStore)
 		if err != nil {
 			return err
 		}

@@ -8,16 +8,17 @@ import (
 	"github.com/leaper-dev/leaper/cmd/cmdutil"
 	"github.com/leaper-dev/leaper/graph"
 	"github.com/leaper-dev/leaper/query"
+	"github.com/leaper-dev/leaper/store"
 	"github.com/spf13/cobra"
 )
 
 // TreeOptions are the flags of leaper tree.
 type TreeOptions struct {
-	IO    IO
-	Graph func() (*graph.Store, error)
-	Ref   string
-	JSON  bool
-	Rows  int
+	IO        IO
+	OpenStore func() (*store.Store, error)
+	Ref       string
+	JSON      bool
+	Rows      int
 }
 
 func newTreeCmd(f *Factory, runF func(context.Context, *TreeOptions) error) *cobra.Command {
@@ -31,7 +32,7 @@ case-insensitive prefix).`,
   leaper tree "Renaissance (band)"`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
-			opts.IO, opts.Graph, opts.Ref = f.IO, f.Graph, args[0]
+			opts.IO, opts.OpenStore, opts.Ref = f.IO, f.OpenStore, args[0]
 			if runF != nil {
 				return runF(c.Context(), opts)
 			}
@@ -90,7 +91,7 @@ func viewTree(g *graph.Store, t *graph.Tree) (*TreeView, error) {
 }
 
 func runTree(ctx context.Context, o *TreeOptions) error {
-	g, err := o.Graph()
+	g, err := graphOf(o.OpenStore)
 	if err != nil {
 		return err
 	}

@@ -11,7 +11,8 @@ import (
 	"time"
 
 	"github.com/leaper-dev/leaper/agent/eval"
-	"github.com/leaper-dev/leaper/store/storetest"
+	"github.com/leaper-dev/leaper/agent/eval/rewardhttp"
+	"github.com/leaper-dev/leaper/ingest/storetest"
 	"github.com/leaper-dev/leaper/task"
 	"github.com/leaper-dev/leaper/web/serve"
 	"github.com/leaper-dev/leaper/web/webtest"
@@ -61,7 +62,7 @@ func TestVerlRewardShim(t *testing.T) {
 	w := webtest.OpenWeb(t)
 	want := (&eval.Scorer{Graph: w.Store().Graph()}).Score(tk, right, nil).F
 	c := serve.NewClient(base, "")
-	got, err := c.Reward(context.Background(), &serve.RewardRequest{TaskID: tk.ID, Answer: &right})
+	got, err := rewardhttp.PostReward(context.Background(), c, &rewardhttp.RewardRequest{TaskID: tk.ID, Answer: &right})
 	if err != nil || got.F != want || want < 0.99 {
 		t.Fatalf("/reward f = %v (%v), scorer %v", got, err, want)
 	}

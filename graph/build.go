@@ -9,8 +9,6 @@ import (
 	"errors"
 	"fmt"
 	"sort"
-
-	"github.com/leaper-dev/leaper/graph/table"
 )
 
 // maxAliases bounds the surface texts kept per entity.
@@ -25,7 +23,6 @@ const maxAliases = 8
 // A Builder is not safe for concurrent use.
 type Builder struct {
 	s      *Store
-	clean  CleanOptions
 	wb     *asyncWriter // nil until the first write after Close
 	ents   *entDict
 	rels   map[string]*Relation
@@ -51,8 +48,6 @@ type BuildCounts struct {
 	Documents  int            `json:"documents,omitempty"`
 	Skipped    int            `json:"skipped"`
 	Reasons    map[string]int `json:"reasons,omitempty"`
-	// Cleaned counts what the readers repaired in the tables read.
-	Cleaned table.Fixes `json:"cleaned"`
 	// EntityReads counts entity records read back from the store because
 	// the dictionary's memory (Options.EntityCache) was full.
 	EntityReads int `json:"entity_reads,omitempty"`
@@ -60,15 +55,11 @@ type BuildCounts struct {
 
 // NewBuilder starts or resumes a build. It marks the store incomplete until
 // Finalize.
-func (s *Store) NewBuilder(clean *CleanOptions) (*Builder, error) {
+func (s *Store) NewBuilder() (*Builder, error) {
 	if s.opts.ReadOnly {
 		return nil, ErrReadOnly
 	}
-	if clean == nil {
-		d := DefaultCleanOptions()
-		clean = &d
-	}
-	b := &Builder{s: s, clean: *clean, ents: newEntDict(s, s.opts.EntityCache), rels: map[string]*Relation{},
+	b := &Builder{s: s, ents: newEntDict(s, s.opts.EntityCache), rels: map[string]*Relation{},
 		done: map[tableKey]struct{}{}, pass: map[string]bool{}, counts: BuildCounts{Reasons: map[string]int{}}}
 	err := s.scan(pEntity, func(k, v []byte) error {
 		id := binary.BigEndian.Uint32(k[1:])
@@ -211,43 +202,39 @@ func (b *Builder) relation(c Column, header string) (uint32, error) {
 	return r.ID, b.setJSON(idKey(pRel, r.ID), r)
 }
 
-// AddTable cleans a table and stores its tree, or its rejection. A table
-// already in the store (same content key) is counted as a duplicate and
-// left alone. It returns the tree, or nil with the rejection.
-func (b *Builder) AddTable(t *table.Table) (*Tree, *Reject, error) {
-	return b.AddPrepared(b.Prepare(t))
-}
-
-// Prepared is a table made ready for AddPrepared: its content key and its
-// shape, or the reason it is rejected.
+// Prepared is a table cleaned and shaped for AddPrepared (package ingest
+// prepares it): its content key, where it was read, and its shape or the
+// reason it is rejected.
 type Prepared struct {
-	t   *table.Table
-	key string
-	sh  *Shaped
-	rej *Reject
+	// Key is the table's content key (32 hex digits): a table whose key
+	// is stored already is a duplicate.
+	Key string
+	// Source, PageTitle, PageURL, Index, Section, Caption and Untitled
+	// are the table's, as read (see Tree).
+	Source             string
+	PageTitle, PageURL string
+	Index              int
+	Section, Caption   string
+	Untitled           bool
+	// Shaped is the table as a tree whose entities are still keys; nil
+	// when Reject says why there is none.
+	Shaped *Shaped
+	Reject *Reject
 }
 
-// Prepare does the part of AddTable that depends on the table alone.
-// Unlike the rest of a Builder, it is safe for concurrent use, so that a
-// reader can prepare tables in parallel while AddPrepared stores them in
-// order.
-func (b *Builder) Prepare(t *table.Table) *Prepared {
-	p := &Prepared{t: t, key: t.Key()}
-	p.sh, p.rej = Shape(t, b.clean)
-	return p
-}
-
-// AddPrepared is AddTable for a prepared table.
+// AddPrepared stores a prepared table's tree, or its rejection. A table
+// already in the store (same content key) is counted as a duplicate and
+// left alone: it returns a Reject with RejectDuplicate. It returns the
+// tree, or nil with the rejection.
 func (b *Builder) AddPrepared(p *Prepared) (*Tree, *Reject, error) {
-	t, key := p.t, p.key
+	t, key := p, p.Key
 	if _, ok := b.done[toTableKey(key)]; ok {
 		b.counts.Duplicates++
 		return nil, &Reject{Reason: RejectDuplicate}, nil
 	}
 	b.done[toTableKey(key)] = struct{}{}
 	b.counts.Tables++
-	b.counts.Cleaned.Add(t.Fixes)
-	sh, rej := p.sh, p.rej
+	sh, rej := p.Shaped, p.Reject
 	if rej != nil {
 		b.counts.Rejected++
 		b.counts.Reasons[rej.Reason]++
@@ -337,23 +324,24 @@ func appendUnique(ids []uint32, id uint32) []uint32 {
 	return append(ids, id)
 }
 
-// AddPassage stores an entity's passage; the entity is created if no table
-// has named it yet. The first passage of a title wins.
-func (b *Builder) AddPassage(p *table.Passage) error {
-	if p.Title == "" || b.pass[p.Title] {
+// AddPassage stores the passage of the article title (canonical, see
+// Title); the entity is created if no table has named it yet. The first
+// passage of a title wins.
+func (b *Builder) AddPassage(title, text string) error {
+	if title == "" || b.pass[title] {
 		b.counts.Duplicates++
 		return nil
 	}
-	b.pass[p.Title] = true
+	b.pass[title] = true
 	b.counts.Passages++
-	if _, err := b.entity(Value{Key: "w:" + p.Title, Name: p.Title, Type: TypeEntity, URL: table.URL(p.Title)}); err != nil {
+	if _, err := b.entity(Value{Key: "w:" + title, Name: title, Type: TypeEntity, URL: URL(title)}); err != nil {
 		return err
 	}
-	return b.set(strKey(pPassage, p.Title), []byte(p.Text))
+	return b.set(strKey(pPassage, title), []byte(text))
 }
 
 // AddSkip records an input record that could not be parsed.
-func (b *Builder) AddSkip(e *table.ParseError) error {
+func (b *Builder) AddSkip(e Skip) error {
 	b.counts.Skipped++
 	b.counts.Reasons["skipped: "+e.Reason]++
 	src := fmt.Sprintf("%s:%09d", e.File, e.Line)
@@ -445,7 +433,7 @@ func (b *Builder) Finalize(ctx context.Context, progress func(stage string, done
 		if err != nil {
 			return err
 		}
-		return sp.add(phasePassage, named(fragment{url: table.URL(title), title: title, kind: fragPassage,
+		return sp.add(phasePassage, named(fragment{url: URL(title), title: title, kind: fragPassage,
 			segs: []Segment{{Text: string(v), Entities: []uint32{id}, Kind: SegPassage}}}, b.ents))
 	})
 	if err != nil {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/leaper-dev/leaper/graph"
 	"github.com/leaper-dev/leaper/graph/graphtest"
+	"github.com/leaper-dev/leaper/ingest"
 	"github.com/leaper-dev/leaper/store"
 )
 
@@ -114,10 +115,10 @@ func digestStore(t *testing.T, dir, corpus string) contents {
 // it is interrupted and resumed (the resumed build must know the keys of
 // the records it did not load).
 func TestStoreContentsGolden(t *testing.T) {
-	small := &store.BuildOptions{SpillBudget: spillSmall.SpillBudget, EntityCache: 16 << 10, FlushEvery: 7}
+	small := &ingest.Options{SpillBudget: spillSmall.SpillBudget, EntityCache: 16 << 10, FlushEvery: 7}
 	for _, tc := range []struct {
 		name      string
-		opts      *store.BuildOptions
+		opts      *ingest.Options
 		interrupt int // after this many progress reports of the read stage
 	}{
 		{"spill", spillSmall, 0},
@@ -131,20 +132,20 @@ func TestStoreContentsGolden(t *testing.T) {
 				ctx, cancel := context.WithCancel(context.Background())
 				o := *tc.opts
 				n := 0
-				o.Progress = func(p store.Progress) {
+				o.Progress = func(p ingest.Progress) {
 					if p.Stage == "read" {
 						if n++; n == tc.interrupt {
 							cancel()
 						}
 					}
 				}
-				_, err := store.Build(ctx, dir, []string{corpus}, &o)
+				_, err := ingest.Run(ctx, dir, []string{corpus}, &o)
 				cancel()
 				if !errors.Is(err, context.Canceled) {
 					t.Fatalf("interrupted build: %v, want context.Canceled", err)
 				}
 			}
-			rep, err := store.Build(context.Background(), dir, []string{corpus}, tc.opts)
+			rep, err := ingest.Run(context.Background(), dir, []string{corpus}, tc.opts)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -179,9 +180,9 @@ func TestBuildBitmapsMatchInMemory(t *testing.T) {
 	ctx := context.Background()
 	corpus := graphtest.Corpus()
 	var want map[string][]byte
-	for _, opts := range []*store.BuildOptions{spillSmall, nil} {
+	for _, opts := range []*ingest.Options{spillSmall, nil} {
 		dir := t.TempDir()
-		if _, err := store.Build(ctx, dir, []string{corpus}, opts); err != nil {
+		if _, err := ingest.Run(ctx, dir, []string{corpus}, opts); err != nil {
 			t.Fatal(err)
 		}
 		g, err := graph.Open(store.GraphPath(dir), &graph.Options{ReadOnly: true})

@@ -1,12 +1,18 @@
-// Package graph is leaper's entity-relation graph: Wikipedia tables cleaned
-// into reasoning trees (WebLeaper §3.1.1, App. A.4), stored in Badger with
-// roaring-bitmap adjacency, and rendered into the pages of the offline web.
+// Package graph is leaper's entity-relation graph: Wikipedia tables as
+// reasoning trees (WebLeaper §3.1.1), stored in Badger with roaring-bitmap
+// adjacency, and rendered into the pages of the offline web. It is the
+// graph's model, its read side, and the writer stages of the build (the
+// pipeline itself is package ingest), which stay here because they own the
+// key layout (keys.go) that nothing else names.
 //
-// Main types: Store (Open, read methods, Stats, NewBuilder), Builder (AddTable,
-// AddPassage, Finalize, Commit), Tree (one table: question entities, key
-// column, relation columns and rows of entity ids), Entity, Relation, Page.
-// Shape cleans one table and shapes it into a tree without any I/O; it
-// records why a table is rejected and why a column is dropped.
+// Main types: Store (Open, read methods, Stats, NewBuilder), Tree (one
+// table: question entities, key column, relation columns and rows of
+// entity ids), Entity, Relation, Page; Builder (AddPrepared, AddPassage,
+// AddDocument, Finalize, Commit), which stores what package ingest has read
+// and cleaned: a Prepared table, whose Shaped tree (shaped.go) names its
+// entities by key, or its Reject. The naming rules (naming.go:
+// RelationName, Domain, NormText) and article titles (title.go: Title,
+// URL) are the graph's, shared by the build and the read side.
 //
 // Entity identity: a cell linked to /wiki/X is the entity "w:X" whatever its
 // text (the text becomes an alias); an unlinked value is identified by its

@@ -8,10 +8,26 @@ import (
 	"strings"
 
 	"github.com/dgraph-io/badger/v4"
-	"github.com/leaper-dev/leaper/graph/table"
 )
 
-// docRecord is a stored corpus document (see table.Document).
+// Document is a document of a standard retrieval corpus, as package
+// ingest/table reads it (see table.Document): text of the page at URL.
+type Document struct {
+	// ID is the corpus's own id.
+	ID string
+	// Title is a canonical Wikipedia title when Article is set, else the
+	// document's own title.
+	Title string
+	// URL is the page the document is text of.
+	URL string
+	// Article is set when the document is a Wikipedia article's: its
+	// title names an entity.
+	Article bool
+	// Paragraphs is the text, one paragraph each.
+	Paragraphs []string
+}
+
+// docRecord is a stored corpus document.
 type docRecord struct {
 	ID         string   `json:"id"`
 	Title      string   `json:"title"`
@@ -44,7 +60,7 @@ func docKey(url, id string) []byte {
 // the same page as a table's page or entity page of that title. Several
 // documents of one URL (wiki-18's passages of one article) are one page,
 // their passages in id order, each segment keeping its document's id.
-func (b *Builder) AddDocument(d *table.Document) error {
+func (b *Builder) AddDocument(d *Document) error {
 	if d.URL == "" || d.ID == "" || len(d.Paragraphs) == 0 {
 		return fmt.Errorf("graph: document %q of %q: no URL, id or text", d.ID, d.Title)
 	}

@@ -9,8 +9,6 @@ import (
 	"unsafe"
 
 	"github.com/dgraph-io/ristretto/v2/z"
-
-	"github.com/leaper-dev/leaper/graph/table"
 )
 
 // entDict is a build's entity dictionary: the id of every entity key and
@@ -115,7 +113,7 @@ type entRec struct {
 	prefix  string // the key is prefix+name, when key is ""
 	key     string
 	url     string
-	derived bool // the URL is table.URL(name)
+	derived bool // the URL is URL(name)
 	typ     Datatype
 	aliases int    // how many
 	rest    []byte // the aliases, encoded
@@ -125,7 +123,7 @@ type entRec struct {
 // Record flags.
 const (
 	recKeyPrefix  = 1 << iota // key = 2-byte prefix + name
-	recURLDerived             // url = table.URL(name)
+	recURLDerived             // url = URL(name)
 	recUsed       = 0x80      // read since the last eviction
 )
 
@@ -147,7 +145,7 @@ func (r *entRec) fullKey() string {
 
 func (r *entRec) fullURL() string {
 	if r.derived {
-		return table.URL(r.name)
+		return URL(r.name)
 	}
 	return r.url
 }
@@ -340,7 +338,7 @@ func (d *entDict) put(e *Entity) {
 	if len(e.Key) == 2+len(e.Name) && e.Key[2:] == e.Name {
 		flags |= recKeyPrefix
 	}
-	if e.URL != "" && e.URL == table.URL(e.Name) {
+	if e.URL != "" && e.URL == URL(e.Name) {
 		flags |= recURLDerived
 	}
 	t := byte(len(recTypes))

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/leaper-dev/leaper/graph"
+	"github.com/leaper-dev/leaper/ingest"
 	"github.com/leaper-dev/leaper/store"
 )
 
@@ -14,7 +15,7 @@ import (
 // cells as linked entities, the cleaning report.
 func TestBuildCSVExport(t *testing.T) {
 	dir := t.TempDir()
-	rep, err := store.Build(context.Background(), dir, []string{filepath.Join("table", "testdata", "sts-csv")}, nil)
+	rep, err := ingest.Run(context.Background(), dir, []string{filepath.Join("..", "ingest", "table", "testdata", "sts-csv")}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

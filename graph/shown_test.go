@@ -5,8 +5,6 @@ import (
 	"reflect"
 	"strings"
 	"testing"
-
-	"github.com/leaper-dev/leaper/graph/table"
 )
 
 func TestWrites(t *testing.T) {
@@ -35,59 +33,32 @@ func TestWrites(t *testing.T) {
 	}
 }
 
-func TestTrailingLink(t *testing.T) {
-	for _, c := range []struct {
-		text, title string
-		want        bool
-	}{
-		{"Toronto, Ontario", "Ontario", true},
-		{"George Brown & Co. , Greenock", "Greenock", true},
-		{"Mukesh , Vyjayanthimala", "Vyjayanthimala", true},
-		{"Toronto, Ontario", "Toronto", false},
-		{"Washington, D.C.", "Washington, D.C.", false},
-		{"Sir John Cornforth", "John Cornforth", false},
-		{"Georgia Coliseum ( Stegeman Coliseum )", "Stegeman Coliseum", false},
-	} {
-		if got := trailingLink(c.text, c.title); got != c.want {
-			t.Errorf("trailingLink(%q, %q) = %v, want %v", c.text, c.title, got, c.want)
-		}
-	}
-}
-
 // TestShownTexts: a table that writes an article otherwise than its title
 // keeps its text in the tree, renders it on the page, and decodes it on
 // the fast path; a surname for a full title and a multi-link cell keep the
 // title.
 func TestShownTexts(t *testing.T) {
-	tb := &table.Table{
-		PageTitle: "League of Ireland", PageURL: table.URL("League of Ireland"),
-		Header: []string{"Team", "Home city", "Manager"},
-		Rows: [][]table.Cell{
-			{{Text: "Cork City", Links: []string{"Cork City F.C."}}, {Text: "Cork", Links: []string{"Cork (city)"}}, {Text: "Golding", Links: []string{"William Golding"}}},
-			{{Text: "Shelbourne", Links: []string{"Shelbourne F.C."}}, {Text: "Drumcondra", Links: []string{"Drumcondra, Dublin"}}, {Text: "Ann Smith", Links: []string{"Ann Smith"}}},
-			{{Text: "Bray", Links: []string{"Bray Wanderers A.F.C."}}, {Text: "Bray and Greystones", Links: []string{"Bray, County Wicklow", "Greystones"}}, {Text: "Bo Li", Links: []string{"Bo Li"}}},
-		},
+	link := func(text, title string) Value {
+		return Value{Key: "w:" + title, Name: title, Type: TypeEntity, Surface: text}
 	}
-	for i := 0; i < 8; i++ {
-		n := "Club " + string(rune('A'+i))
-		tb.Rows = append(tb.Rows, []table.Cell{{Text: n, Links: []string{n}}, {Text: "Town " + n, Links: []string{"Town " + n}}, {Text: "Boss " + n, Links: []string{"Boss " + n}}})
-	}
-	sh, rej := Shape(tb, DefaultCleanOptions())
-	if rej != nil {
-		t.Fatal(rej)
+	keys := []Value{link("Cork City", "Cork City F.C."), link("Shelbourne", "Shelbourne F.C."), link("Bray", "Bray Wanderers A.F.C.")}
+	values := [][][]Value{
+		{{link("Cork", "Cork (city)")}, {link("Golding", "William Golding")}},
+		{{link("Drumcondra", "Drumcondra, Dublin")}, {link("Ann Smith", "Ann Smith")}},
+		{{link("Bray, County Wicklow", "Bray, County Wicklow"), link("Greystones", "Greystones")}, {link("Bo Li", "Bo Li")}},
 	}
 	ids := map[string]uint32{}
-	tr := &Tree{PageTitle: tb.PageTitle, PageURL: tb.PageURL, KeyHeader: sh.KeyHeader, Columns: sh.Columns}
+	tr := &Tree{PageTitle: "League of Ireland", KeyHeader: "Team", Columns: []Column{{Header: "Home city"}, {Header: "Manager"}}}
 	id := func(v Value) uint32 {
 		if _, ok := ids[v.Key]; !ok {
 			ids[v.Key] = uint32(len(ids))
 		}
 		return ids[v.Key]
 	}
-	for i, k := range sh.Keys {
-		row := Row{Key: id(k), Values: make([][]uint32, len(sh.Columns))}
+	for i, k := range keys {
+		row := Row{Key: id(k), Values: make([][]uint32, len(tr.Columns))}
 		tr.show(row.Key, k)
-		for j, vs := range sh.Values[i] {
+		for j, vs := range values[i] {
 			for _, v := range vs {
 				row.Values[j] = append(row.Values[j], id(v))
 				if len(vs) == 1 {

@@ -9,11 +9,12 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/leaper-dev/leaper/store/storetest"
+	"github.com/leaper-dev/leaper/ingest/storetest"
 
 	"github.com/leaper-dev/leaper/graph"
 	"github.com/leaper-dev/leaper/graph/graphtest"
-	"github.com/leaper-dev/leaper/graph/table"
+	"github.com/leaper-dev/leaper/ingest"
+	"github.com/leaper-dev/leaper/ingest/table"
 	"github.com/leaper-dev/leaper/store"
 )
 
@@ -51,9 +52,9 @@ func dumpStore(t *testing.T, dir string) dump {
 	return d
 }
 
-func build(t *testing.T, dir string, inputs ...string) *store.Report {
+func buildStore(t *testing.T, dir string, inputs ...string) *ingest.Report {
 	t.Helper()
-	rep, err := store.Build(context.Background(), dir, inputs, nil)
+	rep, err := ingest.Run(context.Background(), dir, inputs, nil)
 	if err != nil {
 		t.Fatalf("build %v: %v", inputs, err)
 	}
@@ -62,8 +63,8 @@ func build(t *testing.T, dir string, inputs ...string) *store.Report {
 
 func TestBuildDeterministic(t *testing.T) {
 	a, b := t.TempDir(), t.TempDir()
-	build(t, a, graphtest.Corpus())
-	build(t, b, graphtest.Corpus())
+	buildStore(t, a, graphtest.Corpus())
+	buildStore(t, b, graphtest.Corpus())
 	da, db := dumpStore(t, a), dumpStore(t, b)
 	if !reflect.DeepEqual(da, db) {
 		t.Fatalf("two builds of the same input differ: %+v vs %+v", da.Counts, db.Counts)
@@ -75,15 +76,15 @@ func TestBuildDeterministic(t *testing.T) {
 
 func TestAppendDoesNotDuplicate(t *testing.T) {
 	whole, parts := t.TempDir(), t.TempDir()
-	build(t, whole, graphtest.Corpus())
+	buildStore(t, whole, graphtest.Corpus())
 	c := graphtest.Corpus()
-	build(t, parts, filepath.Join(c, "wtq"))
-	r := build(t, parts, filepath.Join(c, "ottqa"), filepath.Join(c, "csv"), filepath.Join(c, "tabel"))
+	buildStore(t, parts, filepath.Join(c, "wtq"))
+	r := buildStore(t, parts, filepath.Join(c, "ottqa"), filepath.Join(c, "csv"), filepath.Join(c, "tabel"))
 	if r.Trees == 0 {
 		t.Fatal("append added no trees")
 	}
 	// Everything again: nothing new.
-	r = build(t, parts, c)
+	r = buildStore(t, parts, c)
 	if r.Trees != 0 || r.Passages != 0 {
 		t.Fatalf("re-adding the same inputs added %d trees, %d passages", r.Trees, r.Passages)
 	}
@@ -101,9 +102,9 @@ func TestResumeAfterInterrupt(t *testing.T) {
 		dir := t.TempDir()
 		ctx, cancel := context.WithCancel(context.Background())
 		n := 0
-		_, err := store.Build(ctx, dir, []string{graphtest.Corpus()}, &store.BuildOptions{
+		_, err := ingest.Run(ctx, dir, []string{graphtest.Corpus()}, &ingest.Options{
 			FlushEvery: 7,
-			Progress: func(p store.Progress) {
+			Progress: func(p ingest.Progress) {
 				if p.Stage == "read" {
 					n++
 					if n == stopAfter/7+1 {
@@ -125,7 +126,7 @@ func TestResumeAfterInterrupt(t *testing.T) {
 			t.Fatal("interrupted store claims to be complete")
 		}
 		g.Close()
-		if _, err := store.Build(context.Background(), dir, []string{graphtest.Corpus()}, nil); err != nil {
+		if _, err := ingest.Run(context.Background(), dir, []string{graphtest.Corpus()}, nil); err != nil {
 			t.Fatalf("resume: %v", err)
 		}
 		if got := dumpStore(t, dir); !reflect.DeepEqual(got, want) {
@@ -144,7 +145,7 @@ func TestReadOnlySharedAndClose(t *testing.T) {
 	if err != nil {
 		t.Fatalf("second read-only open: %v", err)
 	}
-	if _, err := b.NewBuilder(nil); !errors.Is(err, graph.ErrReadOnly) {
+	if _, err := b.NewBuilder(); !errors.Is(err, graph.ErrReadOnly) {
 		t.Fatalf("builder on read-only store: %v", err)
 	}
 	if err := a.Close(); err != nil {

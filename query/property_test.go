@@ -9,10 +9,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/leaper-dev/leaper/store/storetest"
+	"github.com/leaper-dev/leaper/ingest/storetest"
 
 	"github.com/leaper-dev/leaper/graph"
-	"github.com/leaper-dev/leaper/graph/table"
+	"github.com/leaper-dev/leaper/ingest"
+	"github.com/leaper-dev/leaper/ingest/table"
 	"github.com/leaper-dev/leaper/query"
 )
 
@@ -21,7 +22,7 @@ import (
 // and relations join.
 func randomStore(t *testing.T, rng *rand.Rand) *graph.Store {
 	t.Helper()
-	clean := graph.DefaultCleanOptions()
+	clean := ingest.DefaultCleanOptions()
 	clean.MinRows = 3
 	// On disk, not InMemory: an in-memory Badger refuses values above the
 	// store's 4 KiB value threshold, and a tree's JSON can exceed it.
@@ -30,7 +31,7 @@ func randomStore(t *testing.T, rng *rand.Rand) *graph.Store {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { g.Close() })
-	b, err := g.NewBuilder(&clean)
+	b, err := g.NewBuilder()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,7 +78,7 @@ func randomStore(t *testing.T, rng *rand.Rand) *graph.Store {
 			}
 			tb.Rows = append(tb.Rows, row)
 		}
-		if _, _, err := b.AddTable(tb); err != nil {
+		if _, _, err := b.AddPrepared(ingest.Prepare(tb, clean)); err != nil {
 			t.Fatal(err)
 		}
 	}

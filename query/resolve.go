@@ -10,7 +10,6 @@ import (
 	"strings"
 
 	"github.com/leaper-dev/leaper/graph"
-	"github.com/leaper-dev/leaper/graph/table"
 )
 
 // resolver turns relation names and constant texts into store ids. Both
@@ -194,7 +193,7 @@ func entityRefs(g *graph.Store, text string) ([]uint32, error) {
 		return 0, false, fmt.Errorf("query: entity %q: %w", k, err)
 	}
 	if strings.Contains(text, "/wiki/") {
-		if title := table.Title(text); title != "" {
+		if title := graph.Title(text); title != "" {
 			id, ok, err := byKey("w:" + title)
 			if err != nil || !ok {
 				return nil, err

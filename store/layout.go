@@ -34,11 +34,11 @@ func GraphPath(dir string) string { return filepath.Join(dir, graphDir) }
 // IndexPath is the index's directory inside the store in dir.
 func IndexPath(dir string) string { return filepath.Join(dir, indexDir) }
 
-// indexBuildPath is where a build writes the new index.
-func indexBuildPath(dir string) string { return filepath.Join(dir, indexBuildDir) }
+// IndexBuildPath is where a build (package ingest) writes the new index.
+func IndexBuildPath(dir string) string { return filepath.Join(dir, indexBuildDir) }
 
-// spillPath is where a build's finalize spills to disk.
-func spillPath(dir string) string { return filepath.Join(dir, spillDir) }
+// SpillPath is where a build's finalize spills to disk.
+func SpillPath(dir string) string { return filepath.Join(dir, spillDir) }
 
 // markerPath is the file whose presence says dir holds a store.
 func markerPath(dir string) string { return filepath.Join(dir, graphDir, graphMarker) }

@@ -8,8 +8,9 @@ import (
 
 	"github.com/leaper-dev/leaper/graph"
 	"github.com/leaper-dev/leaper/graph/graphtest"
+	"github.com/leaper-dev/leaper/ingest"
+	"github.com/leaper-dev/leaper/ingest/storetest"
 	"github.com/leaper-dev/leaper/store"
-	"github.com/leaper-dev/leaper/store/storetest"
 )
 
 func TestOpenAndState(t *testing.T) {
@@ -31,7 +32,7 @@ func TestOpenAndState(t *testing.T) {
 		t.Errorf("index holds %d pages (%v), graph %d", n, err, s.Graph().Manifest().Counts.Pages)
 	}
 	// Read-only: the graph refuses writes.
-	if _, err := s.Graph().NewBuilder(nil); !errors.Is(err, graph.ErrReadOnly) {
+	if _, err := s.Graph().NewBuilder(); !errors.Is(err, graph.ErrReadOnly) {
 		t.Errorf("NewBuilder on a read-only store: %v", err)
 	}
 	if err := s.Close(); err != nil {
@@ -59,7 +60,7 @@ func TestStateIncomplete(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := g.NewBuilder(nil); err != nil {
+	if _, err := g.NewBuilder(); err != nil {
 		t.Fatal(err)
 	}
 	if err := g.Close(); err != nil {
@@ -80,8 +81,8 @@ func TestStateIncomplete(t *testing.T) {
 
 func TestBuildOptionsValidated(t *testing.T) {
 	ctx := context.Background()
-	for _, o := range []*store.BuildOptions{{Format: "xlsx"}, {FlushEvery: -1}} {
-		if _, err := store.Build(ctx, t.TempDir(), []string{graphtest.Corpus()}, o); err == nil {
+	for _, o := range []*ingest.Options{{Format: "xlsx"}, {FlushEvery: -1}} {
+		if _, err := ingest.Run(ctx, t.TempDir(), []string{graphtest.Corpus()}, o); err == nil {
 			t.Errorf("Build accepted %+v", o)
 		}
 	}
@@ -109,7 +110,7 @@ func TestDigest(t *testing.T) {
 		t.Fatalf("ID = %q, %v", id, err)
 	}
 	dir := t.TempDir()
-	if _, err := store.Build(context.Background(), dir, []string{graphtest.Corpus()}, nil); err != nil {
+	if _, err := ingest.Run(context.Background(), dir, []string{graphtest.Corpus()}, nil); err != nil {
 		t.Fatal(err)
 	}
 	s2, err := store.Open(dir, &store.Options{GraphOnly: true})
@@ -123,7 +124,7 @@ func TestDigest(t *testing.T) {
 	// Another corpus (a part of the sample) has another digest.
 	part := filepath.Join(graphtest.Corpus(), "wtq")
 	dir3 := t.TempDir()
-	if _, err := store.Build(context.Background(), dir3, []string{part}, nil); err != nil {
+	if _, err := ingest.Run(context.Background(), dir3, []string{part}, nil); err != nil {
 		t.Fatal(err)
 	}
 	s3, err := store.Open(dir3, &store.Options{GraphOnly: true})

@@ -6,9 +6,9 @@ import (
 	"testing"
 
 	"github.com/leaper-dev/leaper/graph"
+	"github.com/leaper-dev/leaper/ingest/storetest"
 	"github.com/leaper-dev/leaper/internal/cputime"
 	"github.com/leaper-dev/leaper/store"
-	"github.com/leaper-dev/leaper/store/storetest"
 	"github.com/leaper-dev/leaper/synth"
 	"github.com/leaper-dev/leaper/task"
 )

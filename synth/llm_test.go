@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/leaper-dev/leaper/store/storetest"
+	"github.com/leaper-dev/leaper/ingest/storetest"
 	"github.com/leaper-dev/leaper/task"
 
 	"github.com/leaper-dev/leaper/synth"

@@ -14,7 +14,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/leaper-dev/leaper/store/storetest"
+	"github.com/leaper-dev/leaper/ingest/storetest"
 
 	"github.com/leaper-dev/leaper/graph"
 	"github.com/leaper-dev/leaper/store"

@@ -8,6 +8,7 @@ import (
 
 	"github.com/leaper-dev/leaper/graph"
 	"github.com/leaper-dev/leaper/graph/graphtest"
+	"github.com/leaper-dev/leaper/ingest"
 	"github.com/leaper-dev/leaper/store"
 	"github.com/leaper-dev/leaper/synth"
 	"github.com/leaper-dev/leaper/task"
@@ -18,14 +19,14 @@ import (
 // (a question would name a file); with --titles the same tree gives tasks
 // that name the page, never the file.
 func TestUntitledTreesLeftOut(t *testing.T) {
-	in := filepath.Join(graphtest.RepoRoot(), "graph", "table", "testdata", "sts-csv")
+	in := filepath.Join(graphtest.RepoRoot(), "ingest", "table", "testdata", "sts-csv")
 	for _, titled := range []bool{false, true} {
 		dir := t.TempDir()
-		opts := &store.BuildOptions{}
+		opts := &ingest.Options{}
 		if titled {
 			opts.Titles = map[string][2]string{"20220596-526655.csv": {"Comparison of force-field implementations", ""}}
 		}
-		if _, err := store.Build(context.Background(), dir, []string{in}, opts); err != nil {
+		if _, err := ingest.Run(context.Background(), dir, []string{in}, opts); err != nil {
 			t.Fatal(err)
 		}
 		g, err := graph.Open(store.GraphPath(dir), &graph.Options{ReadOnly: true})

@@ -8,8 +8,8 @@ import (
 
 	"github.com/leaper-dev/leaper/graph"
 	"github.com/leaper-dev/leaper/graph/graphtest"
-	"github.com/leaper-dev/leaper/graph/table"
-	"github.com/leaper-dev/leaper/store"
+	"github.com/leaper-dev/leaper/ingest"
+	"github.com/leaper-dev/leaper/ingest/table"
 	"github.com/leaper-dev/leaper/web"
 )
 
@@ -21,9 +21,9 @@ import (
 func TestStandardCorpora(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
-	fx := filepath.Join(graphtest.RepoRoot(), "graph", "table", "testdata", "corpora")
+	fx := filepath.Join(graphtest.RepoRoot(), "ingest", "table", "testdata", "corpora")
 	var skips []string
-	rep, err := store.Build(ctx, dir, []string{graphtest.Corpus(), fx}, &store.BuildOptions{
+	rep, err := ingest.Run(ctx, dir, []string{graphtest.Corpus(), fx}, &ingest.Options{
 		OnSkip: func(e *table.ParseError) { skips = append(skips, e.Error()) }})
 	if err != nil {
 		t.Fatal(err)

@@ -12,7 +12,6 @@ import (
 	"unicode"
 
 	"github.com/leaper-dev/leaper/graph"
-	"github.com/leaper-dev/leaper/graph/table"
 	"github.com/leaper-dev/leaper/index"
 	"github.com/leaper-dev/leaper/store"
 )
@@ -397,8 +396,8 @@ func (w *Web) Visit(ctx context.Context, urls []string, goal string) (*Observati
 // its own form, trimmed; anything else gives "".
 func CanonicalURL(u string) string {
 	u = strings.TrimSpace(u)
-	if t := table.Title(u); t != "" {
-		return table.URL(t)
+	if t := graph.Title(u); t != "" {
+		return graph.URL(t)
 	}
 	if l := strings.ToLower(u); strings.HasPrefix(l, "wikipedia.org/") || strings.Contains(l, ".wikipedia.org/") ||
 		!strings.HasPrefix(l, "http://") && !strings.HasPrefix(l, "https://") || strings.ContainsAny(u, " \t\n") {

@@ -11,8 +11,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/leaper-dev/leaper/ingest/storetest"
 	"github.com/leaper-dev/leaper/store"
-	"github.com/leaper-dev/leaper/store/storetest"
 
 	"github.com/leaper-dev/leaper/web"
 	"github.com/leaper-dev/leaper/web/webtest"

@@ -4,7 +4,8 @@
 // and item F1; the trajectory's ISR, ISE and valid-action rate, which
 // agent.Measure computes as the run goes), and aggregates many
 // trajectories into a report per task variant (evaluate.go: Evaluate,
-// Report). leaper eval, the /reward endpoint of web/serve and the task
+// Report). leaper eval, the /reward and /get_reward endpoints (package
+// rewardhttp, mounted on web/serve's server by leaper serve) and the task
 // hardness report all score through here.
 //
 // hardness.go (ComputeHardness, Hardness) says how much searching a task

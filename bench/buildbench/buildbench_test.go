@@ -14,7 +14,7 @@ import (
 	"testing"
 )
 
-const sample = "../../graph/table/testdata/sts-csv"
+const sample = "../../ingest/table/testdata/sts-csv"
 
 func TestRenameTable(t *testing.T) {
 	in := []byte("Year,Film,Director\n2011,Hugo_(film),Martin_Scorsese\nYear,Film,Director\nPilot,Some text,1999\nThe pilot,Hugo,Nolan\n")

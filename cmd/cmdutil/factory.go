@@ -6,7 +6,6 @@ import (
 	"io"
 	"os"
 
-	"github.com/leaper-dev/leaper/graph"
 	"github.com/leaper-dev/leaper/store"
 	"github.com/leaper-dev/leaper/web"
 )
@@ -30,9 +29,11 @@ type Factory struct {
 	// Web opens the store read-only, graph and index, and serves the
 	// offline web over it.
 	Web func() (*web.Web, error)
-	// Graph opens the store's graph read-only; it opens only the graph
-	// unless the whole store is open already.
-	Graph func() (*graph.Store, error)
+	// OpenStore opens the store read-only for reading its graph: the
+	// graph alone (the store's Index is then nil) unless Web has opened
+	// the whole store already. The store is the one type a command
+	// meets; its graph is st.Graph().
+	OpenStore func() (*store.Store, error)
 	// IsTerminal reports whether stderr is a terminal (progress bars).
 	IsTerminal bool
 	web        *web.Web
@@ -95,18 +96,18 @@ func (f *Factory) init() {
 		f.st, f.web = st, w
 		return w, nil
 	}
-	f.Graph = func() (*graph.Store, error) {
+	f.OpenStore = func() (*store.Store, error) {
 		switch {
 		case f.st != nil:
-			return f.st.Graph(), nil
+			return f.st, nil
 		case f.gst != nil:
-			return f.gst.Graph(), nil
+			return f.gst, nil
 		}
 		st, err := store.Open(f.Store, &store.Options{GraphOnly: true})
 		if err != nil {
 			return nil, fmt.Errorf("open store %s: %w", f.Store, err)
 		}
 		f.gst = st
-		return st.Graph(), nil
+		return st, nil
 	}
 }

@@ -4,10 +4,10 @@ import (
 	"os"
 	"runtime/debug"
 
-	"github.com/leaper-dev/leaper/store"
+	"github.com/leaper-dev/leaper/ingest"
 )
 
-// CollectNear caps the Go heap at store.HeapLimit(maxMemory) and sets the
+// CollectNear caps the Go heap at ingest.HeapLimit(maxMemory) and sets the
 // collector's percent below the cap to gcPercent (-1: collect only as the
 // heap nears the cap; GOGC=400 when maxMemory is 0), unless GOGC or
 // GOMEMLIMIT in the environment say otherwise, and returns what puts the
@@ -29,7 +29,7 @@ func CollectNear(maxMemory int64, gcPercent int) func() {
 		old := debug.SetGCPercent(400)
 		return func() { debug.SetGCPercent(old) }
 	}
-	oldLimit := debug.SetMemoryLimit(store.HeapLimit(maxMemory))
+	oldLimit := debug.SetMemoryLimit(ingest.HeapLimit(maxMemory))
 	oldPercent := debug.SetGCPercent(gcPercent)
 	return func() {
 		debug.SetGCPercent(oldPercent)

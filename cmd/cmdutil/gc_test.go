@@ -4,7 +4,7 @@ import (
 	"runtime/debug"
 	"testing"
 
-	"github.com/leaper-dev/leaper/store"
+	"github.com/leaper-dev/leaper/ingest"
 )
 
 // TestCollectNear checks the collector settings a build or a server runs
@@ -18,8 +18,8 @@ func TestCollectNear(t *testing.T) {
 	if p := debug.SetGCPercent(-1); p != -1 {
 		t.Errorf("GC percent %d under a server's memory budget, want -1 (off)", p)
 	}
-	if l := debug.SetMemoryLimit(-1); l != store.HeapLimit(1<<30) {
-		t.Errorf("memory limit %d, want %d", l, store.HeapLimit(1<<30))
+	if l := debug.SetMemoryLimit(-1); l != ingest.HeapLimit(1<<30) {
+		t.Errorf("memory limit %d, want %d", l, ingest.HeapLimit(1<<30))
 	}
 	restore()
 	if p := debug.SetGCPercent(100); p != 100 {
@@ -29,8 +29,8 @@ func TestCollectNear(t *testing.T) {
 	if p := debug.SetGCPercent(100); p != 100 {
 		t.Errorf("GC percent %d under a build's memory budget, want %d", p, 100)
 	}
-	if l := debug.SetMemoryLimit(-1); l != store.HeapLimit(1<<30) {
-		t.Errorf("build: memory limit %d, want %d", l, store.HeapLimit(1<<30))
+	if l := debug.SetMemoryLimit(-1); l != ingest.HeapLimit(1<<30) {
+		t.Errorf("build: memory limit %d, want %d", l, ingest.HeapLimit(1<<30))
 	}
 	restore()
 	restore = CollectNear(0, -1)

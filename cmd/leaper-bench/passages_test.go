@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/leaper-dev/leaper/store/storetest"
+	"github.com/leaper-dev/leaper/ingest/storetest"
 )
 
 func TestBenchPassagesFlags(t *testing.T) {

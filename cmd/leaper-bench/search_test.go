@@ -9,7 +9,7 @@ import (
 
 	"github.com/leaper-dev/leaper/bench/lucene"
 	"github.com/leaper-dev/leaper/cmd/cmdutil"
-	"github.com/leaper-dev/leaper/store/storetest"
+	"github.com/leaper-dev/leaper/ingest/storetest"
 )
 
 func TestBenchSearchFlags(t *testing.T) {

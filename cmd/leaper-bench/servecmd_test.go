@@ -12,7 +12,7 @@ import (
 	"github.com/leaper-dev/leaper/bench/load"
 	"github.com/leaper-dev/leaper/bench/lucene"
 	"github.com/leaper-dev/leaper/cmd/cmdutil"
-	"github.com/leaper-dev/leaper/store/storetest"
+	"github.com/leaper-dev/leaper/ingest/storetest"
 )
 
 func TestBenchServeFlags(t *testing.T) {

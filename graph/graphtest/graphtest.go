@@ -1,6 +1,6 @@
 // Package graphtest locates the corpora of tests: the real sample corpus
 // under testdata/corpus and the shared corpus beside the repository.
-// Package store/storetest builds the sample store from it.
+// Package ingest/storetest builds the sample store from it.
 package graphtest
 
 import (

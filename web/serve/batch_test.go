@@ -13,7 +13,7 @@ import (
 
 	"github.com/leaper-dev/leaper/graph"
 	"github.com/leaper-dev/leaper/graph/graphtest"
-	"github.com/leaper-dev/leaper/store"
+	"github.com/leaper-dev/leaper/ingest"
 	"github.com/leaper-dev/leaper/web"
 )
 
@@ -117,13 +117,13 @@ func TestBatchTimeout(t *testing.T) {
 }
 
 // TestRetrieveCorpusIDs builds wiki-18 passages and a BrowseComp-Plus
-// document (the corpus fixtures of graph/table) and reads /retrieve as
+// document (the corpus fixtures of ingest/table) and reads /retrieve as
 // Search-R1 does (its fixture's request): each document's id is the
 // corpus's, and contents is "\"Title\"\n" and the passage whole.
 func TestRetrieveCorpusIDs(t *testing.T) {
 	dir := t.TempDir()
-	fx := filepath.Join(graphtest.RepoRoot(), "graph", "table", "testdata", "corpora")
-	if _, err := store.Build(context.Background(), dir, []string{fx}, nil); err != nil {
+	fx := filepath.Join(graphtest.RepoRoot(), "ingest", "table", "testdata", "corpora")
+	if _, err := ingest.Run(context.Background(), dir, []string{fx}, nil); err != nil {
 		t.Fatal(err)
 	}
 	w, err := web.Open(dir, nil)

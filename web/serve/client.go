@@ -11,9 +11,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/leaper-dev/leaper/agent/eval"
-
-	"github.com/leaper-dev/leaper/agent"
 	"github.com/leaper-dev/leaper/web"
 )
 
@@ -103,18 +100,13 @@ func (c *Client) Access(ctx context.Context, urls []string) ([]*AccessResult, er
 	return out.Result, err
 }
 
-// Reward scores an answer (and optionally a trajectory) against a task.
-func (c *Client) Reward(ctx context.Context, req *RewardRequest) (*eval.Scores, error) {
-	var sc eval.Scores
-	if err := c.postJSON(ctx, "/reward", req, &sc); err != nil {
-		return nil, err
-	}
-	return &sc, nil
+// PostJSON posts req as JSON to path, an endpoint the server mounts
+// (Server.MountEndpoint: /reward, whose client is in
+// agent/eval/rewardhttp), and decodes the answer into out. An answer other
+// than 200 is an *Error.
+func (c *Client) PostJSON(ctx context.Context, path string, req, out any) error {
+	return c.postJSON(ctx, path, req, out)
 }
-
-// A *Client is an agent.Backend: agent.Run runs its rollouts against the
-// server as against a *web.Web.
-var _ agent.Backend = (*Client)(nil)
 
 // Stats fetches the server's counters.
 func (c *Client) Stats(ctx context.Context) (*Stats, error) {

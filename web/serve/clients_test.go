@@ -14,8 +14,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-
-	"github.com/leaper-dev/leaper/task"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/clients")
@@ -63,7 +61,7 @@ func readFixture(t *testing.T, path string) *clientFixture {
 
 func TestClientShapes(t *testing.T) {
 	tk := sampleTask(t)
-	f := newFixture(t, &Options{Tasks: []*task.Task{tk}})
+	f := newFixture(t, nil, tk)
 	var names []string
 	for _, r := range tk.Answer.Rows {
 		names = append(names, r[0])

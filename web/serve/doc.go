@@ -21,9 +21,9 @@
 //	                → "Title: …\n\nURL Source: …\n\nMarkdown Content:\n<page>"; with Accept:
 //	                application/json {"code": 200, "status": 20000, "data": {"title", "url", "content", "entities"}};
 //	                entities also in the X-Leaper-Entities header
-//	POST /reward    {"task_id": "t1" | "task": {...}, "answer": "...", "trajectory": {...}?}
+//	POST /reward    (mounted: agent/eval/rewardhttp) {"task_id": "t1" | "task": {...}, "answer": "...", "trajectory": {...}?}
 //	                → {"precision", "recall", "f", "success", "row_f1", "item_f1", "isr", "ise", ...}
-//	POST /get_reward {"query": [prompt+response], "prompts": [...], "labels": [task id | task JSON]}  (OpenRLHF)
+//	POST /get_reward (mounted: agent/eval/rewardhttp) {"query": [prompt+response], "prompts": [...], "labels": [task id | task JSON]}  (OpenRLHF)
 //	                → {"rewards": [soft F], "scores": [...], "extra_logs": {batch means}}
 //	GET  /healthz, GET /health, GET /livez → {"status": "ok"} (the process answers)
 //	GET  /readyz    → 200 {"status": "ready", "store": id} once the store is open and warm;
@@ -64,9 +64,13 @@
 //	leaper serve --addr 0.0.0.0:8080 --token-file token.txt
 //	curl -s -H "Authorization: Bearer $(cat token.txt)" host:8080/search -d '{"query": "Booker Prize"}'
 //
-// /reward scores with eval.Scorer; task_id is resolved against
-// Options.Tasks (leaper serve --tasks FILE). A trajectory's ISR and ISE are
-// recomputed from its steps against the task's targets, not taken as sent.
+// The server serves the web; other packages attach endpoints at its mount
+// points. MountEndpoint serves a JSON endpoint exactly as the server's own
+// (token, method, bounded UTF-8 body, worker slot, the store the request
+// holds, errors as JSON, stats): leaper serve mounts /reward and
+// /get_reward from agent/eval/rewardhttp, which owns scoring, this way.
+// Mount and MountWeb serve any http.Handler (the MCP endpoint, the report)
+// behind the token.
 //
 // Replicas behind a load balancer (replica.go): several servers may open
 // one store directory read-only at once. Serve warms the store (a few
@@ -82,9 +86,10 @@
 // (holdconn.go), so a replica killed mid-answer leaves its balancer
 // nothing, which it retries elsewhere, rather than a cut answer.
 //
-// Main types: Server (NewServer, Serve, Switch, an http.Handler) and Client (NewClient,
-// Search, Visit, Call, Retrieve, Access, Reward, Stats, SwitchStore; Backend adapts it
-// to agent.Backend).
+// Main types: Server (NewServer, Serve, Switch, MountEndpoint, Mount, MountWeb, an
+// http.Handler) and Client (NewClient, Search, Visit, Call, Retrieve, Access, PostJSON,
+// Stats, SwitchStore; a *Client is an agent.Backend, as client_test.go checks, so
+// rollouts run against the server as against a *web.Web).
 //
 // # Concurrency
 //
@@ -106,8 +111,9 @@
 // server never reads anything but the store: URLs are only keys of page
 // lookups. Latency quantiles are from log-linear buckets, within about 6%.
 // Serve stops on its context, letting in-flight requests finish for
-// Options.ShutdownGrace. After a switch, /reward still resolves task ids
-// against the tasks given at start; MCP sessions open on /mcp end (the MCP
+// Options.ShutdownGrace. After a switch, mounted endpoints answer from the
+// new store (/reward still resolves task ids against the tasks given at
+// start); MCP sessions open on /mcp end (the MCP
 // handler is made anew over the new store), and requests still on the old
 // store when ShutdownGrace runs out fail as the store closes.
 package serve

@@ -7,8 +7,6 @@ import (
 	"net/http"
 	"strings"
 	"testing"
-
-	"github.com/leaper-dev/leaper/task"
 )
 
 // TestLiveWebShapesAttribute checks that the Serper and Jina shapes show
@@ -75,7 +73,7 @@ func TestLiveWebShapesAttribute(t *testing.T) {
 // TestNewEndpointsBadInput: client mistakes are 4xx with a message, never
 // a 5xx, on every endpoint issue 12 added.
 func TestNewEndpointsBadInput(t *testing.T) {
-	f := newFixture(t, &Options{Tasks: []*task.Task{sampleTask(t)}})
+	f := newFixture(t, nil, sampleTask(t))
 	long := strings.Repeat("x", 5000)
 	cases := []struct{ method, path, body string }{
 		{"POST", "/retrieve", `{"query": "a", "queries": ["b"]}`},

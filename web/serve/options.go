@@ -8,7 +8,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/leaper-dev/leaper/task"
 	"github.com/leaper-dev/leaper/web"
 )
 
@@ -26,9 +25,6 @@ type Options struct {
 	Token string
 	// MaxBody bounds a request body, in bytes. Default 1 MiB.
 	MaxBody int64
-	// MaxRewardBody bounds the body of POST /reward, which may carry a
-	// whole trajectory. Default 16 MiB.
-	MaxRewardBody int64
 	// MaxQueries bounds the queries of one search call (and of Serper's
 	// batch). Default 16.
 	MaxQueries int
@@ -59,8 +55,6 @@ type Options struct {
 	// /admin/store); nil means the server cannot switch stores. The server
 	// closes the web's store once it no longer serves it.
 	Open func(dir string) (*web.Web, error)
-	// Tasks are what POST /reward resolves "task_id" against.
-	Tasks []*task.Task
 	// Logger receives server errors and recovered panics; default discard.
 	Logger *slog.Logger
 }
@@ -80,7 +74,6 @@ func (o *Options) Validate() error {
 		{"Workers", o.Workers < 0},
 		{"Cache", o.Cache < 0},
 		{"MaxBody", o.MaxBody < 0},
-		{"MaxRewardBody", o.MaxRewardBody < 0},
 		{"MaxQueries", o.MaxQueries < 0},
 		{"MaxBatch", o.MaxBatch < 0},
 		{"BatchTimeout", o.BatchTimeout < 0},
@@ -111,9 +104,6 @@ func (o *Options) withDefaults() Options {
 	}
 	if c.MaxBody <= 0 {
 		c.MaxBody = 1 << 20
-	}
-	if c.MaxRewardBody <= 0 {
-		c.MaxRewardBody = 16 << 20
 	}
 	if c.MaxQueries <= 0 {
 		c.MaxQueries = 16

@@ -16,8 +16,8 @@ import (
 	"time"
 
 	"github.com/leaper-dev/leaper/graph/graphtest"
-	"github.com/leaper-dev/leaper/store"
-	"github.com/leaper-dev/leaper/store/storetest"
+	"github.com/leaper-dev/leaper/ingest"
+	"github.com/leaper-dev/leaper/ingest/storetest"
 	"github.com/leaper-dev/leaper/web"
 )
 
@@ -154,7 +154,7 @@ func TestSwitchUnderLoad(t *testing.T) {
 		t.Skip("builds a second store")
 	}
 	other := t.TempDir()
-	if _, err := store.Build(context.Background(), other, []string{filepath.Join(graphtest.Corpus(), "wtq")}, nil); err != nil {
+	if _, err := ingest.Run(context.Background(), other, []string{filepath.Join(graphtest.Corpus(), "wtq")}, nil); err != nil {
 		t.Fatal(err)
 	}
 	w, err := web.Open(sampleDir(t), nil)

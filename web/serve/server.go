@@ -19,7 +19,6 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/leaper-dev/leaper/task"
 	"github.com/leaper-dev/leaper/web"
 )
 
@@ -41,12 +40,14 @@ type Server struct {
 	start    time.Time
 	token    [sha256.Size]byte
 	mux      *http.ServeMux
-	tasks    map[string]*task.Task
-	stats    map[string]*endpointStats
-	names    []string
-	jinaH    http.HandlerFunc
-	flight   atomic.Int64
-	queued   atomic.Int64
+	// limits are the body bounds of endpoints mounted with their own
+	// (MountEndpoint), by name.
+	limits map[string]int64
+	stats  map[string]*endpointStats
+	names  []string
+	jinaH  http.HandlerFunc
+	flight atomic.Int64
+	queued atomic.Int64
 	// beforeTool, when set (tests), runs inside the worker slot before a
 	// tool executes.
 	beforeTool func(endpoint string)
@@ -61,7 +62,7 @@ func NewServer(w *web.Web, opts *Options) *Server {
 		cache:    newCache(o.Cache),
 		start:    time.Now(),
 		mux:      http.NewServeMux(),
-		tasks:    taskMap(o.Tasks),
+		limits:   map[string]int64{},
 		stats:    map[string]*endpointStats{},
 		mountFns: map[string]func(*web.Web) http.Handler{},
 	}
@@ -80,8 +81,6 @@ func NewServer(w *web.Web, opts *Options) *Server {
 	s.handle("/visit", http.MethodPost, s.visit)
 	s.handle("/retrieve", http.MethodPost, s.retrieve)
 	s.handle("/access", http.MethodPost, s.access)
-	s.handle("/reward", http.MethodPost, s.reward)
-	s.handle("/get_reward", http.MethodPost, s.getReward)
 	s.handle("/serper/search", http.MethodPost, s.serper)
 	// /jina/<url> is dispatched in ServeHTTP: the mux would clean the
 	// "//" out of the page URL.
@@ -213,8 +212,8 @@ func (s *Server) wrap(name, method string, h handlerFunc, render renderFunc) htt
 		if method == http.MethodPost {
 			var err error
 			limit := s.opts.MaxBody
-			if name == "reward" || name == "get_reward" {
-				limit = s.opts.MaxRewardBody
+			if l := s.limits[name]; l > 0 {
+				limit = l
 			}
 			if name == "retrieve" {
 				// A batch of MaxBatch queries of 1 KiB each fits.
@@ -276,6 +275,7 @@ func (s *Server) authorized(r *http.Request) bool {
 
 func (s *Server) fail(rw http.ResponseWriter, r *http.Request, endpoint string, body []byte, err error) {
 	var br *badRequest
+	var se statusError
 	switch {
 	case errors.As(err, &br):
 		var obs *web.Observation
@@ -290,6 +290,8 @@ func (s *Server) fail(rw http.ResponseWriter, r *http.Request, endpoint string, 
 			}
 		}
 		writeError(rw, br.status, br.msg, obs)
+	case errors.As(err, &se):
+		writeError(rw, se.HTTPStatus(), se.Error(), nil)
 	case errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded):
 		writeError(rw, http.StatusServiceUnavailable, "request canceled", nil)
 	default:

@@ -14,7 +14,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/leaper-dev/leaper/agent/eval/rewardhttp"
 	"github.com/leaper-dev/leaper/graph"
+	"github.com/leaper-dev/leaper/ingest/storetest"
+	"github.com/leaper-dev/leaper/task"
 	"github.com/leaper-dev/leaper/web"
 	"github.com/leaper-dev/leaper/web/webtest"
 )
@@ -31,10 +34,15 @@ type fixture struct {
 	goal  string
 }
 
-func newFixture(t *testing.T, opts *Options) *fixture {
+// newFixture serves the sample store with /reward and /get_reward mounted
+// over tasks, as leaper serve mounts them.
+func newFixture(t *testing.T, opts *Options, tasks ...*task.Task) *fixture {
 	t.Helper()
 	w := webtest.OpenWeb(t)
 	f := &fixture{w: w, srv: NewServer(w, opts)}
+	re := rewardhttp.NewEndpoints(&rewardhttp.Options{Tasks: tasks})
+	f.srv.MountEndpoint("/reward", re.MaxBody(), re.Reward)
+	f.srv.MountEndpoint("/get_reward", re.MaxBody(), re.GetReward)
 	f.ts = httptest.NewServer(f.srv)
 	t.Cleanup(f.ts.Close)
 	tok := ""
@@ -73,6 +81,30 @@ func (f *fixture) post(t *testing.T, path, body string, hdr ...string) (int, map
 		t.Fatalf("%s %s: status %d, body not JSON: %q", path, body, resp.StatusCode, data)
 	}
 	return resp.StatusCode, m, resp.Header
+}
+
+// sampleTask is a small basic task over the sample store's first tree: its
+// first three subtree roots.
+func sampleTask(t *testing.T) *task.Task {
+	t.Helper()
+	g := storetest.OpenGraph(t)
+	var tr *graph.Tree
+	g.EachTree(context.Background(), func(x *graph.Tree) error {
+		if tr == nil && len(x.Rows) >= 3 {
+			tr = x
+		}
+		return nil
+	})
+	tk := &task.Task{ID: "t1", Variant: "basic", Question: "Which?", Answer: task.Answer{Columns: []string{tr.KeyHeader}}, Trees: []uint32{tr.ID}}
+	for _, r := range tr.Rows[:3] {
+		es, err := g.Entities([]uint32{r.Key})
+		if err != nil {
+			t.Fatal(err)
+		}
+		tk.Targets = append(tk.Targets, task.Target{Entity: r.Key, Name: es[0].Name, Layer: 2, Tree: tr.ID})
+		tk.Answer.Rows = append(tk.Answer.Rows, []string{es[0].Name})
+	}
+	return tk
 }
 
 func mustJSON(v any) string {

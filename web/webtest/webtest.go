@@ -4,7 +4,7 @@ package webtest
 import (
 	"testing"
 
-	"github.com/leaper-dev/leaper/store/storetest"
+	"github.com/leaper-dev/leaper/ingest/storetest"
 
 	"github.com/leaper-dev/leaper/web"
 )

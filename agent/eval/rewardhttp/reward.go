@@ -1,4 +1,4 @@
-package serve
+package rewardhttp
 
 import (
 	"context"
@@ -6,13 +6,58 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strconv"
 	"strings"
 
-	"github.com/leaper-dev/leaper/agent/eval"
-
 	"github.com/leaper-dev/leaper/agent"
+	"github.com/leaper-dev/leaper/agent/eval"
 	"github.com/leaper-dev/leaper/task"
+	"github.com/leaper-dev/leaper/web"
 )
+
+// DefaultMaxBody bounds a request body when Options.MaxBody is 0: a
+// /reward body may carry a whole trajectory.
+const DefaultMaxBody = 16 << 20
+
+// Options configure the endpoints. A nil *Options means no tasks and the
+// default body bound.
+type Options struct {
+	// Tasks are what /reward's "task_id" and /get_reward's labels
+	// resolve against (leaper serve --tasks FILE).
+	Tasks []*task.Task
+	// MaxBody bounds a request body, in bytes. Default DefaultMaxBody.
+	MaxBody int64
+}
+
+// Endpoints answers POST /reward and POST /get_reward over the tasks it
+// was made with. Mount its methods on a web/serve Server:
+//
+//	srv.MountEndpoint("/reward", e.MaxBody(), e.Reward)
+//	srv.MountEndpoint("/get_reward", e.MaxBody(), e.GetReward)
+type Endpoints struct {
+	tasks   map[string]*task.Task
+	maxBody int64
+}
+
+// NewEndpoints returns the reward endpoints over opts.Tasks.
+func NewEndpoints(opts *Options) *Endpoints {
+	var o Options
+	if opts != nil {
+		o = *opts
+	}
+	if o.MaxBody <= 0 {
+		o.MaxBody = DefaultMaxBody
+	}
+	return &Endpoints{tasks: taskMap(o.Tasks), maxBody: o.MaxBody}
+}
+
+// MaxBody is the bound on a request body the endpoints are mounted with.
+func (e *Endpoints) MaxBody() int64 { return e.maxBody }
+
+// Run runs fn over the web of the store a request holds, in one of the
+// server's worker slots: the shape of web/serve's Run, which a Server
+// passes to its mounted endpoints.
+type Run = func(fn func(ctx context.Context, w *web.Web) (any, error)) (any, error)
 
 // RewardRequest is the body of POST /reward: a task by id (from the
 // server's task file) or inline, the answer text (the inside of <answer>,
@@ -24,42 +69,39 @@ type RewardRequest struct {
 	Trajectory *agent.Trajectory `json:"trajectory,omitempty"`
 }
 
-func (s *Server) reward(r *http.Request, body []byte) ([]byte, bool, error) {
+// Reward answers POST /reward: the task's scores (eval.Scores) for the
+// answer, and the trajectory's metrics recomputed against the task.
+func (e *Endpoints) Reward(ctx context.Context, body []byte, run Run) (any, error) {
 	var a RewardRequest
 	if err := json.Unmarshal(body, &a); err != nil {
-		return nil, false, badf(false, "invalid request: %s", jsonMsg(err))
+		return nil, badf("invalid request: %s", jsonMsg(err))
 	}
 	t := a.Task
 	switch {
 	case (a.TaskID == "") == (a.Task == nil):
-		return nil, false, badf(false, `give exactly one of "task_id" and "task"`)
+		return nil, badf(`give exactly one of "task_id" and "task"`)
 	case a.TaskID != "":
-		t = s.tasks[a.TaskID]
+		t = e.tasks[a.TaskID]
 		if t == nil {
-			return nil, false, &badRequest{status: http.StatusNotFound, msg: fmt.Sprintf("unknown task %q (serve --tasks FILE)", a.TaskID)}
+			return nil, &requestError{status: http.StatusNotFound, msg: fmt.Sprintf("unknown task %q (serve --tasks FILE)", a.TaskID)}
 		}
 	case len(a.Task.Targets) == 0:
-		return nil, false, badf(false, `"task": a task without targets (give a task as leaper synth writes it)`)
+		return nil, badf(`"task": a task without targets (give a task as leaper synth writes it)`)
 	}
 	if a.Answer == nil && a.Trajectory != nil && a.Trajectory.Answer != "" {
 		a.Answer = &a.Trajectory.Answer // the trajectory's own answer
 	}
 	if a.Answer == nil {
-		return nil, false, badf(false, `missing "answer" (or a "trajectory" with one)`)
+		return nil, badf(`missing "answer" (or a "trajectory" with one)`)
 	}
 	tr := a.Trajectory
 	if tr != nil {
 		tr = remeasure(t, tr)
 	}
-	v, err := s.run(r.Context(), "reward", func(context.Context) (any, error) {
-		sc := eval.Scorer{Graph: webOf(r.Context()).Store().Graph()}
+	return run(func(_ context.Context, w *web.Web) (any, error) {
+		sc := eval.Scorer{Graph: w.Store().Graph()}
 		return sc.Score(t, *a.Answer, tr), nil
 	})
-	if err != nil {
-		return nil, false, err
-	}
-	b, err := encode(v)
-	return b, false, err
 }
 
 // remeasure recomputes a client's trajectory metrics against the task: only
@@ -122,32 +164,34 @@ type GetRewardResponse struct {
 // maxRewardBatch bounds the samples of one /get_reward call.
 const maxRewardBatch = 4096
 
-func (s *Server) getReward(r *http.Request, body []byte) ([]byte, bool, error) {
+// GetReward answers POST /get_reward: each sample's soft F
+// (GetRewardResponse).
+func (e *Endpoints) GetReward(ctx context.Context, body []byte, run Run) (any, error) {
 	var a GetRewardRequest
 	if err := json.Unmarshal(body, &a); err != nil {
-		return nil, false, badf(false, "invalid request: %s", jsonMsg(err))
+		return nil, badf("invalid request: %s", jsonMsg(err))
 	}
 	n := len(a.Query)
 	switch {
 	case n == 0:
-		return nil, false, badf(false, `missing "query" (a list of prompt+response texts)`)
+		return nil, badf(`missing "query" (a list of prompt+response texts)`)
 	case n > maxRewardBatch:
-		return nil, false, badf(false, "%d samples in one call; at most %d", n, maxRewardBatch)
+		return nil, badf("%d samples in one call; at most %d", n, maxRewardBatch)
 	case len(a.Labels) != n:
-		return nil, false, badf(false, `"labels" has %d items, "query" %d`, len(a.Labels), n)
+		return nil, badf(`"labels" has %d items, "query" %d`, len(a.Labels), n)
 	case a.Prompts != nil && len(a.Prompts) != n:
-		return nil, false, badf(false, `"prompts" has %d items, "query" %d`, len(a.Prompts), n)
+		return nil, badf(`"prompts" has %d items, "query" %d`, len(a.Prompts), n)
 	}
 	tasks := make([]*task.Task, n)
 	for i, l := range a.Labels {
-		t, err := s.label(l)
+		t, err := e.label(l)
 		if err != nil {
-			return nil, false, badf(false, "labels[%d]: %s", i, err.Error())
+			return nil, badf("labels[%d]: %s", i, err.Error())
 		}
 		tasks[i] = t
 	}
-	v, err := s.run(r.Context(), "get_reward", func(ctx context.Context) (any, error) {
-		sc := eval.Scorer{Graph: webOf(r.Context()).Store().Graph()}
+	return run(func(ctx context.Context, w *web.Web) (any, error) {
+		sc := eval.Scorer{Graph: w.Store().Graph()}
 		out := &GetRewardResponse{Rewards: make([]float64, n), Scores: make([]float64, n)}
 		var rec, prec, item, row float64
 		for i, q := range a.Query {
@@ -166,15 +210,10 @@ func (s *Server) getReward(r *http.Request, body []byte) ([]byte, bool, error) {
 		out.ExtraLogs = map[string]float64{"recall": rec / fn, "precision": prec / fn, "item_f1": item / fn, "row_f1": row / fn}
 		return out, nil
 	})
-	if err != nil {
-		return nil, false, err
-	}
-	b, err := encode(v)
-	return b, false, err
 }
 
 // label resolves a /get_reward label: a task id, or a task as JSON.
-func (s *Server) label(l string) (*task.Task, error) {
+func (e *Endpoints) label(l string) (*task.Task, error) {
 	l = strings.TrimSpace(l)
 	if strings.HasPrefix(l, "{") {
 		var t task.Task
@@ -186,11 +225,40 @@ func (s *Server) label(l string) (*task.Task, error) {
 		}
 		return &t, nil
 	}
-	if t := s.tasks[l]; t != nil {
+	if t := e.tasks[l]; t != nil {
 		return t, nil
 	}
 	if l == "" {
 		return nil, errors.New("empty label; give a task id or a task")
 	}
 	return nil, fmt.Errorf("unknown task %q (serve --tasks FILE)", l)
+}
+
+// requestError is a client's mistake: web/serve answers it with its
+// status and message.
+type requestError struct {
+	status int
+	msg    string
+}
+
+func (e *requestError) Error() string { return e.msg }
+
+// HTTPStatus is the status the server answers the mistake with.
+func (e *requestError) HTTPStatus() int { return e.status }
+
+func badf(format string, a ...any) *requestError {
+	return &requestError{status: http.StatusBadRequest, msg: fmt.Sprintf(format, a...)}
+}
+
+// jsonMsg says what is wrong with a request body, as web/serve says it
+// for its own endpoints.
+func jsonMsg(err error) string {
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) {
+		if te.Field != "" {
+			return "field " + strconv.Quote(te.Field) + " must be " + te.Type.String()
+		}
+		return "body must be a JSON object"
+	}
+	return err.Error()
 }

@@ -1,6 +1,7 @@
-// Package table reads Wikipedia tables, in every input format leaper
-// accepts, into raw tables, and entity passages into Passages, before any
-// cleaning.
+// Package table is the build's first stage, the readers: it reads
+// Wikipedia tables, in every input format leaper accepts, into raw tables,
+// and entity passages into Passages, before any cleaning (package ingest
+// cleans them and has the graph store them).
 //
 // Formats (see Format and Detect):
 //
@@ -25,7 +26,8 @@
 // each Item (a *Table, a *Passage, or a *ParseError for a skipped record)
 // to a callback in a deterministic order. The per-format parsers
 // (ParseHTML, ParseWikiTablesLine, ParsePassageLine, ParseTabELLine,
-// ParseCSV) can be used alone. Title and URL canonicalise Wikipedia links;
+// ParseCSV) can be used alone. Title and URL canonicalise Wikipedia links
+// (graph.Title and graph.URL: the graph owns what names an article);
 // Table.Key is a stable content hash for deduplication.
 //
 // # Concurrency

@@ -10,13 +10,14 @@ import (
 
 	"github.com/leaper-dev/leaper/graph"
 	"github.com/leaper-dev/leaper/graph/graphtest"
+	"github.com/leaper-dev/leaper/ingest"
 	"github.com/leaper-dev/leaper/store"
 )
 
 var (
 	once   sync.Once
 	dir    string
-	report *store.Report
+	report *ingest.Report
 	err    error
 )
 
@@ -30,7 +31,7 @@ func SampleStore(t testing.TB) string {
 		if err != nil {
 			return
 		}
-		report, err = store.Build(context.Background(), dir, []string{graphtest.Corpus()}, nil)
+		report, err = ingest.Run(context.Background(), dir, []string{graphtest.Corpus()}, nil)
 	})
 	if err != nil {
 		t.Fatalf("storetest: build sample store: %v", err)
@@ -39,7 +40,7 @@ func SampleStore(t testing.TB) string {
 }
 
 // SampleReport is the report of the sample build.
-func SampleReport(t testing.TB) *store.Report {
+func SampleReport(t testing.TB) *ingest.Report {
 	SampleStore(t)
 	return report
 }

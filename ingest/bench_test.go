@@ -1,4 +1,4 @@
-package store_test
+package ingest_test
 
 import (
 	"context"
@@ -9,9 +9,9 @@ import (
 	"time"
 
 	"github.com/leaper-dev/leaper/graph/graphtest"
-	"github.com/leaper-dev/leaper/graph/table"
+	"github.com/leaper-dev/leaper/ingest"
+	"github.com/leaper-dev/leaper/ingest/table"
 	"github.com/leaper-dev/leaper/internal/procmem"
-	"github.com/leaper-dev/leaper/store"
 )
 
 // BenchmarkBuildCorpus builds the whole shared corpus (wtq fragments and
@@ -23,12 +23,12 @@ func BenchmarkBuildCorpus(b *testing.B) {
 		b.Skip("../shared/corpus not found")
 	}
 	// As leaper build does by default (--max-memory 4GiB).
-	defer debug.SetMemoryLimit(debug.SetMemoryLimit(store.HeapLimit(4 << 30)))
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(ingest.HeapLimit(4 << 30)))
 	defer debug.SetGCPercent(debug.SetGCPercent(100))
 	for i := 0; i < b.N; i++ {
 		dir := b.TempDir()
 		start := time.Now()
-		rep, err := store.Build(context.Background(), dir, []string{corpus}, nil)
+		rep, err := ingest.Run(context.Background(), dir, []string{corpus}, nil)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -46,7 +46,7 @@ func BenchmarkBuildCorpus(b *testing.B) {
 // BenchmarkBuildSample builds the bundled sample corpus.
 func BenchmarkBuildSample(b *testing.B) {
 	for i := 0; i < b.N; i++ {
-		rep, err := store.Build(context.Background(), b.TempDir(), []string{graphtest.Corpus()}, nil)
+		rep, err := ingest.Run(context.Background(), b.TempDir(), []string{graphtest.Corpus()}, nil)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -68,12 +68,12 @@ func BenchmarkBuildSTS(b *testing.B) {
 	if _, err := os.Stat(sts); err != nil {
 		b.Skip("../shared/corpus/sts-csv not found")
 	}
-	defer debug.SetMemoryLimit(debug.SetMemoryLimit(store.HeapLimit(4 << 30)))
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(ingest.HeapLimit(4 << 30)))
 	defer debug.SetGCPercent(debug.SetGCPercent(100))
 	for i := 0; i < b.N; i++ {
 		dir := b.TempDir()
 		start := time.Now()
-		rep, err := store.Build(context.Background(), dir, []string{sts}, &store.BuildOptions{OnSkip: func(*table.ParseError) {}})
+		rep, err := ingest.Run(context.Background(), dir, []string{sts}, &ingest.Options{OnSkip: func(*table.ParseError) {}})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -1,4 +1,4 @@
-package graph
+package ingest
 
 import (
 	"fmt"
@@ -8,7 +8,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/leaper-dev/leaper/graph/table"
+	"github.com/leaper-dev/leaper/graph"
+	"github.com/leaper-dev/leaper/ingest/table"
+	"github.com/leaper-dev/leaper/internal/textnorm"
 )
 
 // mk builds a table: header, then rows of cell texts; "@X" links to X.
@@ -47,7 +49,7 @@ func TestShapeGood(t *testing.T) {
 	if rej != nil {
 		t.Fatal(rej)
 	}
-	if s.KeyHeader != "Laureate" || s.KeyDatatype != TypeEntity || s.KeyDomain != "person" {
+	if s.KeyHeader != "Laureate" || s.KeyDatatype != graph.TypeEntity || s.KeyDomain != "person" {
 		t.Fatalf("key %q %s %s", s.KeyHeader, s.KeyDatatype, s.KeyDomain)
 	}
 	var names []string
@@ -80,13 +82,13 @@ func TestShapeRejects(t *testing.T) {
 		t    *table.Table
 		want string
 	}{
-		{"few rows", laureates(5), RejectTooFewRows},
-		{"many rows", laureates(201), RejectTooManyRows},
-		{"few columns", mk([]string{"A", "B"}, rowsOf(12, func(i int) []string { return []string{"a", "b"} })), RejectTooFewCols},
-		{"many columns", wide, RejectTooManyCols},
-		{"ragged", ragged, RejectRagged},
-		{"merged", merged, RejectMerged},
-		{"no key", dupKeys, RejectNoKey},
+		{"few rows", laureates(5), graph.RejectTooFewRows},
+		{"many rows", laureates(201), graph.RejectTooManyRows},
+		{"few columns", mk([]string{"A", "B"}, rowsOf(12, func(i int) []string { return []string{"a", "b"} })), graph.RejectTooFewCols},
+		{"many columns", wide, graph.RejectTooManyCols},
+		{"ragged", ragged, graph.RejectRagged},
+		{"merged", merged, graph.RejectMerged},
+		{"no key", dupKeys, graph.RejectNoKey},
 	} {
 		_, rej := Shape(tc.t, DefaultCleanOptions())
 		if rej == nil || rej.Reason != tc.want {
@@ -114,38 +116,38 @@ func TestSectionRowsDropped(t *testing.T) {
 func TestValues(t *testing.T) {
 	for _, tc := range []struct {
 		text string
-		typ  Datatype
+		typ  graph.Datatype
 		key  string
 	}{
-		{"1,234", TypeNumber, "n:1234"},
-		{"$12.50", TypeNumber, "n:12.5"},
-		{"1983", TypeYear, "y:1983"},
-		{"23 October 1959", TypeDate, "d:1959-10-23"},
-		{"October 23, 1959", TypeDate, "d:1959-10-23"},
-		{"  The  Beatles ", TypeText, "t:the beatles"},
-		{"n/a", TypeText, ""},
+		{"1,234", graph.TypeNumber, "n:1234"},
+		{"$12.50", graph.TypeNumber, "n:12.5"},
+		{"1983", graph.TypeYear, "y:1983"},
+		{"23 October 1959", graph.TypeDate, "d:1959-10-23"},
+		{"October 23, 1959", graph.TypeDate, "d:1959-10-23"},
+		{"  The  Beatles ", graph.TypeText, "t:the beatles"},
+		{"n/a", graph.TypeText, ""},
 	} {
 		if v := cellValue(table.Cell{Text: tc.text}, tc.typ); v.Key != tc.key {
 			t.Errorf("cellValue(%q, %s) = %q, want %q", tc.text, tc.typ, v.Key, tc.key)
 		}
 	}
-	if v := cellValues(table.Cell{Text: "A, B", Links: []string{"A", "B", "A"}}, TypeEntity, nil); len(v) != 2 {
+	if v := cellValues(table.Cell{Text: "A, B", Links: []string{"A", "B", "A"}}, graph.TypeEntity, nil); len(v) != 2 {
 		t.Errorf("multi-link cell gave %d values", len(v))
 	}
 }
 
 func TestNames(t *testing.T) {
 	for in, want := range map[string]string{"Chart-Positions UK[9]": "has_chart_positions_uk", "Year of award": "has_year_of_award", "": "has_column_3", "Écrivain": "has_écrivain"} {
-		if got := RelationName(in, 2); got != want {
+		if got := graph.RelationName(in, 2); got != want {
 			t.Errorf("RelationName(%q) = %q, want %q", in, got, want)
 		}
 	}
 	for h, want := range map[string]string{"Authors": "person", "Coaches": "person", "Namesake": "thing", "Writer": "person", "Nation": "place", "Film": "work", "Club": "organization", "Gold": "measure", "Xyz": "thing"} {
-		if got := Domain(h, TypeText); got != want {
+		if got := graph.Domain(h, graph.TypeText); got != want {
 			t.Errorf("Domain(%q) = %q, want %q", h, got, want)
 		}
 	}
-	if got, want := Years("born 1959, won in 1983 and 1983; 12345 not; 1983a no; 2099"), []int{1959, 1983, 2099}; !reflect.DeepEqual(got, want) {
+	if got, want := graph.Years("born 1959, won in 1983 and 1983; 12345 not; 1983a no; 2099"), []int{1959, 1983, 2099}; !reflect.DeepEqual(got, want) {
 		t.Errorf("Years = %v, want %v", got, want)
 	}
 }
@@ -179,7 +181,7 @@ func TestSqueezeSpaces(t *testing.T) {
 		cases = append(cases, b.String())
 	}
 	for _, s := range cases {
-		if got, want := squeezeSpaces(s), reSpaces.ReplaceAllString(s, " "); got != want {
+		if got, want := textnorm.SqueezeSpaces(s), reSpaces.ReplaceAllString(s, " "); got != want {
 			t.Fatalf("squeezeSpaces(%q) = %q, want %q", s, got, want)
 		}
 	}
@@ -313,7 +315,7 @@ func TestDomainName(t *testing.T) {
 		"Name of the stadium": "place", "Landmark name": "person", "Album name": "work",
 		"Name and birth year": "person", "Name Birth date": "person", "Metropolitan area name": "person",
 	} {
-		if got := Domain(h, TypeEntity); got != want {
+		if got := graph.Domain(h, graph.TypeEntity); got != want {
 			t.Errorf("Domain(%q) = %q, want %q", h, got, want)
 		}
 	}
@@ -327,7 +329,7 @@ func TestShapeNoScoreKeys(t *testing.T) {
 	tb := mk([]string{"Date", "Score", "Opponent", "Venue"}, rowsOf(12, func(i int) []string {
 		return []string{fmt.Sprintf("%s %d", months[i%3], 1+i), fmt.Sprintf("W %d–%d", 20+i, 3+i), fmt.Sprintf("Team %d", i%4), []string{"Home", "Away"}[i%2]}
 	}))
-	if s, rej := Shape(tb, DefaultCleanOptions()); rej == nil || rej.Reason != RejectNoKey {
+	if s, rej := Shape(tb, DefaultCleanOptions()); rej == nil || rej.Reason != graph.RejectNoKey {
 		key := ""
 		if s != nil {
 			key = s.KeyHeader
@@ -352,6 +354,25 @@ func TestParseNumberDecimalComma(t *testing.T) {
 	for s, want := range map[string]float64{"6,3": 6.3, "18,8": 18.8, "5,288": 5288, "1,234,567": 1234567, "12.5": 12.5, "-0,5": -0.5} {
 		if got, ok := parseNumber(s); !ok || got != want {
 			t.Errorf("parseNumber(%q) = %v, %v; want %v", s, got, ok, want)
+		}
+	}
+}
+
+func TestTrailingLink(t *testing.T) {
+	for _, c := range []struct {
+		text, title string
+		want        bool
+	}{
+		{"Toronto, Ontario", "Ontario", true},
+		{"George Brown & Co. , Greenock", "Greenock", true},
+		{"Mukesh , Vyjayanthimala", "Vyjayanthimala", true},
+		{"Toronto, Ontario", "Toronto", false},
+		{"Washington, D.C.", "Washington, D.C.", false},
+		{"Sir John Cornforth", "John Cornforth", false},
+		{"Georgia Coliseum ( Stegeman Coliseum )", "Stegeman Coliseum", false},
+	} {
+		if got := trailingLink(c.text, c.title); got != c.want {
+			t.Errorf("trailingLink(%q, %q) = %v, want %v", c.text, c.title, got, c.want)
 		}
 	}
 }

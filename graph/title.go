@@ -1,10 +1,12 @@
-package table
+package graph
 
 import (
 	"net/url"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/leaper-dev/leaper/internal/textnorm"
 )
 
 // nonArticle lists namespace prefixes whose pages are not articles. A title
@@ -82,20 +84,21 @@ func Title(link string) string {
 			return ""
 		}
 	}
-	return canonical(raw)
+	return CanonicalTitle(raw)
 }
 
-// canonical normalises a raw title: percent-decoding, underscores to
+// CanonicalTitle normalises a raw title: percent-decoding, underscores to
 // spaces, collapsed white space, first letter upper-cased, namespaces
-// rejected.
-func canonical(raw string) string {
+// rejected ("" for a title that names no article). The readers of package
+// ingest/table name pages by it.
+func CanonicalTitle(raw string) string {
 	if strings.IndexByte(raw, '%') >= 0 {
 		if dec, err := url.PathUnescape(raw); err == nil {
 			raw = dec
 		}
 	}
 	raw = strings.ReplaceAll(raw, "_", " ")
-	raw = collapseSpace(raw)
+	raw = textnorm.CollapseSpace(raw)
 	if raw == "" || !utf8.ValidString(raw) {
 		return ""
 	}
@@ -127,47 +130,3 @@ func URL(title string) string {
 }
 
 var urlEscaper = strings.NewReplacer(" ", "_", "%", "%25", "?", "%3F", "#", "%23")
-
-// collapseSpace trims s and replaces each run of white space (including
-// no-break spaces) with one space. It returns s itself when nothing changes.
-func collapseSpace(s string) string {
-	clean := true
-	prevSpace := true
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c == ' ' {
-			if prevSpace {
-				clean = false
-				break
-			}
-			prevSpace = true
-			continue
-		}
-		if c < ' ' || c >= 0x80 || c == 0x7f {
-			clean = false
-			break
-		}
-		prevSpace = false
-	}
-	if clean && !prevSpace || s == "" {
-		return s
-	}
-	var b strings.Builder
-	b.Grow(len(s))
-	space := false
-	for _, r := range s {
-		if unicode.IsSpace(r) || r == 0xa0 || r == 0x200b || r == 0xfeff {
-			space = b.Len() > 0
-			continue
-		}
-		if r == utf8.RuneError || (r < ' ' && r != '\t') || r == 0x7f {
-			continue
-		}
-		if space {
-			b.WriteByte(' ')
-			space = false
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
-}

@@ -1,18 +1,23 @@
-package serve
+package rewardhttp_test
 
 import (
 	"context"
 	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 
-	"github.com/leaper-dev/leaper/agent/eval"
-
-	"github.com/leaper-dev/leaper/store/storetest"
-
 	"github.com/leaper-dev/leaper/agent"
+	"github.com/leaper-dev/leaper/agent/eval"
+	"github.com/leaper-dev/leaper/agent/eval/rewardhttp"
 	"github.com/leaper-dev/leaper/graph"
+	"github.com/leaper-dev/leaper/ingest/storetest"
 	"github.com/leaper-dev/leaper/task"
+	"github.com/leaper-dev/leaper/web"
+	"github.com/leaper-dev/leaper/web/serve"
+	"github.com/leaper-dev/leaper/web/webtest"
 )
 
 // sampleTask is a small basic task over the sample store's first tree: its
@@ -39,9 +44,51 @@ func sampleTask(t *testing.T) *task.Task {
 	return tk
 }
 
+// fixture is a web/serve Server over the sample store with the reward
+// endpoints mounted, as leaper serve mounts them.
+type fixture struct {
+	w  *web.Web
+	ts *httptest.Server
+	c  *serve.Client
+}
+
+func newFixture(t *testing.T, tasks ...*task.Task) *fixture {
+	t.Helper()
+	w := webtest.OpenWeb(t)
+	srv := serve.NewServer(w, nil)
+	e := rewardhttp.NewEndpoints(&rewardhttp.Options{Tasks: tasks})
+	srv.MountEndpoint("/reward", e.MaxBody(), e.Reward)
+	srv.MountEndpoint("/get_reward", e.MaxBody(), e.GetReward)
+	f := &fixture{w: w, ts: httptest.NewServer(srv)}
+	t.Cleanup(f.ts.Close)
+	f.c = serve.NewClient(f.ts.URL, "")
+	return f
+}
+
+// post sends a raw body and returns the status and decoded JSON object.
+func (f *fixture) post(t *testing.T, path, body string) (int, map[string]any) {
+	t.Helper()
+	resp, err := http.Post(f.ts.URL+path, "application/json", strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	data, _ := io.ReadAll(resp.Body)
+	var m map[string]any
+	if err := json.Unmarshal(data, &m); err != nil {
+		t.Fatalf("%s %s: status %d, body not JSON: %q", path, body, resp.StatusCode, data)
+	}
+	return resp.StatusCode, m
+}
+
+func mustJSON(v any) string {
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
 func TestServeReward(t *testing.T) {
 	tk := sampleTask(t)
-	f := newFixture(t, &Options{Tasks: []*task.Task{tk}})
+	f := newFixture(t, tk)
 	ctx := context.Background()
 	var names []string
 	for _, r := range tk.Answer.Rows {
@@ -50,14 +97,14 @@ func TestServeReward(t *testing.T) {
 	answer := "| " + tk.Answer.Columns[0] + " |\n|---|\n| " + strings.Join(names, " |\n| ") + " |"
 	want := (&eval.Scorer{Graph: f.w.Store().Graph()}).Score(tk, answer, nil)
 
-	got, err := f.c.Reward(ctx, &RewardRequest{TaskID: "t1", Answer: &answer})
+	got, err := rewardhttp.PostReward(ctx, f.c, &rewardhttp.RewardRequest{TaskID: "t1", Answer: &answer})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if *got != want || got.Recall < 0.99 {
 		t.Errorf("reward by id: %+v, want %+v", got, want)
 	}
-	got, err = f.c.Reward(ctx, &RewardRequest{Task: tk, Answer: &answer})
+	got, err = rewardhttp.PostReward(ctx, f.c, &rewardhttp.RewardRequest{Task: tk, Answer: &answer})
 	if err != nil || *got != want {
 		t.Errorf("reward inline: %+v %v", got, err)
 	}
@@ -71,7 +118,7 @@ func TestServeReward(t *testing.T) {
 		},
 		Metrics: agent.Metrics{ISR: 1, ISE: 5},
 	}
-	got, err = f.c.Reward(ctx, &RewardRequest{TaskID: "t1", Answer: &answer, Trajectory: tr})
+	got, err = rewardhttp.PostReward(ctx, f.c, &rewardhttp.RewardRequest{TaskID: "t1", Answer: &answer, Trajectory: tr})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,7 +128,7 @@ func TestServeReward(t *testing.T) {
 
 	// Without "answer", the trajectory's own answer is scored.
 	tr.Answer = answer
-	got2, err := f.c.Reward(ctx, &RewardRequest{TaskID: "t1", Trajectory: tr})
+	got2, err := rewardhttp.PostReward(ctx, f.c, &rewardhttp.RewardRequest{TaskID: "t1", Trajectory: tr})
 	if err != nil || got2.Recall != got.Recall || got2.ISR != got.ISR {
 		t.Errorf("reward of the trajectory's answer: %+v %v, want %+v", got2, err, got)
 	}
@@ -101,13 +148,13 @@ func TestServeReward(t *testing.T) {
 		{`{"task_id": "t1", "answer": "x", "trajectory": []}`, 400},
 		{`{"task_id": "t1"`, 400},
 	} {
-		code, m, _ := f.post(t, "/reward", tc.body)
+		code, m := f.post(t, "/reward", tc.body)
 		if code != tc.code || m["error"] == nil {
 			t.Errorf("reward %.60s: %d %v, want %d", tc.body, code, m, tc.code)
 		}
 	}
 	var sc map[string]any
-	_, m, _ := f.post(t, "/reward", `{"task_id": "t1", "answer": ""}`)
+	_, m := f.post(t, "/reward", `{"task_id": "t1", "answer": ""}`)
 	b, _ := json.Marshal(m)
 	json.Unmarshal(b, &sc)
 	if _, ok := sc["isr"]; !ok {

@@ -1,17 +1,17 @@
-package graph
+package ingest
 
 import (
 	"fmt"
 	"math"
 	"regexp"
-	"slices"
 	"sort"
 	"strconv"
 	"strings"
 	"time"
-	"unicode"
 
-	"github.com/leaper-dev/leaper/graph/table"
+	"github.com/leaper-dev/leaper/graph"
+	"github.com/leaper-dev/leaper/ingest/table"
+	"github.com/leaper-dev/leaper/internal/textnorm"
 )
 
 // CleanOptions are the cleaning rules of WebLeaper Appendix A.4. The zero
@@ -28,85 +28,31 @@ type CleanOptions struct {
 	MaxRagged float64
 }
 
+func cleanHeader(h string) string { return graph.CleanHeader(h) }
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+func normHeader(h string) string { return strings.ToLower(graph.CleanHeader(h)) }
+
 // DefaultCleanOptions are the paper's: 10..200 rows, 3..20 columns.
 func DefaultCleanOptions() CleanOptions {
 	return CleanOptions{MinRows: 10, MaxRows: 200, MinCols: 3, MaxCols: 20, MaxMerged: 0.10, MaxRagged: 0.05}
 }
 
-// Rejection reasons for whole tables. Stable strings: stats count by them.
-const (
-	RejectTooFewRows    = "too few rows"
-	RejectTooManyRows   = "too many rows"
-	RejectTooFewCols    = "too few columns"
-	RejectTooManyCols   = "too many columns"
-	RejectMerged        = "merged cells break structure"
-	RejectRagged        = "ragged rows"
-	RejectNoKey         = "no key column"
-	RejectNoRelation    = "no relation column after cleaning"
-	RejectDuplicate     = "duplicate table"
-	RejectEmptyHeader   = "empty header"
-	DropSerial          = "serial number"
-	DropRank            = "rank only"
-	DropNotes           = "notes"
-	DropReference       = "reference"
-	DropImage           = "image"
-	DropEmpty           = "empty"
-	DropSectionRow      = "section row"
-	DropDuplicateHeader = "duplicate column"
-)
-
-// Value is a cleaned cell value, identified by Key before the store gives
-// it an id.
-type Value struct {
-	Key  string
-	Name string
-	Type Datatype
-	URL  string
-	// Surface is the text as written, recorded as an alias when it differs
-	// from Name.
-	Surface string
-}
-
-// Shaped is a table cleaned and shaped into a reasoning tree whose entities
-// are still keys. The store turns it into a Tree.
-type Shaped struct {
-	Table       *table.Table
-	Group       string
-	Question    []Value
-	KeyHeader   string
-	KeyDatatype Datatype
-	KeyDomain   string
-	Columns     []Column // Relation unset
-	Keys        []Value
-	Values      [][][]Value // row, column, values
-	Dropped     []string    // "header: reason"
-	DroppedRows int         // section rows removed
-}
-
-// Reject is why a table was not made into a tree.
-type Reject struct{ Reason, Detail string }
-
-func (r *Reject) Error() string {
-	if r.Detail == "" {
-		return r.Reason
-	}
-	return r.Reason + ": " + r.Detail
-}
-
 // Shape cleans a table and shapes it into a reasoning tree, or says why it
 // cannot. It is deterministic and does no I/O.
-func Shape(t *table.Table, opts CleanOptions) (*Shaped, *Reject) {
+func Shape(t *table.Table, opts CleanOptions) (*graph.Shaped, *graph.Reject) {
 	ncol := len(t.Header)
 	if ncol < opts.MinCols {
-		return nil, &Reject{RejectTooFewCols, fmt.Sprintf("%d < %d", ncol, opts.MinCols)}
+		return nil, &graph.Reject{Reason: graph.RejectTooFewCols, Detail: fmt.Sprintf("%d < %d", ncol, opts.MinCols)}
 	}
 	if ncol > opts.MaxCols {
-		return nil, &Reject{RejectTooManyCols, fmt.Sprintf("%d > %d", ncol, opts.MaxCols)}
+		return nil, &graph.Reject{Reason: graph.RejectTooManyCols, Detail: fmt.Sprintf("%d > %d", ncol, opts.MaxCols)}
 	}
 	if len(t.Rows) > 0 && float64(t.Ragged)/float64(len(t.Rows)) > opts.MaxRagged {
-		return nil, &Reject{RejectRagged, fmt.Sprintf("%d of %d rows", t.Ragged, len(t.Rows))}
+		return nil, &graph.Reject{Reason: graph.RejectRagged, Detail: fmt.Sprintf("%d of %d rows", t.Ragged, len(t.Rows))}
 	}
-	s := &Shaped{Table: t}
+	s := &graph.Shaped{}
 	rows, rej := records(t, opts, s)
 	if rej != nil {
 		return nil, rej
@@ -117,21 +63,21 @@ func Shape(t *table.Table, opts CleanOptions) (*Shaped, *Reject) {
 	}
 	best := chooseKey(cols, rows)
 	if best < 0 {
-		return nil, &Reject{RejectNoKey, "no unique textual column"}
+		return nil, &graph.Reject{Reason: graph.RejectNoKey, Detail: "no unique textual column"}
 	}
 	key := cols[best]
 	if len(cols) < 2 {
-		return nil, &Reject{RejectNoRelation, ""}
+		return nil, &graph.Reject{Reason: graph.RejectNoRelation, Detail: ""}
 	}
 	s.KeyHeader = key.header
 	s.KeyDatatype = key.typ
 	s.KeyDomain = key.dom
-	s.Keys = make([]Value, 0, len(rows))
+	s.Keys = make([]graph.Value, 0, len(rows))
 	var rel []*colInfo
 	for _, c := range cols {
 		if c != key {
 			rel = append(rel, c)
-			s.Columns = append(s.Columns, Column{Header: c.header, Name: RelationName(c.header, c.idx), Datatype: c.typ, Domain: c.dom})
+			s.Columns = append(s.Columns, graph.Column{Header: c.header, Name: graph.RelationName(c.header, c.idx), Datatype: c.typ, Domain: c.dom})
 		}
 	}
 	for i := range rows {
@@ -141,7 +87,7 @@ func Shape(t *table.Table, opts CleanOptions) (*Shaped, *Reject) {
 			continue
 		}
 		s.Keys = append(s.Keys, k)
-		vr := make([][]Value, len(rel))
+		vr := make([][]graph.Value, len(rel))
 		for j, c := range rel {
 			vr[j] = c.multi[i]
 		}
@@ -150,7 +96,7 @@ func Shape(t *table.Table, opts CleanOptions) (*Shaped, *Reject) {
 	// Rows without a key or that sum up the others are gone: the size rule
 	// holds for the subtrees that remain.
 	if len(s.Keys) < opts.MinRows {
-		return nil, &Reject{RejectTooFewRows, fmt.Sprintf("%d < %d after cleaning", len(s.Keys), opts.MinRows)}
+		return nil, &graph.Reject{Reason: graph.RejectTooFewRows, Detail: fmt.Sprintf("%d < %d after cleaning", len(s.Keys), opts.MinRows)}
 	}
 	s.Group = isoGroup(t.Header)
 	s.Question = questionValues(t)
@@ -161,7 +107,7 @@ func Shape(t *table.Table, opts CleanOptions) (*Shaped, *Reject) {
 // heading or note spanning the row; it counts the others in
 // s.DroppedRows, and refuses a table with too few or too many records or
 // too many cells merged across columns.
-func records(t *table.Table, opts CleanOptions, s *Shaped) ([][]table.Cell, *Reject) {
+func records(t *table.Table, opts CleanOptions, s *graph.Shaped) ([][]table.Cell, *graph.Reject) {
 	ncol := len(t.Header)
 	// Full-width rows ("1990s", "Season cancelled") are section headings of
 	// the table, not records.
@@ -188,13 +134,13 @@ func records(t *table.Table, opts CleanOptions, s *Shaped) ([][]table.Cell, *Rej
 		rows = append(rows, r)
 	}
 	if len(rows) < opts.MinRows {
-		return nil, &Reject{RejectTooFewRows, fmt.Sprintf("%d < %d", len(rows), opts.MinRows)}
+		return nil, &graph.Reject{Reason: graph.RejectTooFewRows, Detail: fmt.Sprintf("%d < %d", len(rows), opts.MinRows)}
 	}
 	if len(rows) > opts.MaxRows {
-		return nil, &Reject{RejectTooManyRows, fmt.Sprintf("%d > %d", len(rows), opts.MaxRows)}
+		return nil, &graph.Reject{Reason: graph.RejectTooManyRows, Detail: fmt.Sprintf("%d > %d", len(rows), opts.MaxRows)}
 	}
 	if cells > 0 && float64(horiz)/float64(cells) > opts.MaxMerged {
-		return nil, &Reject{RejectMerged, fmt.Sprintf("%.0f%% of cells merged across columns", 100*float64(horiz)/float64(cells))}
+		return nil, &graph.Reject{Reason: graph.RejectMerged, Detail: fmt.Sprintf("%.0f%% of cells merged across columns", 100*float64(horiz)/float64(cells))}
 	}
 	return rows, nil
 }
@@ -203,10 +149,10 @@ func records(t *table.Table, opts CleanOptions, s *Shaped) ([][]table.Cell, *Rej
 type colInfo struct {
 	idx    int
 	header string
-	typ    Datatype
+	typ    graph.Datatype
 	dom    string
-	vals   []Value // per row; Key "" when empty
-	multi  [][]Value
+	vals   []graph.Value // per row; Key "" when empty
+	multi  [][]graph.Value
 	unique bool
 	filled float64
 	linked float64
@@ -215,7 +161,7 @@ type colInfo struct {
 // profile reads each column of rows that cleaning keeps (dropped ones are
 // recorded in s.Dropped with their reason): its datatype, domain and
 // values, and whether it could be a key.
-func profile(t *table.Table, rows [][]table.Cell, s *Shaped) ([]*colInfo, *Reject) {
+func profile(t *table.Table, rows [][]table.Cell, s *graph.Shaped) ([]*colInfo, *graph.Reject) {
 	ncol := len(t.Header)
 	var cols []*colInfo
 	seen := map[string]bool{}
@@ -227,27 +173,27 @@ func profile(t *table.Table, rows [][]table.Cell, s *Shaped) ([]*colInfo, *Rejec
 			s.Dropped = append(s.Dropped, headerOr(h, j)+": "+reason)
 			continue
 		}
-		rel := RelationName(h, j)
+		rel := graph.RelationName(h, j)
 		if seen[rel] {
-			s.Dropped = append(s.Dropped, headerOr(h, j)+": "+DropDuplicateHeader)
+			s.Dropped = append(s.Dropped, headerOr(h, j)+": "+graph.DropDuplicateHeader)
 			continue
 		}
 		seen[rel] = true
 		ci := &colInfo{idx: j, header: h}
 		ci.typ = inferType(col)
-		ci.dom = Domain(h, ci.typ)
+		ci.dom = graph.Domain(h, ci.typ)
 		filled, linked := 0, 0
 		uniq := make(map[string]bool, len(col))
 		ci.unique = true
-		ci.multi = make([][]Value, 0, len(col))
-		ci.vals = make([]Value, 0, len(col))
+		ci.multi = make([][]graph.Value, 0, len(col))
+		ci.vals = make([]graph.Value, 0, len(col))
 		// The cells of one value, most of them, share one array.
-		one := make([]Value, len(col))
+		one := make([]graph.Value, len(col))
 		for i, c := range col {
 			vs := cellValues(c, ci.typ, one[i:i:i+1])
 			ci.multi = append(ci.multi, vs)
 			if len(vs) == 0 {
-				ci.vals = append(ci.vals, Value{})
+				ci.vals = append(ci.vals, graph.Value{})
 				continue
 			}
 			filled++
@@ -256,7 +202,7 @@ func profile(t *table.Table, rows [][]table.Cell, s *Shaped) ([]*colInfo, *Rejec
 			}
 			v := vs[0]
 			if len(vs) > 1 {
-				v = cellValue(c, TypeText) // a multi-link cell as key is its text
+				v = cellValue(c, graph.TypeText) // a multi-link cell as key is its text
 			}
 			ci.vals = append(ci.vals, v)
 			if uniq[v.Key] {
@@ -269,7 +215,7 @@ func profile(t *table.Table, rows [][]table.Cell, s *Shaped) ([]*colInfo, *Rejec
 		cols = append(cols, ci)
 	}
 	if len(cols) == 0 {
-		return nil, &Reject{RejectNoKey, "every column dropped"}
+		return nil, &graph.Reject{Reason: graph.RejectNoKey, Detail: "every column dropped"}
 	}
 	return cols, nil
 }
@@ -279,7 +225,7 @@ func profile(t *table.Table, rows [][]table.Cell, s *Shaped) ([]*colInfo, *Rejec
 func chooseKey(cols []*colInfo, rows [][]table.Cell) int {
 	best, bestScore := -1, math.Inf(-1)
 	for i, c := range cols {
-		if !c.unique || c.filled < 0.9 || (c.typ != TypeEntity && c.typ != TypeText) {
+		if !c.unique || c.filled < 0.9 || (c.typ != graph.TypeEntity && c.typ != graph.TypeText) {
 			continue
 		}
 		// A game's score or a day of the year ("W 21–16", "June 23") is
@@ -359,7 +305,7 @@ func detailsCut(s string) (string, bool) {
 		return s, false
 	}
 	t = t[:len(t)-len(word)]
-	if c := t[len(t)-1]; !isSpace(c) && c != '(' && c != '[' {
+	if c := t[len(t)-1]; !textnorm.IsSpace(c) && c != '(' && c != '[' {
 		return s, false // "Retails", "Xdetails"
 	}
 	t = strings.TrimRight(t, " \t\n([")
@@ -373,7 +319,7 @@ func detailsCut(s string) (string, bool) {
 // non-empty cells say so.
 func summaryRow(r []table.Cell) bool {
 	for j := 0; j < len(r) && j < 3; j++ {
-		switch NormText(r[j].Text) {
+		switch graph.NormText(r[j].Text) {
 		case "total", "totals", "grand total", "total (all)", "sum", "average", "overall", "totals:", "total:":
 			return true
 		}
@@ -394,7 +340,7 @@ var (
 func scoreColumn(col []table.Cell) bool {
 	filled, hits := 0, 0
 	for _, c := range col {
-		t := strings.TrimSpace(squeezeSpaces(c.Text))
+		t := strings.TrimSpace(textnorm.SqueezeSpaces(c.Text))
 		if t == "" {
 			continue
 		}
@@ -440,70 +386,27 @@ func isSectionRow(r []table.Cell) bool {
 	return true
 }
 
-var (
-	reFootnote = regexp.MustCompile(`\[[^\]]{0,12}\]`)
-)
-
-func cleanHeader(h string) string {
-	h = reFootnote.ReplaceAllString(h, "")
-	return strings.TrimSpace(squeezeSpaces(h))
-}
-
-// isSpace is regexp's \s: [\t\n\f\r ].
-func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r' }
-
-// squeezeSpaces replaces each run of whitespace (regexp's \s+) with one
-// space, as regexp `\s+` replaced with " " does, without a regexp: it
-// runs on every cell of every table a build reads.
-func squeezeSpaces(s string) string {
-	i := 0
-	for ; i < len(s); i++ {
-		if c := s[i]; isSpace(c) && (c != ' ' || i+1 < len(s) && isSpace(s[i+1])) {
-			break
-		}
-	}
-	if i == len(s) {
-		return s
-	}
-	b := make([]byte, 0, len(s))
-	b = append(b, s[:i]...)
-	for i < len(s) {
-		if !isSpace(s[i]) {
-			b = append(b, s[i])
-			i++
-			continue
-		}
-		b = append(b, ' ')
-		for i < len(s) && isSpace(s[i]) {
-			i++
-		}
-	}
-	return string(b)
-}
-
-func normHeader(h string) string { return strings.ToLower(cleanHeader(h)) }
-
 func dropReason(h string, col []table.Cell) string {
 	n := normHeader(h)
 	n = strings.Trim(n, " .:")
 	switch n {
 	case "no", "#", "no.", "nº", "s.no", "s. no", "sr", "sr. no", "sl", "sl. no", "sno", "serial", "number", "num", "n":
 		if sequential(col) {
-			return DropSerial
+			return graph.DropSerial
 		}
 	case "rank", "rk", "pos", "position", "place", "ranking", "overall rank":
 		if sequential(col) || allNumeric(col) {
-			return DropRank
+			return graph.DropRank
 		}
 	case "notes", "note", "remarks", "remark", "comments", "comment", "details", "additional notes", "other notes", "notes/references":
-		return DropNotes
+		return graph.DropNotes
 	case "ref", "refs", "ref.", "refs.", "reference", "references", "source", "sources", "citation", "citations", "cite":
-		return DropReference
+		return graph.DropReference
 	case "image", "images", "photo", "photograph", "picture", "img", "map", "logo", "flag", "crest", "portrait", "kit":
-		return DropImage
+		return graph.DropImage
 	}
 	if n == "" && sequential(col) {
-		return DropSerial
+		return graph.DropSerial
 	}
 	empty := 0
 	for _, c := range col {
@@ -512,7 +415,7 @@ func dropReason(h string, col []table.Cell) string {
 		}
 	}
 	if empty == len(col) {
-		return DropEmpty
+		return graph.DropEmpty
 	}
 	return ""
 }
@@ -559,76 +462,8 @@ func blank(s string) bool {
 	return false
 }
 
-// RelationName standardises a header into has_<snake_case>.
-func RelationName(header string, idx int) string {
-	var b strings.Builder
-	under := false
-	for _, r := range strings.ToLower(cleanHeader(header)) {
-		if unicode.IsLetter(r) || unicode.IsDigit(r) {
-			if under && b.Len() > 0 {
-				b.WriteByte('_')
-			}
-			b.WriteRune(r)
-			under = false
-		} else {
-			under = true
-		}
-	}
-	if b.Len() == 0 {
-		return fmt.Sprintf("has_column_%d", idx+1)
-	}
-	return "has_" + b.String()
-}
-
-var domainWords = []struct {
-	domain string
-	words  []string
-}{
-	{"person", []string{"player", "laureate", "author", "writer", "artist", "actor", "actress", "driver", "rider", "winner", "recipient", "candidate", "director", "coach", "manager", "president", "member", "athlete", "composer", "singer", "leader", "governor", "mayor", "senator", "representative", "chairman", "holder", "champion", "nominee", "producer", "captain", "head coach", "incumbent", "person", "pilot", "skater", "swimmer", "wrestler", "boxer", "cyclist", "runner", "jockey", "golfer", "minister", "monarch", "king", "queen", "pope", "bishop", "architect", "designer", "scientist", "poet", "novelist", "relation", "spouse", "partner", "opponent", "opponents", "husband", "wife", "father", "mother"}},
-	{"work", []string{"title", "film", "album", "song", "single", "book", "novel", "work", "show", "series", "episode", "game", "movie", "play", "opera", "track", "program", "programme", "role", "character", "publication", "painting", "release"}},
-	{"place", []string{"country", "nation", "city", "venue", "location", "state", "province", "town", "place", "stadium", "ground", "arena", "county", "district", "region", "municipality", "hometown", "birthplace", "nationality", "born", "circuit", "track", "island", "territory", "capital", "constituency", "site", "village", "destination", "origin", "station", "airport", "route", "address"}},
-	{"organization", []string{"team", "club", "party", "company", "school", "college", "university", "network", "label", "publisher", "studio", "manufacturer", "constructor", "franchise", "organisation", "organization", "affiliation", "institution", "broadcaster", "channel", "airline", "operator", "owner", "band", "group", "league", "conference", "entrant", "sponsor", "brand", "employer", "agency"}},
-	{"event", []string{"event", "competition", "tournament", "election", "race", "championship", "award", "category", "season", "edition", "battle", "war", "match", "cup", "prize", "festival", "olympics", "games"}},
-	{"time", []string{"year", "date", "born", "died", "season", "period", "years", "term", "from", "to", "start", "end", "opened", "founded", "established", "released", "time", "decade", "era", "duration"}},
-	{"measure", []string{"score", "points", "goals", "votes", "population", "area", "height", "length", "weight", "total", "gold", "silver", "bronze", "wins", "losses", "apps", "appearances", "capacity", "attendance", "rating", "sales", "gross", "budget", "result", "margin", "%", "percentage", "share", "km", "mi", "speed", "elevation", "depth", "age", "laps", "record", "pts"}},
-}
-
-// Domain classifies a column by its header words, falling back on its
-// datatype. Two relations or key columns agree when name, datatype and
-// domain agree; the domain lets Authors unite with Writers.
-func Domain(header string, typ Datatype) string {
-	words := strings.FieldsFunc(normHeader(header), func(r rune) bool { return !unicode.IsLetter(r) && r != '%' })
-	named := slices.ContainsFunc(words, func(w string) bool { return w == "name" || w == "names" })
-	for _, d := range domainWords {
-		for _, w := range words {
-			for _, k := range d.words {
-				if rest, ok := strings.CutPrefix(w, k); ok && (rest == "" || rest == "s" || rest == "es") {
-					if named && (d.domain == "time" || d.domain == "measure") {
-						// "Name and birth year", "Metropolitan area
-						// name": a name is never a date or a number.
-						return "person"
-					}
-					return d.domain
-				}
-			}
-		}
-	}
-	// "Name" says person only when no other word says what is named
-	// ("Team name" is an organisation, "Name of the stadium" a place).
-	if named {
-		return "person"
-	}
-	switch typ {
-	case TypeYear, TypeDate:
-		return "time"
-	case TypeNumber:
-		return "measure"
-	}
-	return "thing"
-}
-
 func nameLike(h string) bool {
-	switch Domain(h, TypeText) {
+	switch graph.Domain(h, graph.TypeText) {
 	case "person", "work", "organization":
 		return true
 	}
@@ -698,7 +533,7 @@ func parseNumber(s string) (float64, bool) {
 var decimalComma = regexp.MustCompile(`^[-+−]?[0-9]+,[0-9]{1,2}\s?%?$`)
 
 // inferType gives a column the datatype most of its filled cells have.
-func inferType(col []table.Cell) Datatype {
+func inferType(col []table.Cell) graph.Datatype {
 	var filled, linked, years, nums, dates int
 	for _, c := range col {
 		t := strings.TrimSpace(c.Text)
@@ -721,39 +556,39 @@ func inferType(col []table.Cell) Datatype {
 		}
 	}
 	if filled == 0 {
-		return TypeText
+		return graph.TypeText
 	}
 	f := float64(filled)
 	switch {
 	case float64(linked)/f >= 0.5:
-		return TypeEntity
+		return graph.TypeEntity
 	case float64(years)/f >= 0.8:
-		return TypeYear
+		return graph.TypeYear
 	case float64(years+nums)/f >= 0.8:
-		return TypeNumber
+		return graph.TypeNumber
 	case float64(dates)/f >= 0.8:
-		return TypeDate
+		return graph.TypeDate
 	}
-	return TypeText
+	return graph.TypeText
 }
 
 // cellValues turns a cell into values of the column's datatype: one per
 // link in an entity column, else one literal, appended to buf.
-func cellValues(c table.Cell, typ Datatype, buf []Value) []Value {
+func cellValues(c table.Cell, typ graph.Datatype, buf []graph.Value) []graph.Value {
 	if blank(c.Text) && len(c.Links) == 0 {
 		return nil
 	}
 	// In a text column a sentence that links a few words stays text: its
 	// links are not its value.
-	if len(c.Links) > 1 && typ == TypeEntity {
-		vs := make([]Value, 0, len(c.Links))
+	if len(c.Links) > 1 && typ == graph.TypeEntity {
+		vs := make([]graph.Value, 0, len(c.Links))
 		seen := map[string]bool{}
 		for _, l := range c.Links {
 			if l == "" || seen[l] {
 				continue
 			}
 			seen[l] = true
-			vs = append(vs, Value{Key: "w:" + l, Name: l, Type: TypeEntity, URL: table.URL(l), Surface: l})
+			vs = append(vs, graph.Value{Key: "w:" + l, Name: l, Type: graph.TypeEntity, URL: table.URL(l), Surface: l})
 		}
 		return vs
 	}
@@ -764,32 +599,32 @@ func cellValues(c table.Cell, typ Datatype, buf []Value) []Value {
 	return append(buf, v)
 }
 
-func cellValue(c table.Cell, typ Datatype) Value {
-	text := strings.TrimSpace(squeezeSpaces(c.Text))
+func cellValue(c table.Cell, typ graph.Datatype) graph.Value {
+	text := strings.TrimSpace(textnorm.SqueezeSpaces(c.Text))
 	if len(c.Links) == 1 && c.Links[0] != "" && !trailingLink(text, c.Links[0]) &&
-		(typ == TypeEntity || typ == TypeText && linkIsCell(text, c.Links[0])) {
+		(typ == graph.TypeEntity || typ == graph.TypeText && linkIsCell(text, c.Links[0])) {
 		l := c.Links[0]
-		return Value{Key: "w:" + l, Name: l, Type: TypeEntity, URL: table.URL(l), Surface: text}
+		return graph.Value{Key: "w:" + l, Name: l, Type: graph.TypeEntity, URL: table.URL(l), Surface: text}
 	}
 	if blank(text) {
-		return Value{}
+		return graph.Value{}
 	}
 	switch typ {
-	case TypeYear:
+	case graph.TypeYear:
 		if reYear.MatchString(text) {
-			return Value{Key: "y:" + text, Name: text, Type: TypeYear, Surface: text}
+			return graph.Value{Key: "y:" + text, Name: text, Type: graph.TypeYear, Surface: text}
 		}
-	case TypeNumber:
+	case graph.TypeNumber:
 		if f, ok := parseNumber(text); ok {
 			n := strconv.FormatFloat(f, 'f', -1, 64)
-			return Value{Key: "n:" + n, Name: n, Type: TypeNumber, Surface: text}
+			return graph.Value{Key: "n:" + n, Name: n, Type: graph.TypeNumber, Surface: text}
 		}
-	case TypeDate:
+	case graph.TypeDate:
 		if d, ok := parseDate(text); ok {
-			return Value{Key: "d:" + d, Name: d, Type: TypeDate, Surface: text}
+			return graph.Value{Key: "d:" + d, Name: d, Type: graph.TypeDate, Surface: text}
 		}
 	}
-	return Value{Key: "t:" + NormText(text), Name: text, Type: TypeText, Surface: text}
+	return graph.Value{Key: "t:" + graph.NormText(text), Name: text, Type: graph.TypeText, Surface: text}
 }
 
 // trailingLink reports whether a cell's one link is its last
@@ -799,7 +634,7 @@ func cellValue(c table.Cell, typ Datatype) Value {
 // or names one of several things; it is not the cell's value, which stays
 // the text.
 func trailingLink(text, title string) bool {
-	t, ti := NormText(text), NormText(title)
+	t, ti := graph.NormText(text), graph.NormText(title)
 	if len(t) <= len(ti) || !strings.HasSuffix(t, ti) {
 		return false
 	}
@@ -812,14 +647,7 @@ func trailingLink(text, title string) bool {
 // title and a little more ("Golding" for "William Golding", "USA" for
 // "United States" by length).
 func linkIsCell(text, title string) bool {
-	return NormText(text) == NormText(title) || len(text) <= len(title)+3
-}
-
-// NormText is the identity of unlinked text: case-folded, with punctuation
-// at the edges and repeated spaces removed.
-func NormText(s string) string {
-	s = strings.ToLower(squeezeSpaces(strings.TrimSpace(s)))
-	return strings.Trim(s, " \"'“”‘’.,;:*†‡§")
+	return graph.NormText(text) == graph.NormText(title) || len(text) <= len(title)+3
 }
 
 // isoGroup is the isomorphism group of a header: its sorted, normalised
@@ -835,15 +663,26 @@ func isoGroup(header []string) string {
 
 // questionValues are layer 1: the page's own article, the section and the
 // caption.
-func questionValues(t *table.Table) []Value {
-	var vs []Value
+func questionValues(t *table.Table) []graph.Value {
+	var vs []graph.Value
 	if t.PageTitle != "" {
-		vs = append(vs, Value{Key: "w:" + t.PageTitle, Name: t.PageTitle, Type: TypeEntity, URL: t.PageURL, Surface: t.PageTitle})
+		vs = append(vs, graph.Value{Key: "w:" + t.PageTitle, Name: t.PageTitle, Type: graph.TypeEntity, URL: t.PageURL, Surface: t.PageTitle})
 	}
 	for _, s := range []string{t.Section, t.Caption} {
 		if s = strings.TrimSpace(s); s != "" && s != t.PageTitle {
-			vs = append(vs, Value{Key: "t:" + NormText(s), Name: s, Type: TypeText, Surface: s})
+			vs = append(vs, graph.Value{Key: "t:" + graph.NormText(s), Name: s, Type: graph.TypeText, Surface: s})
 		}
 	}
 	return vs
+}
+
+// Prepare cleans and shapes a table for graph.Builder.AddPrepared, or says
+// why it is rejected. It depends on the table alone and is safe for
+// concurrent use: the readers prepare tables in parallel while the Builder
+// stores them in input order.
+func Prepare(t *table.Table, opts CleanOptions) *graph.Prepared {
+	p := &graph.Prepared{Key: t.Key(), Source: t.Source, PageTitle: t.PageTitle, PageURL: t.PageURL,
+		Index: t.Index, Section: t.Section, Caption: t.Caption, Untitled: t.Untitled}
+	p.Shaped, p.Reject = Shape(t, opts)
+	return p
 }
