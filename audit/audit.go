@@ -1,6 +1,7 @@
 package audit
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -138,9 +139,16 @@ type Auditor struct {
 	ents  map[uint32]*graph.Entity
 	heads map[string]string // relation name → header, read once
 	// shown maps the NameKey of what the task's tables write for an
-	// article ("drumcondra") to the NameKey of its title ("drumcondra,
-	// dublin"): a person copies the table's text. Set per task.
-	shown map[string][]string
+	// article ("drumcondra") to the article and that text: a person copies
+	// the table's text. Set per task; the article's title is read only
+	// when an answer's cell needs it.
+	shown map[string][]shownText
+}
+
+// shownText is an article and the text a table writes for it.
+type shownText struct {
+	id   uint32
+	text string
 }
 
 // New returns an auditor of tasks synthesised on g.
@@ -379,14 +387,10 @@ func (a *Auditor) Audit(ctx context.Context, t *task.Task) (*Report, error) {
 // readShown sets a.shown from the Shown texts of the named trees, and of
 // the tree each value read beyond them names.
 func (a *Auditor) readShown(tk *task.Task, trees []*graph.Tree) {
-	a.shown = map[string][]string{}
+	a.shown = map[string][]shownText{}
 	add := func(id uint32, s string) {
-		if n := a.entity(id).Name; graph.Writes(n, s) && !LinkLabel(s) {
-			k, full := NameKey(s), NameKey(n)
-			if !slices.Contains(a.shown[k], full) {
-				a.shown[k] = append(a.shown[k], full)
-			}
-		}
+		k := NameKey(s)
+		a.shown[k] = append(a.shown[k], shownText{id, s})
 	}
 	for _, t := range trees {
 		for id, s := range t.Shown {
@@ -403,8 +407,8 @@ func (a *Auditor) readShown(tk *task.Task, trees []*graph.Tree) {
 			}
 		}
 	}
-	for _, fs := range a.shown {
-		slices.Sort(fs)
+	for _, ts := range a.shown {
+		slices.SortFunc(ts, func(x, y shownText) int { return cmp.Compare(x.id, y.id) })
 	}
 }
 
@@ -417,8 +421,12 @@ func (a *Auditor) nameKey(cell string, want func(string) bool) string {
 	if want(n) {
 		return n
 	}
-	for _, full := range a.shown[n] {
-		if want(full) {
+	for _, st := range a.shown[n] {
+		name := a.entity(st.id).Name
+		if !graph.Writes(name, st.text) || LinkLabel(st.text) {
+			continue
+		}
+		if full := NameKey(name); want(full) {
 			return full
 		}
 	}
