@@ -200,3 +200,18 @@ func TestRules(t *testing.T) {
 		t.Error("LinkLabel")
 	}
 }
+
+func TestPlain(t *testing.T) {
+	for name, want := range map[string]string{
+		"Hereafter (film)":           "Hereafter",
+		"Z (1969 film)":              "Z",
+		"French language":            "French language",
+		"Bosnia and Herzegovina":     "Bosnia and Herzegovina",
+		"Richard III (play)":         "Richard III",
+		"March 11, 1993 (#93000159)": "March 11, 1993",
+	} {
+		if got := audit.Plain(name, true); got != want {
+			t.Errorf("Plain(%q) = %q, want %q", name, got, want)
+		}
+	}
+}

@@ -131,7 +131,7 @@ var fileTitle = regexp.MustCompile(`(?i)^\s*\d+(-\d+)+(\.html?|\.csv|\.json)?\s*
 // ("1-16423070-4.html", "?curid=12") rather than a page's.
 func IsFileTitle(title string) bool { return fileTitle.MatchString(title) }
 
-var disambig = regexp.MustCompile(`^(.+\S)\s+\(([^()]+)\)$`)
+var disambig = regexp.MustCompile(`^(.*\S)\s+\(([^()]+)\)$`)
 
 // Disambiguated returns a linked entity's name without Wikipedia's
 // disambiguator ("Hereafter (film)" → "Hereafter"), and whether it had
@@ -217,8 +217,12 @@ func RawHeader(h string) bool {
 var coord = regexp.MustCompile(`\d+\s*°|°\s*[NSEW]\b|\b\d{1,3}\.\d{3,}\s*[;,]\s*-?\d{1,3}\.\d{3,}`)
 
 // RawValue reports whether a value can only be copied, not said: a
-// coordinate string.
-func RawValue(v string) bool { return coord.MatchString(v) }
+// coordinate string, or a text the export lost.
+func RawValue(v string) bool { return coord.MatchString(v) || lost.MatchString(v) }
+
+// lost matches a value whose text was lost in the export ("??" where a
+// name in another script stood): no one can give it.
+var lost = regexp.MustCompile(`^\s*\?+\s*$`)
 
 // editionRe matches the parts of a page title that number an edition of a
 // recurring theme: years, seasons, ordinals.

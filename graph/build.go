@@ -265,13 +265,14 @@ func (b *Builder) AddPrepared(p *Prepared) (*Tree, *Reject, error) {
 		tr.Columns[j] = c
 	}
 	tr.Rows = make([]Row, len(sh.Keys))
+	texts := cellTexts{}
 	for i, k := range sh.Keys {
 		kid, err := b.entity(k)
 		if err != nil {
 			return nil, nil, err
 		}
 		row := Row{Key: kid, Values: make([][]uint32, len(sh.Columns))}
-		tr.show(kid, k)
+		texts.add(kid, k)
 		for j, vs := range sh.Values[i] {
 			for _, v := range vs {
 				id, err := b.entity(v)
@@ -280,12 +281,15 @@ func (b *Builder) AddPrepared(p *Prepared) (*Tree, *Reject, error) {
 				}
 				row.Values[j] = appendUnique(row.Values[j], id)
 				if len(vs) == 1 {
-					tr.show(id, v)
+					texts.add(id, v)
+				} else {
+					texts.add(id, Value{Type: v.Type, Name: v.Name, Surface: v.Name})
 				}
 			}
 		}
 		tr.Rows[i] = row
 	}
+	tr.Shown = texts.shown()
 	if err := b.setJSON(idKey(pTree, tr.ID), tr); err != nil {
 		return nil, nil, err
 	}
@@ -549,17 +553,40 @@ func sortedIDs(m map[uint32]bool) []uint32 {
 	return ids
 }
 
-// show records the text a table writes for an article when an answer
-// should give it (Writes); the first such text of the table stays.
-func (t *Tree) show(id uint32, v Value) {
-	if v.Type != TypeEntity || !Writes(v.Name, v.Surface) {
+// cellTexts collects what one table writes for each article it links, to
+// make Tree.Shown: an article's text is shown where the table writes it
+// one way throughout and an answer should give it (Writes). An article
+// written two ways ("Washington" in a city column, "D.C." in a state
+// column, or its title in a cell of several links) keeps its title.
+type cellTexts map[uint32]*writtenText
+
+type writtenText struct {
+	name, text string
+	mixed      bool // written two ways
+}
+
+func (c cellTexts) add(id uint32, v Value) {
+	if v.Type != TypeEntity {
 		return
 	}
-	if _, ok := t.Shown[id]; ok {
-		return
+	if t, ok := c[id]; !ok {
+		c[id] = &writtenText{name: v.Name, text: v.Surface}
+	} else if t.text != v.Surface {
+		t.mixed = true
 	}
-	if t.Shown == nil {
-		t.Shown = map[uint32]string{}
+}
+
+// shown is the Shown map of the texts collected, nil when empty.
+func (c cellTexts) shown() map[uint32]string {
+	var out map[uint32]string
+	for id, t := range c {
+		if t.mixed || !Writes(t.name, t.text) {
+			continue
+		}
+		if out == nil {
+			out = map[uint32]string{}
+		}
+		out[id] = t.text
 	}
-	t.Shown[id] = v.Surface
+	return out
 }

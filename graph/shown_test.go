@@ -41,11 +41,14 @@ func TestShownTexts(t *testing.T) {
 	link := func(text, title string) Value {
 		return Value{Key: "w:" + title, Name: title, Type: TypeEntity, Surface: text}
 	}
-	keys := []Value{link("Cork City", "Cork City F.C."), link("Shelbourne", "Shelbourne F.C."), link("Bray", "Bray Wanderers A.F.C.")}
+	keys := []Value{link("Cork City", "Cork City F.C."), link("Shelbourne", "Shelbourne F.C."), link("Bray", "Bray Wanderers A.F.C."),
+		link("Georgetown", "Georgetown Hoyas")}
 	values := [][][]Value{
 		{{link("Cork", "Cork (city)")}, {link("Golding", "William Golding")}},
 		{{link("Drumcondra", "Drumcondra, Dublin")}, {link("Ann Smith", "Ann Smith")}},
 		{{link("Bray, County Wicklow", "Bray, County Wicklow"), link("Greystones", "Greystones")}, {link("Bo Li", "Bo Li")}},
+		// One article written two ways keeps its title.
+		{{link("Washington", "Washington, D.C.")}, {link("D.C.", "Washington, D.C.")}},
 	}
 	ids := map[string]uint32{}
 	tr := &Tree{PageTitle: "League of Ireland", KeyHeader: "Team", Columns: []Column{{Header: "Home city"}, {Header: "Manager"}}}
@@ -55,21 +58,22 @@ func TestShownTexts(t *testing.T) {
 		}
 		return ids[v.Key]
 	}
+	texts := cellTexts{}
 	for i, k := range keys {
 		row := Row{Key: id(k), Values: make([][]uint32, len(tr.Columns))}
-		tr.show(row.Key, k)
+		texts.add(row.Key, k)
 		for j, vs := range values[i] {
 			for _, v := range vs {
 				row.Values[j] = append(row.Values[j], id(v))
-				if len(vs) == 1 {
-					tr.show(id(v), v)
-				}
+				texts.add(id(v), v)
 			}
 		}
 		tr.Rows = append(tr.Rows, row)
 	}
+	tr.Shown = texts.shown()
 	want := map[uint32]string{ids["w:Cork (city)"]: "Cork", ids["w:Drumcondra, Dublin"]: "Drumcondra",
-		ids["w:Cork City F.C."]: "Cork City", ids["w:Shelbourne F.C."]: "Shelbourne", ids["w:Bray Wanderers A.F.C."]: "Bray"}
+		ids["w:Cork City F.C."]: "Cork City", ids["w:Shelbourne F.C."]: "Shelbourne", ids["w:Bray Wanderers A.F.C."]: "Bray",
+		ids["w:Georgetown Hoyas"]: "Georgetown"}
 	if !reflect.DeepEqual(tr.Shown, want) {
 		t.Fatalf("Shown = %v, want %v", tr.Shown, want)
 	}

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/leaper-dev/leaper/graph"
 	"github.com/leaper-dev/leaper/ingest/table"
@@ -601,7 +602,7 @@ func cellValues(c table.Cell, typ graph.Datatype, buf []graph.Value) []graph.Val
 
 func cellValue(c table.Cell, typ graph.Datatype) graph.Value {
 	text := strings.TrimSpace(textnorm.SqueezeSpaces(c.Text))
-	if len(c.Links) == 1 && c.Links[0] != "" && !trailingLink(text, c.Links[0]) &&
+	if len(c.Links) == 1 && c.Links[0] != "" && !trailingLink(text, c.Links[0]) && !labelLink(text, c.Links[0]) &&
 		(typ == graph.TypeEntity || typ == graph.TypeText && linkIsCell(text, c.Links[0])) {
 		l := c.Links[0]
 		return graph.Value{Key: "w:" + l, Name: l, Type: graph.TypeEntity, URL: table.URL(l), Surface: text}
@@ -640,6 +641,33 @@ func trailingLink(text, title string) bool {
 	}
 	head := strings.TrimSpace(t[:len(t)-len(ti)])
 	return len(head) > 1 && strings.HasSuffix(head, ",")
+}
+
+// labelLink reports whether a cell's one link is a label for a text of
+// figures that names nothing of the article: "8, 10" (criteria codes)
+// linking "Monuments of Japan", "1.92 m" linking the championship the
+// height was jumped at. The cell's value is its text. A text of words
+// ("USA", "Great Britain") may be another name of the article and keeps
+// the link.
+func labelLink(text, title string) bool {
+	if !strings.ContainsFunc(text, unicode.IsDigit) {
+		return false
+	}
+	in := map[string]bool{}
+	for _, w := range linkWords(title) {
+		in[w] = true
+	}
+	for _, w := range linkWords(text) {
+		if in[w] {
+			return false
+		}
+	}
+	return true
+}
+
+// linkWords are the lowercase runs of letters and digits of s.
+func linkWords(s string) []string {
+	return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
 }
 
 // linkIsCell reports whether a link stands for the whole cell rather than a

@@ -376,3 +376,22 @@ func TestTrailingLink(t *testing.T) {
 		}
 	}
 }
+
+func TestLabelLink(t *testing.T) {
+	for _, c := range []struct {
+		text, title string
+		want        bool
+	}{
+		{"8, 10", "Monuments of Japan", true},
+		{"1.92 m", "2010 European Athletics Championships – Women's high jump", true},
+		{"1998", "1998 NBA draft", false},
+		{"USA", "United States", false},
+		{"Great Britain", "United Kingdom", false},
+		{"2002-03", "2002–03 Birr season", false},
+		{"Louis XIV", "Louis XIV of France", false},
+	} {
+		if got := labelLink(c.text, c.title); got != c.want {
+			t.Errorf("labelLink(%q, %q) = %v, want %v", c.text, c.title, got, c.want)
+		}
+	}
+}

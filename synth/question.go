@@ -79,7 +79,7 @@ func lowerFirst(s string) string {
 	fs := strings.Fields(s)
 	for i, f := range fs {
 		rs := []rune(f)
-		if len(rs) > 1 && unicode.IsUpper(rs[0]) && !unicode.IsUpper(rs[1]) && !unicode.IsDigit(rs[1]) {
+		if len(rs) > 1 && unicode.IsUpper(rs[0]) && !unicode.IsDigit(rs[1]) && !strings.ContainsFunc(string(rs[1:]), unicode.IsUpper) {
 			rs[0] = unicode.ToLower(rs[0])
 			fs[i] = string(rs)
 		}
@@ -138,7 +138,16 @@ func concept(t *graph.Tree, rng *rand.Rand) string {
 			return ""
 		})
 		p = strings.Trim(strings.Join(strings.Fields(p), " "), " ,;:-–")
-		if p != "" && !strings.EqualFold(p, page) && !strings.EqualFold(p, t.PageTitle) && !slices.Contains(parts, lowerFirst(p)) {
+		switch {
+		case p == "" || wordsWithin(p, page):
+			// "National monuments" of "National Monuments in County
+			// Dublin" says nothing the page's name does not.
+		case containsFold(p, page):
+			// A caption that names the page itself ("1996 Frankfurt Galaxy
+			// World League draft selections" on "1996 Frankfurt Galaxy
+			// season") is the concept, as written.
+			return "the " + p
+		case !slices.Contains(parts, lowerFirst(p)):
 			parts = append(parts, lowerFirst(p))
 		}
 	}
@@ -156,10 +165,33 @@ func concept(t *graph.Tree, rng *rand.Rand) string {
 		}
 		return "the " + page + " " + sub
 	case 1:
+		if isList {
+			return "the " + sub + " of " + page
+		}
 		return "the " + sub + " of " + strings.TrimPrefix(page, "the ")
 	default:
 		return page + " (" + sub + ")"
 	}
+}
+
+// wordsWithin reports whether every word of p is a word of page, case
+// aside.
+func wordsWithin(p, page string) bool {
+	have := map[string]bool{}
+	for _, w := range strings.Fields(strings.ToLower(page)) {
+		have[w] = true
+	}
+	for _, w := range strings.Fields(strings.ToLower(p)) {
+		if !have[w] {
+			return false
+		}
+	}
+	return true
+}
+
+// containsFold reports whether s contains sub, case aside.
+func containsFold(s, sub string) bool {
+	return sub != "" && strings.Contains(strings.ToLower(s), strings.ToLower(sub))
 }
 
 // tableWord matches what names a table rather than what it records.

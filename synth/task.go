@@ -240,6 +240,17 @@ func (tb *table) rows(g *graph.Store, tk *task.Task) ([][]string, error) {
 			shown[tg.Entity] = txt
 		}
 	}
+	keyTree := map[uint32]*graph.Tree{}
+	for _, tg := range tk.Targets {
+		if tg.Layer != 2 || keyTree[tg.Entity] != nil {
+			continue
+		}
+		t, err := g.Tree(tg.Tree)
+		if err != nil {
+			return nil, fmt.Errorf("synth: %w", err)
+		}
+		keyTree[tg.Entity] = t
+	}
 	uniq := tb.ids()
 	slices.Sort(uniq)
 	uniq = slices.Compact(uniq)
@@ -251,17 +262,67 @@ func (tb *table) rows(g *graph.Store, tk *task.Task) ([][]string, error) {
 	for _, e := range es {
 		byID[e.ID] = e
 	}
-	return tb.render(byID, shown), nil
+	return tb.render(byID, texts{all: shown, key: keyTree}), nil
+}
+
+// texts are what a task's trees write for its articles: a row's own
+// tree (the first named tree holding its key) first, then all of them.
+type texts struct {
+	all map[uint32]string
+	key map[uint32]*graph.Tree // key → its row's tree
+}
+
+func (x texts) of(key, id uint32) (string, bool) {
+	if t := x.key[key]; t != nil {
+		if s, ok := t.Shown[id]; ok {
+			return s, true
+		}
+		if rowHas(t, key, id) {
+			return "", false // the row's own table writes the title
+		}
+	}
+	s, ok := x.all[id]
+	return s, ok
+}
+
+// rowHas reports whether a row of t keyed key holds id.
+func rowHas(t *graph.Tree, key, id uint32) bool {
+	for _, r := range t.Rows {
+		if r.Key != key {
+			continue
+		}
+		for _, vs := range r.Values {
+			if slices.Contains(vs, id) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // tableRows is tb.rows with the synthesiser's entity cache: the same
 // names, read once per entity rather than once per task.
-func (s *synth) tableRows(tb *table, shown map[uint32]string) ([][]string, error) {
+func (s *synth) tableRows(tb *table, shown texts) ([][]string, error) {
 	es, err := s.entities(tb.ids())
 	if err != nil {
 		return nil, err
 	}
 	return tb.render(es, shown), nil
+}
+
+// keyTrees maps each key of tb to the first of trees that holds it, as
+// targets names it.
+func (s *synth) keyTrees(trees []*graph.Tree, tb *table) map[uint32]*graph.Tree {
+	out := map[uint32]*graph.Tree{}
+	for _, k := range tb.keys {
+		for _, t := range trees {
+			if s.keys[s.index[t.ID]].Contains(k) {
+				out[k] = t
+				break
+			}
+		}
+	}
+	return out
 }
 
 // shownOf is what d's trees write for the articles of tb (shownNames), and
@@ -323,7 +384,8 @@ func (tb *table) ids() []uint32 {
 // (shown) or by its Display name, the values of a cell joined by "; ". A
 // cell whose values would read alike without their disambiguators ("Days
 // of the New" for three albums) gives their full names.
-func (tb *table) render(es map[uint32]*graph.Entity, shown map[uint32]string) [][]string {
+func (tb *table) render(es map[uint32]*graph.Entity, shown texts) [][]string {
+	var key uint32 // the row's key
 	name := func(id uint32, full bool) string {
 		e, ok := es[id]
 		switch {
@@ -332,7 +394,7 @@ func (tb *table) render(es map[uint32]*graph.Entity, shown map[uint32]string) []
 		case full:
 			return e.Name
 		}
-		if s, ok := shown[id]; ok && graph.Writes(e.Name, s) && !audit.LinkLabel(s) {
+		if s, ok := shown.of(key, id); ok && graph.Writes(e.Name, s) && !audit.LinkLabel(s) {
 			return s
 		}
 		return Display(e)
@@ -347,6 +409,7 @@ func (tb *table) render(es map[uint32]*graph.Entity, shown map[uint32]string) []
 	}
 	out := make([][]string, len(tb.keys))
 	for i, k := range tb.keys {
+		key = k
 		row := []string{name(k, false)}
 		for _, c := range tb.cells[i] {
 			parts := make([]string, len(c))
@@ -487,7 +550,7 @@ func (s *synth) finish(ctx context.Context, d *draft, rng *rand.Rand, st *Stats)
 	if len(tb.keys) < 2 {
 		return nil, DropSmall, nil
 	}
-	rows, err := s.tableRows(tb, s.shownOf(d, tb))
+	rows, err := s.tableRows(tb, texts{all: s.shownOf(d, tb), key: s.keyTrees(d.trees, tb)})
 	if err != nil {
 		return nil, "", err
 	}
