@@ -137,7 +137,8 @@ type Auditor struct {
 	rels  map[string][]uint32
 	trees map[uint32]*graph.Tree
 	ents  map[uint32]*graph.Entity
-	heads map[string]string // relation name → header, read once
+	keys  map[uint32][]string // names, read once per entity
+	heads map[string]string   // relation name → header, read once
 	// shown maps the NameKey of what the task's tables write for an
 	// article ("drumcondra") to the article and that text: a person copies
 	// the table's text. Set per task; the article's title is read only
@@ -157,7 +158,7 @@ func New(g *graph.Store) (*Auditor, error) {
 	if err != nil {
 		return nil, fmt.Errorf("audit: relations: %w", err)
 	}
-	a := &Auditor{g: g, rels: map[string][]uint32{}, trees: map[uint32]*graph.Tree{}, ents: map[uint32]*graph.Entity{}, heads: map[string]string{}}
+	a := &Auditor{g: g, rels: map[string][]uint32{}, trees: map[uint32]*graph.Tree{}, ents: map[uint32]*graph.Entity{}, keys: map[uint32][]string{}, heads: map[string]string{}}
 	for _, r := range rels {
 		a.rels[r.Name] = append(a.rels[r.Name], r.ID)
 	}
@@ -189,6 +190,7 @@ func (a *Auditor) entity(id uint32) *graph.Entity {
 	}
 	if len(a.ents) > 1<<18 {
 		clear(a.ents)
+		clear(a.keys)
 	}
 	a.ents[id] = e
 	return e
@@ -197,11 +199,15 @@ func (a *Auditor) entity(id uint32) *graph.Entity {
 // names are the identities an entity answers to: its name and aliases,
 // each as NameKey.
 func (a *Auditor) names(id uint32) []string {
+	if ks, ok := a.keys[id]; ok {
+		return ks
+	}
 	e := a.entity(id)
 	out := []string{NameKey(e.Name)}
 	for _, al := range e.Aliases {
 		out = append(out, NameKey(al))
 	}
+	a.keys[id] = out
 	return out
 }
 

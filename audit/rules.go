@@ -157,7 +157,10 @@ func disambiguator(p string) bool {
 	case unicode.IsLower(r[0]) || unicode.IsDigit(r[0]) || strings.Contains(p, ","):
 		return true
 	}
-	return len(strings.Fields(p)) == 1
+	fs := strings.Fields(p)
+	// "(American football)", "(The Vines song)": a class word closes it.
+	last := []rune(fs[len(fs)-1])
+	return len(fs) == 1 || unicode.IsLower(last[0])
 }
 
 // abbrev matches a header that is an abbreviation, a symbol or empty
@@ -348,6 +351,9 @@ func wordCut(s string, suffix bool) string {
 // register's reference number beside a value ("March 11, 1993
 // (#93000159)"), which is the table's, not the value's.
 func Plain(name string, article bool) string {
+	if !strings.HasSuffix(name, ")") {
+		return name // both a disambiguator and a reference number end so
+	}
 	if article {
 		if b, ok := Disambiguated(name); ok {
 			return b

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"strings"
 )
 
 // maxAliases bounds the surface texts kept per entity.
@@ -281,9 +282,7 @@ func (b *Builder) AddPrepared(p *Prepared) (*Tree, *Reject, error) {
 				}
 				row.Values[j] = appendUnique(row.Values[j], id)
 				if len(vs) == 1 {
-					texts.add(id, v)
-				} else {
-					texts.add(id, Value{Type: v.Type, Name: v.Name, Surface: v.Name})
+					texts.add(id, v) // a cell of several links shows titles
 				}
 			}
 		}
@@ -553,40 +552,65 @@ func sortedIDs(m map[uint32]bool) []uint32 {
 	return ids
 }
 
-// cellTexts collects what one table writes for each article it links, to
-// make Tree.Shown: an article's text is shown where the table writes it
-// one way throughout and an answer should give it (Writes). An article
-// written two ways ("Washington" in a city column, "D.C." in a state
-// column, or its title in a cell of several links) keeps its title.
-type cellTexts map[uint32]*writtenText
+// cellTexts collects what one table writes for each article it links in
+// a cell of its own, to make Tree.Shown: the text the table writes most
+// often for it, where an answer should give that text (Writes). A title
+// written as such, or as a code ("D.C."), votes for the title; on a tie
+// the title stays ("Washington" and "D.C." for Washington, D.C.).
+type cellTexts map[uint32]*writtenTexts
 
-type writtenText struct {
-	name, text string
-	mixed      bool // written two ways
+type writtenTexts struct {
+	name  string
+	votes map[string]int // text → cells; "" for the title
 }
 
 func (c cellTexts) add(id uint32, v Value) {
 	if v.Type != TypeEntity {
 		return
 	}
-	if t, ok := c[id]; !ok {
-		c[id] = &writtenText{name: v.Name, text: v.Surface}
-	} else if t.text != v.Surface {
-		t.mixed = true
+	t := c[id]
+	if t == nil {
+		t = &writtenTexts{name: v.Name, votes: map[string]int{}}
+		c[id] = t
 	}
+	text := v.Surface
+	if !Writes(v.Name, text) {
+		text = ""
+	}
+	t.votes[text]++
 }
 
 // shown is the Shown map of the texts collected, nil when empty.
 func (c cellTexts) shown() map[uint32]string {
 	var out map[uint32]string
 	for id, t := range c {
-		if t.mixed || !Writes(t.name, t.text) {
+		best, n := "", t.votes[""]
+		for text, k := range t.votes {
+			if text != "" && (k > n || k == n && best != "" && better(t.name, text, best)) {
+				best, n = text, k
+			}
+		}
+		if best == "" {
 			continue
 		}
 		if out == nil {
 			out = map[uint32]string{}
 		}
-		out[id] = t.text
+		out[id] = best
 	}
 	return out
+}
+
+// better orders two texts of one title for Shown ties: the title's own
+// head ("La Plata" before "La Plata vicinity" for "La Plata, Maryland"),
+// then the shorter, then the first in byte order.
+func better(name, x, y string) bool {
+	px, py := strings.HasPrefix(name, x), strings.HasPrefix(name, y)
+	switch {
+	case px != py:
+		return px
+	case len(x) != len(y):
+		return len(x) < len(y)
+	}
+	return x < y
 }

@@ -42,13 +42,17 @@ func TestShownTexts(t *testing.T) {
 		return Value{Key: "w:" + title, Name: title, Type: TypeEntity, Surface: text}
 	}
 	keys := []Value{link("Cork City", "Cork City F.C."), link("Shelbourne", "Shelbourne F.C."), link("Bray", "Bray Wanderers A.F.C."),
-		link("Georgetown", "Georgetown Hoyas")}
+		link("Georgetown", "Georgetown Hoyas"), link("Cedar Grove", "Cedar Grove"), link("The Exchange", "The Exchange"), link("La Grange", "La Grange")}
 	values := [][][]Value{
 		{{link("Cork", "Cork (city)")}, {link("Golding", "William Golding")}},
 		{{link("Drumcondra", "Drumcondra, Dublin")}, {link("Ann Smith", "Ann Smith")}},
 		{{link("Bray, County Wicklow", "Bray, County Wicklow"), link("Greystones", "Greystones")}, {link("Bo Li", "Bo Li")}},
 		// One article written two ways keeps its title.
 		{{link("Washington", "Washington, D.C.")}, {link("D.C.", "Washington, D.C.")}},
+		// Written two ways that both name it: the more frequent text.
+		{{link("La Plata", "La Plata, Maryland")}, nil},
+		{{link("La Plata vicinity", "La Plata, Maryland")}, nil},
+		{{link("La Plata", "La Plata, Maryland")}, nil},
 	}
 	ids := map[string]uint32{}
 	tr := &Tree{PageTitle: "League of Ireland", KeyHeader: "Team", Columns: []Column{{Header: "Home city"}, {Header: "Manager"}}}
@@ -73,7 +77,7 @@ func TestShownTexts(t *testing.T) {
 	tr.Shown = texts.shown()
 	want := map[uint32]string{ids["w:Cork (city)"]: "Cork", ids["w:Drumcondra, Dublin"]: "Drumcondra",
 		ids["w:Cork City F.C."]: "Cork City", ids["w:Shelbourne F.C."]: "Shelbourne", ids["w:Bray Wanderers A.F.C."]: "Bray",
-		ids["w:Georgetown Hoyas"]: "Georgetown"}
+		ids["w:Georgetown Hoyas"]: "Georgetown", ids["w:La Plata, Maryland"]: "La Plata"}
 	if !reflect.DeepEqual(tr.Shown, want) {
 		t.Fatalf("Shown = %v, want %v", tr.Shown, want)
 	}

@@ -1022,7 +1022,7 @@ func (s *synth) reverseDraft(ctx context.Context, ts []*graph.Tree, base []int, 
 	var cluePhrases []string
 	for _, c := range clues {
 		name := s.name(c.v)
-		ref := d.addSlot(name, c.v, name)
+		ref := d.addSlot(name, c.v, s.display(c.v)) // said without a disambiguator
 		anchorTriples = append(anchorTriples, task.Triple{S: A, R: c.rel, O: task.C(name)})
 		cluePhrases = append(cluePhrases, lowerFirst(words(c.header))+" is "+ref)
 	}
