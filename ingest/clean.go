@@ -581,7 +581,7 @@ func cellValues(c table.Cell, typ graph.Datatype, buf []graph.Value) []graph.Val
 	}
 	// In a text column a sentence that links a few words stays text: its
 	// links are not its value.
-	if len(c.Links) > 1 && typ == graph.TypeEntity {
+	if len(c.Links) > 1 && typ == graph.TypeEntity && !unlinkedNames(c) {
 		vs := make([]graph.Value, 0, len(c.Links))
 		seen := map[string]bool{}
 		for _, l := range c.Links {
@@ -640,7 +640,41 @@ func trailingLink(text, title string) bool {
 		return false
 	}
 	head := strings.TrimSpace(t[:len(t)-len(ti)])
-	return len(head) > 1 && strings.HasSuffix(head, ",")
+	return len(head) > 1 && (strings.HasSuffix(head, ",") || strings.HasSuffix(head, " and") || strings.HasSuffix(head, "&"))
+}
+
+// unlinkedNames reports whether a cell of several links also names things
+// it does not link: "Ho Meng Hua, Yueh Feng, Doe Ching, Luo Zhen, Yen Chun
+// and Hsieh Chun" linking the first three directors. Its links would drop
+// the others; the cell's value is its text. What stays of the text once
+// each link's name is taken out (its title, or the title's head before a
+// qualifier: "Jim Thorpe" for "Jim Thorpe, Pennsylvania") holds no
+// capitalised word or figure.
+func unlinkedNames(c table.Cell) bool {
+	rest := " " + textnorm.SqueezeSpaces(c.Text) + " "
+	for _, l := range c.Links {
+		for _, n := range linkNames(l) {
+			rest = strings.ReplaceAll(rest, n, " ")
+		}
+	}
+	for _, w := range strings.FieldsFunc(rest, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
+		if r := []rune(w)[0]; unicode.IsUpper(r) || unicode.IsDigit(r) {
+			return true
+		}
+	}
+	return false
+}
+
+// linkNames are the texts a cell may write for a link titled l, longest
+// first: the title, and its head before ", " or " (".
+func linkNames(l string) []string {
+	out := []string{l}
+	for _, sep := range []string{", ", " ("} {
+		if i := strings.Index(l, sep); i > 0 {
+			out = append(out, l[:i])
+		}
+	}
+	return out
 }
 
 // labelLink reports whether a cell's one link is a label for a text of

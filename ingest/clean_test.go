@@ -366,6 +366,7 @@ func TestTrailingLink(t *testing.T) {
 		{"Toronto, Ontario", "Ontario", true},
 		{"George Brown & Co. , Greenock", "Greenock", true},
 		{"Mukesh , Vyjayanthimala", "Vyjayanthimala", true},
+		{"Daniel Portela and David José Kohon", "David José Kohon", true},
 		{"Toronto, Ontario", "Toronto", false},
 		{"Washington, D.C.", "Washington, D.C.", false},
 		{"Sir John Cornforth", "John Cornforth", false},
@@ -392,6 +393,23 @@ func TestLabelLink(t *testing.T) {
 	} {
 		if got := labelLink(c.text, c.title); got != c.want {
 			t.Errorf("labelLink(%q, %q) = %v, want %v", c.text, c.title, got, c.want)
+		}
+	}
+}
+
+func TestUnlinkedNames(t *testing.T) {
+	for _, c := range []struct {
+		cell table.Cell
+		want bool
+	}{
+		{table.Cell{Text: "Ho Meng Hua, Yueh Feng, Doe Ching, Luo Zhen, Yen Chun and Hsieh Chun", Links: []string{"Ho Meng Hua", "Yueh Feng", "Doe Ching"}}, true},
+		{table.Cell{Text: "Grand Island near Munising", Links: []string{"Grand Island Township, Michigan", "Munising, Michigan"}}, true},
+		{table.Cell{Text: "Bowmanstown, Jim Thorpe, and Weissport", Links: []string{"Bowmanstown, Pennsylvania", "Jim Thorpe, Pennsylvania", "Weissport, Pennsylvania"}}, false},
+		{table.Cell{Text: "Erik van Zuylen, Marja Kok", Links: []string{"Erik van Zuylen", "Marja Kok"}}, false},
+		{table.Cell{Text: "Kamloops Blazers (WHL)", Links: []string{"Kamloops Blazers", "Western Hockey League"}}, true},
+	} {
+		if got := unlinkedNames(c.cell); got != c.want {
+			t.Errorf("unlinkedNames(%q, %q) = %v, want %v", c.cell.Text, c.cell.Links, got, c.want)
 		}
 	}
 }

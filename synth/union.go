@@ -1020,9 +1020,16 @@ func (s *synth) reverseDraft(ctx context.Context, ts []*graph.Tree, base []int, 
 	A := task.V(av)
 	anchorTriples := sp.triples(s, A)
 	var cluePhrases []string
+	written := texts{all: shownNames(ts), key: s.keyTrees(ts, &table{keys: []uint32{anchor}})}
 	for _, c := range clues {
 		name := s.name(c.v)
-		ref := d.addSlot(name, c.v, s.display(c.v)) // said without a disambiguator
+		// Said as the anchor's table writes it, else without a
+		// disambiguator; the formal constant keeps the title.
+		said := s.display(c.v)
+		if w, ok := written.of(anchor, c.v); ok && graph.Writes(name, w) && !audit.LinkLabel(w) {
+			said = w
+		}
+		ref := d.addSlot(name, c.v, said)
 		anchorTriples = append(anchorTriples, task.Triple{S: A, R: c.rel, O: task.C(name)})
 		cluePhrases = append(cluePhrases, lowerFirst(words(c.header))+" is "+ref)
 	}

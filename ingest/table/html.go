@@ -62,7 +62,9 @@ func parseHTML(name string, data []byte, meta *PageMeta) ([]*Table, error) {
 		m.Index = -1
 	}
 	sc := scanPage(data)
-	title := m.Title
+	// WikiTableQuestions' page metadata escapes its titles ("Lilo &amp;
+	// Stitch"); a page's own <title> is text already.
+	title := html.UnescapeString(m.Title)
 	if title == "" {
 		title = sc.title
 	}

@@ -671,3 +671,16 @@ func TestHTMLImageLinks(t *testing.T) {
 		}
 	}
 }
+
+// TestPageMetaTitleUnescaped: WikiTableQuestions' metadata writes titles
+// HTML-escaped ("Lilo &amp; Stitch"); the page's title is the text.
+func TestPageMetaTitleUnescaped(t *testing.T) {
+	page := `<table class="wikitable"><tr><th>Name</th><th>Year</th></tr><tr><td>Stitch</td><td>2002</td></tr></table>`
+	tables, err := ParseHTML("5.html", strings.NewReader(page), &PageMeta{Title: "List of experiments from Lilo &amp; Stitch", Index: -1})
+	if err != nil || len(tables) != 1 {
+		t.Fatalf("%d tables, %v", len(tables), err)
+	}
+	if got, want := tables[0].PageTitle, "List of experiments from Lilo & Stitch"; got != want {
+		t.Errorf("PageTitle = %q, want %q", got, want)
+	}
+}
