@@ -54,10 +54,15 @@ const (
 	// Disambiguator: an answer value carries Wikipedia's disambiguator
 	// ("Hereafter (film)") that an exact-match reward would then require.
 	Disambiguator Class = "disambiguator"
+	// TwinTable: a named table has a twin on its page, titled alike
+	// (page, section and caption), that the task does not name: a reader
+	// cannot tell which the question means (a season-by-season table per
+	// decade).
+	TwinTable Class = "twin_table"
 )
 
 // Classes lists every class in report order.
-var Classes = []Class{Mismatch, Unsupported, Context, StringJoin, Unmatched, Incoherent, Merged,
+var Classes = []Class{Mismatch, Unsupported, Context, StringJoin, Unmatched, TwinTable, Incoherent, Merged,
 	ListsPages, RawClue, FileTitle, LinkValue, Disambiguator}
 
 // Severity is how a class counts in the rubric: "wrong" (the target set or
@@ -65,7 +70,7 @@ var Classes = []Class{Mismatch, Unsupported, Context, StringJoin, Unmatched, Inc
 // read the question without the tables) or "minor".
 func (c Class) Severity() string {
 	switch c {
-	case Mismatch, Unsupported, Context, StringJoin, Unmatched:
+	case Mismatch, Unsupported, Context, StringJoin, Unmatched, TwinTable:
 		return "wrong"
 	case RawClue, FileTitle:
 		return "unanswerable"
@@ -373,6 +378,9 @@ func (a *Auditor) Audit(ctx context.Context, t *task.Task) (*Report, error) {
 	}
 	a.question(t, trees, r)
 	a.provenance(t, named, r)
+	if err := a.twins(trees, named, r); err != nil {
+		return nil, fmt.Errorf("audit: %w", err)
+	}
 	f, err := parse(t.Formalization)
 	if err != nil {
 		r.add(Mismatch, "formalization: %v", err)
@@ -1104,6 +1112,31 @@ func clip(xs []string) string {
 
 // provenance checks each target against the source it records: a key must
 // be a key of its tree, a value a value of its relation in some row.
+// twins flags a named tree whose page has another tree titled alike (same
+// section and caption) that the task does not name.
+func (a *Auditor) twins(trees []*graph.Tree, named map[uint32]*graph.Tree, r *Report) error {
+	for _, tr := range trees {
+		ids, err := a.g.TreesOfPage(tr.PageURL)
+		if err != nil {
+			return err
+		}
+		for _, id := range ids {
+			if named[id] != nil {
+				continue
+			}
+			o, err := a.tree(id)
+			if err != nil {
+				return err
+			}
+			if o.Section == tr.Section && o.Caption == tr.Caption {
+				r.add(TwinTable, "%q has another table titled like tree %d (tree %d) that the task does not name", tr.Title(), tr.ID, id)
+				return nil
+			}
+		}
+	}
+	return nil
+}
+
 func (a *Auditor) provenance(t *task.Task, named map[uint32]*graph.Tree, r *Report) {
 	for _, tg := range t.Targets {
 		if r.count(Unsupported) >= maxFindings {

@@ -69,7 +69,7 @@ func TestAuditFindsDefects(t *testing.T) {
 		t.Error("no answer writes an article as its table does: the shown path is untested")
 	}
 	base := tasks(t, g, "basic")[0]
-	union := tasks(t, g, "union")[0]
+	unions := tasks(t, g, "union")
 	var other uint32 // a tree the basic task does not name
 	g.EachTree(ctx, func(tr *graph.Tree) error {
 		if other == 0 && tr.ID != base.Trees[0] {
@@ -92,7 +92,11 @@ func TestAuditFindsDefects(t *testing.T) {
 			tk.Formalization[0] = task.Triple{S: task.Term{Target: true}, R: "in_tree", O: task.C(jsonID(other))}
 		}, audit.Mismatch},
 		{"pages listed", func(tk *task.Task) {
-			tk.Trees = append(tk.Trees, union.Trees...)
+			for _, u := range unions { // several pages, whatever the unions drawn
+				tk.Trees = append(tk.Trees, u.Trees...)
+			}
+			slices.Sort(tk.Trees)
+			tk.Trees = slices.Compact(tk.Trees)
 			for _, id := range tk.Trees {
 				tr, err := g.Tree(id)
 				if err != nil {
@@ -216,5 +220,39 @@ func TestPlain(t *testing.T) {
 		if got := audit.Plain(name, true); got != want {
 			t.Errorf("Plain(%q) = %q, want %q", name, got, want)
 		}
+	}
+}
+
+// TestTwinTable: a task that names one of two tables its page titles alike
+// (the sample's two "Laureates" tables of one list) is flagged.
+func TestTwinTable(t *testing.T) {
+	g := storetest.OpenGraph(t)
+	a, err := audit.New(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	byTitle := map[string]uint32{}
+	var twin uint32
+	found := false
+	g.EachTree(context.Background(), func(tr *graph.Tree) error {
+		k := tr.PageURL + "|" + tr.Section + "|" + tr.Caption
+		if _, ok := byTitle[k]; ok && !found {
+			twin, found = tr.ID, true
+		}
+		byTitle[k] = tr.ID
+		return nil
+	})
+	if !found {
+		t.Fatal("the sample store has no two tables titled alike on one page")
+	}
+	tk := clone(t, tasks(t, g, "basic")[0])
+	tk.Trees = []uint32{twin}
+	tk.Formalization[0] = task.Triple{S: task.Term{Target: true}, R: "in_tree", O: task.C(jsonID(twin))}
+	r, err := a.Audit(context.Background(), tk)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !r.Has(audit.TwinTable) {
+		t.Errorf("want %s, got %+v", audit.TwinTable, r.Findings)
 	}
 }

@@ -12,6 +12,7 @@ const (
 	RejectNoRelation    = "no relation column after cleaning"
 	RejectDuplicate     = "duplicate table"
 	RejectEmptyHeader   = "empty header"
+	RejectBlocks        = "side-by-side blocks"
 	DropSerial          = "serial number"
 	DropRank            = "rank only"
 	DropNotes           = "notes"

@@ -53,6 +53,12 @@ func Shape(t *table.Table, opts CleanOptions) (*graph.Shaped, *graph.Reject) {
 	if len(t.Rows) > 0 && float64(t.Ragged)/float64(len(t.Rows)) > opts.MaxRagged {
 		return nil, &graph.Reject{Reason: graph.RejectRagged, Detail: fmt.Sprintf("%d of %d rows", t.Ragged, len(t.Rows))}
 	}
+	if k := blockWidth(t.Header); k > 0 {
+		// "Year | Number | Name | Year | Number | Name": several tables laid
+		// beside each other. Keeping the first block would read a third of
+		// the rows as the whole table.
+		return nil, &graph.Reject{Reason: graph.RejectBlocks, Detail: fmt.Sprintf("%d blocks of %d columns", ncol/k, k)}
+	}
 	s := &graph.Shaped{}
 	rows, rej := records(t, opts, s)
 	if rej != nil {
@@ -157,6 +163,25 @@ type colInfo struct {
 	unique bool
 	filled float64
 	linked float64
+}
+
+// blockWidth is k when header is one block of k ≥ 2 columns repeated
+// side by side (compared as normalised headers), else 0.
+func blockWidth(header []string) int {
+	n := len(header)
+	for k := 2; 2*k <= n; k++ {
+		if n%k != 0 {
+			continue
+		}
+		same := true
+		for i := k; i < n && same; i++ {
+			same = normHeader(header[i]) == normHeader(header[i%k]) && normHeader(header[i]) != ""
+		}
+		if same {
+			return k
+		}
+	}
+	return 0
 }
 
 // profile reads each column of rows that cleaning keeps (dropped ones are

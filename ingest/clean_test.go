@@ -413,3 +413,20 @@ func TestUnlinkedNames(t *testing.T) {
 		}
 	}
 }
+
+func TestBlockWidth(t *testing.T) {
+	for _, c := range []struct {
+		header []string
+		want   int
+	}{
+		{[]string{"Year", "Number", "Name", "Year", "Number", "Name", "Year", "Number", "Name"}, 3},
+		{[]string{"Name", "Year", "Name", "Year"}, 2},
+		{[]string{"Year", "Number", "Name"}, 0},
+		{[]string{"Team", "Wins", "Team", "Losses"}, 0},
+		{[]string{"", "", "", ""}, 0},
+	} {
+		if got := blockWidth(c.header); got != c.want {
+			t.Errorf("blockWidth(%q) = %d, want %d", c.header, got, c.want)
+		}
+	}
+}
