@@ -20,7 +20,8 @@ type cursor struct {
 	tfr  bindex.TermFieldReader
 	tfd  bindex.TermFieldDoc
 	list *plist
-	pos  int    // index in list
+	pos  int    // posting index in list
+	off  int    // offset in list.gaps of the next posting's gap
 	cur  uint64 // document number under the cursor, noDoc when exhausted
 	freq uint64 // of the posting under the cursor
 	norm float64
@@ -62,12 +63,35 @@ func (c *cursor) holds(ctx context.Context, r bindex.IndexReader, doc uint64, bu
 
 func (c *cursor) next() error {
 	if c.list != nil {
-		c.pos++
-		c.setPos()
+		c.step()
 		return nil
 	}
 	d, err := c.tfr.Next(c.tfd.Reset())
 	return c.set(d, err)
+}
+
+// start puts a cursor on a decoded list before its first posting.
+func (c *cursor) start(l *plist) {
+	c.list, c.pos, c.off, c.cur = l, -1, 0, 0
+}
+
+// step moves a cursor on a decoded list to its next posting.
+func (c *cursor) step() {
+	l := c.list
+	c.pos++
+	if c.pos >= l.n {
+		c.pos, c.cur = l.n, noDoc
+		return
+	}
+	g := uint64(l.gaps[c.off])
+	if g < 0x80 {
+		c.off++
+	} else {
+		var k int
+		g, k = binary.Uvarint(l.gaps[c.off:])
+		c.off += k
+	}
+	c.cur += g
 }
 
 // advance moves the cursor to the first page at or after doc. Bleve's
@@ -77,13 +101,24 @@ func (c *cursor) advance(doc uint64, buf *[8]byte) error {
 	if c.cur >= doc {
 		return nil
 	}
-	if c.list != nil {
+	if l := c.list; l != nil {
 		if doc > math.MaxUint32 {
-			c.pos = len(c.list.docs)
-		} else {
-			c.pos = c.list.seek(c.pos, uint32(doc))
+			c.pos, c.cur = l.n, noDoc
+			return nil
 		}
-		c.setPos()
+		if b := max(c.pos, 0) / blockSize; uint32(doc) > l.last[b] {
+			// Skip to the block holding doc, from the last document of
+			// the block before it.
+			nb := l.block(b+1, uint32(doc))
+			if nb >= len(l.last) {
+				c.pos, c.cur = l.n, noDoc
+				return nil
+			}
+			c.pos, c.off, c.cur = nb*blockSize-1, int(l.off[nb]), uint64(l.last[nb-1])
+		}
+		for c.cur < doc {
+			c.step()
+		}
 		return nil
 	}
 	binary.BigEndian.PutUint64(buf[:], doc)
@@ -91,14 +126,17 @@ func (c *cursor) advance(doc uint64, buf *[8]byte) error {
 	return c.set(d, err)
 }
 
-func (c *cursor) setPos() {
-	if c.pos >= len(c.list.docs) {
-		c.cur = noDoc
-		return
-	}
-	c.cur = uint64(c.list.docs[c.pos])
-	c.freq = uint64(c.list.freq[c.pos])
-	c.norm = float64(c.list.norm[c.pos])
+// blockMax reports whether the cursor's decoded list has block maxima
+// for its field's average length.
+func (c *cursor) blockMax() bool {
+	return c.list != nil && c.list.avg == c.avg
+}
+
+// blockEnd is the last document of the block under a cursor on a decoded
+// list, and the bound of bm25TF there.
+func (c *cursor) blockEnd() (uint64, float64) {
+	b := c.pos / blockSize
+	return uint64(c.list.last[b]), float64(c.list.bmax[b])
 }
 
 func (c *cursor) set(d *bindex.TermFieldDoc, err error) error {
@@ -115,8 +153,12 @@ func (c *cursor) set(d *bindex.TermFieldDoc, err error) error {
 }
 
 // score is the clause's score on the page under the cursor, computed as
-// Bleve's TermQueryScorer does.
+// Bleve's TermQueryScorer does. A decoded list's frequency and norm are
+// read here, not while the cursor moves.
 func (c *cursor) score() float64 {
+	if l := c.list; l != nil {
+		c.freq, c.norm = l.freqAt(c.pos), l.normAt(c.pos)
+	}
 	var tf float64
 	if f := c.freq; f < scorer.MaxSqrtCache {
 		tf = scorer.SqrtCache[f]

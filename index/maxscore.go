@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"sync/atomic"
 
 	"github.com/blevesearch/bleve/v2/search"
 	bindex "github.com/blevesearch/bleve_index_api"
@@ -115,8 +116,11 @@ type maxScore struct {
 
 	ne    int     // cls[:ne] are non-essential
 	theta float64 // the k-th best score once k pages are held
-	buf   [8]byte // a document number for Advance
-	held  []*cursor
+	// passed is the last page of the block range blockSkip last could
+	// not skip, while theta stays: pages up to it are not checked again.
+	passed uint64
+	buf    [8]byte // a document number for Advance
+	held   []*cursor
 }
 
 // newMaxScore opens the clauses of terms: each term in the title (boosted)
@@ -177,7 +181,7 @@ func (m *maxScore) open(ctx context.Context, pc *plistCache, term, field string,
 	c = &cursor{avg: avg, term: []byte(term), field: field}
 	m.all = append(m.all, c)
 	if l := pc.cached(field, c.term); l != nil {
-		c.list, c.pos = l, -1
+		c.start(l)
 		return c, l.df, nil
 	}
 	tfr, err := m.r.TermFieldReader(ctx, c.term, field, true, true, false)
@@ -188,8 +192,8 @@ func (m *maxScore) open(ctx context.Context, pc *plistCache, term, field string,
 	df = tfr.Count()
 	if df == 0 {
 		c.cur = noDoc
-	} else if l := pc.get(ctx, m.r, field, c.term, df); l != nil {
-		c.list, c.pos = l, -1
+	} else if l := pc.get(ctx, m.r, field, c.term, df, avg); l != nil {
+		c.start(l)
 	}
 	return c, df, nil
 }
@@ -208,8 +212,12 @@ func (m *maxScore) weigh(norm float64) {
 	for _, c := range m.all {
 		c.qw = c.qw * c.idf * norm
 		// The BM25 saturation tf*k1/(tf + k1*x) stays below k1 for any
-		// tf and field length.
-		c.ub = c.idf * search.BM25_k1 * c.qw * slack
+		// tf and field length; a decoded list knows its highest.
+		tfMax := search.BM25_k1
+		if c.blockMax() {
+			tfMax = c.list.max
+		}
+		c.ub = c.idf * tfMax * c.qw * slack
 		if c.cur != noDoc {
 			m.cls = append(m.cls, c)
 		}
@@ -262,6 +270,15 @@ func (m *maxScore) run(ctx context.Context, k int) ([]scoredDoc, error) {
 		if doc == noDoc {
 			break
 		}
+		if doc > m.passed {
+			skipped, err := m.blockSkip(doc)
+			if err != nil {
+				return nil, err
+			}
+			if skipped {
+				continue
+			}
+		}
 		if m.filter != nil {
 			if err := m.filter.advance(doc, &m.buf); err != nil {
 				return nil, err
@@ -293,9 +310,60 @@ func (m *maxScore) run(ctx context.Context, k int) ([]scoredDoc, error) {
 			for m.ne < len(m.cls) && m.low(m.prefix[m.ne+1], m.ne+1) {
 				m.ne++
 			}
+			m.passed = 0
 		}
 	}
 	return cands, nil
+}
+
+// blockSkips counts the block ranges blockSkip skipped, for tests.
+var blockSkips atomic.Int64
+
+// blockSkip is Block-Max MaxScore's test (Ding and Suel 2011; Mallia et
+// al. 2019): the pages from doc, the smallest under the essential cursors,
+// to end, the first end of a block under one of them, can score at most
+// their blocks' maxima (a cursor whose current block ends at or after
+// end holds no other block's page there) plus the non-essential bounds.
+// When that stays below the k-th score, the essential cursors skip past
+// end and blockSkip reports true.
+func (m *maxScore) blockSkip(doc uint64) (bool, error) {
+	ess := m.cls[m.ne:]
+	end := uint64(noDoc)
+	for _, c := range ess {
+		if c.cur != noDoc && c.blockMax() {
+			e, _ := c.blockEnd()
+			end = min(end, e)
+		}
+	}
+	if end == noDoc || m.theta == 0 {
+		return false, nil
+	}
+	bound, matched := m.prefix[m.ne], m.ne
+	for _, c := range ess {
+		if c.cur > end {
+			continue
+		}
+		matched++
+		if c.blockMax() {
+			_, bm := c.blockEnd()
+			bound += c.idf * bm * c.qw * slack
+		} else {
+			bound += c.ub
+		}
+	}
+	if !m.low(bound, matched) {
+		m.passed = end
+		return false, nil
+	}
+	blockSkips.Add(1)
+	for _, c := range ess {
+		if c.cur <= end {
+			if err := c.advance(end+1, &m.buf); err != nil {
+				return false, err
+			}
+		}
+	}
+	return true, nil
 }
 
 // score scores doc, the smallest page under the essential cursors, and

@@ -7,15 +7,26 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/blevesearch/bleve/v2/search"
+	"github.com/blevesearch/bleve/v2/search/scorer"
 	bindex "github.com/blevesearch/bleve_index_api"
 )
 
 // Bleve's frequency-and-norm readers move forward by walking: Advance to a
 // page far ahead decodes every posting in between. MaxScore probes the
 // lists of frequent terms often and far apart, so a read-only index keeps
-// those lists decoded in memory, up to a byte budget, and probes them by
-// galloping search. The lists are exactly what the reader returns; scores
-// do not change.
+// those lists decoded, up to a byte budget, and probes them by skipping
+// blocks. The lists are exactly what the reader returns; scores do not
+// change.
+//
+// A decoded list is compact, about 4 to 5 bytes a posting: document
+// numbers as variable-length gaps in blocks of blockSize postings, with
+// each block's last document and byte offset to skip by; one byte of
+// frequency and two of field length a posting (zap stores the length and
+// derives the norm from it, as fieldNorm does). Each block also keeps the highest term-frequency factor of
+// BM25 in it (Block-Max, Ding and Suel 2011), so that MaxScore bounds a
+// clause by its list's true maximum and skips blocks that cannot lift a
+// page into the top k. The memory is off the Go heap (arena.go).
 
 // minCachedDF is the shortest posting list worth decoding: shorter ones
 // cost little to walk, but a decoded list also saves the dictionary
@@ -26,15 +37,30 @@ const minCachedDF = 32
 // key, entry and slice headers.
 const entryBytes = 160
 
-// postingBytes is the memory of one decoded posting.
-const postingBytes = 12
+// blockSize is the number of postings of a block.
+const blockSize = 64
+
+// bigFreq marks a frequency kept in plist.big, bigLen a field length
+// kept in plist.bigLen.
+const (
+	bigFreq = 255
+	bigLen  = math.MaxUint16
+)
 
 // plist is a decoded posting list.
 type plist struct {
-	df   uint64 // the reader's Count
-	docs []uint32
-	freq []uint32
-	norm []float32
+	df     uint64   // the reader's Count
+	n      int      // postings
+	gaps   []byte   // uvarint document gaps, the first from 0
+	freq   []byte   // a posting's frequency, or bigFreq
+	flen   []uint16 // a posting's field length, or bigLen
+	big    map[int]uint32
+	bigLen map[int]uint64
+	last   []uint32  // last document of each block
+	off    []uint32  // offset in gaps of each block's first gap
+	bmax   []float32 // each block's highest bm25TF, rounded up
+	max    float64   // the list's highest bm25TF
+	avg    float64   // the average field length bmax was computed at
 }
 
 // plistCache holds decoded lists by field and term. Lists are added until
@@ -46,6 +72,7 @@ type plistCache struct {
 	minDF  uint64 // minCachedDF but in tests
 	used   atomic.Int64
 	m      sync.Map // string(field + "\x00" + term) -> *plistEntry
+	mem    arena
 }
 
 type plistEntry struct {
@@ -66,16 +93,23 @@ func (pc *plistCache) cached(field string, term []byte) *plist {
 	return v.(*plistEntry).l.Load()
 }
 
+// estimate is the memory a list of df postings is counted at before it
+// is decoded: generous, the exact figure replaces it after.
+func estimate(df uint64) int64 {
+	return int64(df)*6 + int64(df/blockSize+1)*12 + entryBytes
+}
+
 // get returns the decoded list of the clause's term, decoding it with a
 // reader of its own on first use; nil when the list is short, over
-// budget, or cannot be decoded.
-func (pc *plistCache) get(ctx context.Context, r bindex.IndexReader, field string, term []byte, df uint64) *plist {
+// budget, or cannot be decoded. avg is the field's average length, at
+// which block maxima are computed.
+func (pc *plistCache) get(ctx context.Context, r bindex.IndexReader, field string, term []byte, df uint64, avg float64) *plist {
 	if pc == nil || df < pc.minDF || df > math.MaxUint32 {
 		return nil
 	}
 	key := field + "\x00" + string(term)
 	v, ok := pc.m.Load(key)
-	cost := int64(df)*postingBytes + entryBytes
+	cost := estimate(df)
 	if !ok {
 		if pc.used.Load()+cost > pc.budget {
 			return nil
@@ -88,26 +122,65 @@ func (pc *plistCache) get(ctx context.Context, r bindex.IndexReader, field strin
 			pc.used.Add(-cost)
 			return
 		}
-		l, err := decodePostings(ctx, r, field, term, df)
+		l, err := pc.decode(ctx, r, field, term, df, avg)
 		if err != nil {
 			pc.used.Add(-cost)
-			pc.m.Delete(key) // try again another time
+			if err != errUncachable {
+				pc.m.Delete(key) // try again another time
+			}
 			return
 		}
+		pc.used.Add(l.bytes() - cost)
 		e.l.Store(l)
 	})
 	return e.l.Load()
 }
 
-func decodePostings(ctx context.Context, r bindex.IndexReader, field string, term []byte, df uint64) (*plist, error) {
+// free releases the cache's memory; no list may be used afterwards.
+func (pc *plistCache) free() {
+	if pc != nil {
+		pc.mem.free()
+	}
+}
+
+func (l *plist) bytes() int64 {
+	return int64(len(l.gaps)+len(l.freq)+2*len(l.flen)+4*(len(l.last)+len(l.off)+len(l.bmax))+16*(len(l.big)+len(l.bigLen))) + entryBytes
+}
+
+// bm25TF is the part of a clause's BM25 score that depends on the
+// posting: the score is idf * bm25TF * query weight (cursor.score).
+func bm25TF(freq uint64, norm, avg float64) float64 {
+	var tf float64
+	if freq < scorer.MaxSqrtCache {
+		tf = scorer.SqrtCache[freq]
+	} else {
+		tf = math.Sqrt(float64(freq))
+	}
+	fl := 1 / (norm * norm)
+	return (tf * search.BM25_k1) / (tf + search.BM25_k1*(1-search.BM25_b+(search.BM25_b*fl/avg)))
+}
+
+// decode reads the whole list with a reader of its own into the compact
+// form.
+func (pc *plistCache) decode(ctx context.Context, r bindex.IndexReader, field string, term []byte, df uint64, avg float64) (*plist, error) {
 	tfr, err := r.TermFieldReader(ctx, term, field, true, true, false)
 	if err != nil {
 		return nil, err
 	}
 	defer tfr.Close()
-	l := &plist{df: df, docs: make([]uint32, 0, df), freq: make([]uint32, 0, df), norm: make([]float32, 0, df)}
+	nb := int(df/blockSize) + 1
+	l := &plist{df: df, avg: avg}
+	gaps := make([]byte, 0, df+df/2)
+	freq := make([]byte, 0, df)
+	flen := make([]uint16, 0, df)
+	last := make([]uint32, 0, nb)
+	off := make([]uint32, 0, nb)
+	bmax := make([]float32, 0, nb)
 	var tfd bindex.TermFieldDoc
-	for {
+	var prev uint64
+	var bm, lmax float64
+	memo := new(lengthMemo)
+	for n := 0; ; n++ {
 		d, err := tfr.Next(tfd.Reset())
 		if err != nil {
 			return nil, err
@@ -116,15 +189,128 @@ func decodePostings(ctx context.Context, r bindex.IndexReader, field string, ter
 			break
 		}
 		doc := binary.BigEndian.Uint64(d.ID)
-		if doc > math.MaxUint32 || d.Freq > math.MaxUint32 {
+		fl, ok := memo.length(d.Norm)
+		if len(d.ID) != 8 || doc > math.MaxUint32 || (n > 0 && doc <= prev) || len(gaps) > math.MaxUint32-16 || d.Freq > math.MaxUint32 || !ok {
 			return nil, errUncachable
 		}
-		l.docs = append(l.docs, uint32(doc))
-		l.freq = append(l.freq, uint32(d.Freq))
-		// Bleve stores norms as float32 and widens them on reading.
-		l.norm = append(l.norm, float32(d.Norm))
+		if n%blockSize == 0 {
+			off = append(off, uint32(len(gaps)))
+		}
+		gaps = binary.AppendUvarint(gaps, doc-prev)
+		prev = doc
+		freq = append(freq, byte(min(d.Freq, bigFreq)))
+		if d.Freq >= bigFreq {
+			l.big = setBig(l.big, n, uint32(d.Freq))
+		}
+		flen = append(flen, uint16(min(fl, bigLen)))
+		if fl >= bigLen {
+			l.bigLen = setBig(l.bigLen, n, fl)
+		}
+		bm = max(bm, bm25TF(d.Freq, d.Norm, avg))
+		l.n = n + 1
+		if l.n%blockSize == 0 {
+			last = append(last, uint32(doc))
+			bmax = append(bmax, roundUp32(bm))
+			lmax, bm = max(lmax, bm), 0
+		}
+	}
+	if l.n%blockSize != 0 {
+		last = append(last, uint32(prev))
+		bmax = append(bmax, roundUp32(bm))
+		lmax = max(lmax, bm)
+	}
+	l.max = float64(roundUp32(lmax))
+	if !pc.store(l, gaps, freq, flen, last, off, bmax) {
+		return nil, errUncachable
 	}
 	return l, nil
+}
+
+func setBig[V uint32 | uint64](m map[int]V, i int, v V) map[int]V {
+	if m == nil {
+		m = map[int]V{}
+	}
+	m[i] = v
+	return m
+}
+
+// store copies the decoded arrays into the arena; false when it has no
+// memory.
+func (pc *plistCache) store(l *plist, gaps, freq []byte, flen []uint16, last, off []uint32, bmax []float32) bool {
+	l.gaps, l.freq = pc.mem.bytes(len(gaps)), pc.mem.bytes(len(freq))
+	l.flen = pc.mem.uint16s(len(flen))
+	l.last, l.off, l.bmax = pc.mem.uint32s(len(last)), pc.mem.uint32s(len(off)), pc.mem.float32s(len(bmax))
+	if (l.gaps == nil && len(gaps) > 0) || (l.freq == nil && len(freq) > 0) || (l.flen == nil && len(flen) > 0) ||
+		(l.last == nil && len(last) > 0) || (l.off == nil && len(off) > 0) || (l.bmax == nil && len(bmax) > 0) {
+		return false
+	}
+	copy(l.gaps, gaps)
+	copy(l.freq, freq)
+	copy(l.flen, flen)
+	copy(l.last, last)
+	copy(l.off, off)
+	copy(l.bmax, bmax)
+	return true
+}
+
+// fieldNorm is the norm zap gives a field of length n
+// (zapx Posting.Norm): what its readers return.
+func fieldNorm(n uint64) float64 {
+	if n < uint64(len(shortNorms)) {
+		return shortNorms[n]
+	}
+	return float64(float32(1.0 / math.Sqrt(float64(n))))
+}
+
+// shortNorms holds fieldNorm of the common lengths.
+var shortNorms = func() (t [2048]float64) {
+	for n := range t {
+		t[n] = float64(float32(1.0 / math.Sqrt(float64(n))))
+	}
+	return t
+}()
+
+// lengthMemo remembers recent fieldLength answers: a list's postings have
+// few distinct lengths.
+type lengthMemo [1024]struct {
+	norm float64
+	n    uint64
+}
+
+func (m *lengthMemo) length(norm float64) (uint64, bool) {
+	e := &m[(math.Float64bits(norm)>>29)%uint64(len(m))]
+	if e.norm == norm && e.n > 0 {
+		return e.n, true
+	}
+	n, ok := fieldLength(norm)
+	if ok {
+		e.norm, e.n = norm, n
+	}
+	return n, ok
+}
+
+// fieldLength is the field length whose fieldNorm is norm; ok is false
+// when there is none (an index whose norms are not zap's).
+func fieldLength(norm float64) (uint64, bool) {
+	if !(norm > 0) || norm > 1 {
+		return 0, false
+	}
+	c := uint64(math.Round(1 / (norm * norm)))
+	for _, n := range [...]uint64{c, c - 1, c + 1} {
+		if n > 0 && fieldNorm(n) == norm {
+			return n, true
+		}
+	}
+	return 0, false
+}
+
+// roundUp32 is x as a float32 no smaller than x.
+func roundUp32(x float64) float32 {
+	f := float32(x)
+	if float64(f) < x {
+		f = math.Nextafter32(f, float32(math.Inf(1)))
+	}
+	return f
 }
 
 type uncachable struct{}
@@ -133,25 +319,41 @@ func (uncachable) Error() string { return "posting list cannot be cached" }
 
 var errUncachable error = uncachable{}
 
-// seek returns the first index at or after i whose document is >= doc,
-// galloping then bisecting.
-func (l *plist) seek(i int, doc uint32) int {
-	n := len(l.docs)
-	if i >= n || l.docs[i] >= doc {
-		return i
+// normAt is the field norm of posting i.
+func (l *plist) normAt(i int) float64 {
+	if n := l.flen[i]; n != bigLen {
+		return fieldNorm(uint64(n))
 	}
-	lo, step := i, 1
-	hi := i + step
-	for hi < n && l.docs[hi] < doc {
+	return fieldNorm(l.bigLen[i])
+}
+
+// freqAt is the frequency of posting i.
+func (l *plist) freqAt(i int) uint64 {
+	if f := l.freq[i]; f != bigFreq {
+		return uint64(f)
+	}
+	return uint64(l.big[i])
+}
+
+// block returns the first block at or after b whose last document is >=
+// doc, galloping then bisecting; len(l.last) when there is none.
+func (l *plist) block(b int, doc uint32) int {
+	n := len(l.last)
+	if b >= n || l.last[b] >= doc {
+		return b
+	}
+	lo, step := b, 1
+	hi := b + step
+	for hi < n && l.last[hi] < doc {
 		lo = hi
 		step *= 2
-		hi = i + step
+		hi = b + step
 	}
 	hi = min(hi, n)
-	// docs[lo] < doc; answer in (lo, hi]
+	// last[lo] < doc; answer in (lo, hi]
 	for lo+1 < hi {
 		mid := int(uint(lo+hi) >> 1)
-		if l.docs[mid] < doc {
+		if l.last[mid] < doc {
 			lo = mid
 		} else {
 			hi = mid
