@@ -21,7 +21,6 @@ type cursor struct {
 	tfd  bindex.TermFieldDoc
 	list *plist
 	pos  int    // posting index in list
-	off  int    // offset in list.gaps of the next posting's gap
 	cur  uint64 // document number under the cursor, noDoc when exhausted
 	freq uint64 // of the posting under the cursor
 	norm float64
@@ -30,6 +29,7 @@ type cursor struct {
 	qw  float64 // query weight: boost * idf * query norm
 	avg float64 // average field length
 	ub  float64 // upper bound of the clause's score on any page
+	bs  float64 // what a bm25TF bound is multiplied by to bound the score
 
 	term  []byte
 	field string
@@ -72,7 +72,7 @@ func (c *cursor) next() error {
 
 // start puts a cursor on a decoded list before its first posting.
 func (c *cursor) start(l *plist) {
-	c.list, c.pos, c.off, c.cur = l, -1, 0, 0
+	c.list, c.pos, c.cur = l, -1, 0
 }
 
 // step moves a cursor on a decoded list to its next posting.
@@ -83,15 +83,7 @@ func (c *cursor) step() {
 		c.pos, c.cur = l.n, noDoc
 		return
 	}
-	g := uint64(l.gaps[c.off])
-	if g < 0x80 {
-		c.off++
-	} else {
-		var k int
-		g, k = binary.Uvarint(l.gaps[c.off:])
-		c.off += k
-	}
-	c.cur += g
+	c.cur = l.docAt(c.pos/blockSize, c.pos%blockSize)
 }
 
 // advance moves the cursor to the first page at or after doc. Bleve's
@@ -106,19 +98,19 @@ func (c *cursor) advance(doc uint64, buf *[8]byte) error {
 			c.pos, c.cur = l.n, noDoc
 			return nil
 		}
-		if b := max(c.pos, 0) / blockSize; uint32(doc) > l.last[b] {
-			// Skip to the block holding doc, from the last document of
-			// the block before it.
-			nb := l.block(b+1, uint32(doc))
-			if nb >= len(l.last) {
+		// The block holding doc, by its last document; then doc in it,
+		// by bisection.
+		b, j := max(c.pos, 0)/blockSize, max(c.pos, 0)%blockSize
+		if uint32(doc) > l.last[b] {
+			if b = l.block(b+1, uint32(doc)); b >= len(l.last) {
 				c.pos, c.cur = l.n, noDoc
 				return nil
 			}
-			c.pos, c.off, c.cur = nb*blockSize-1, int(l.off[nb]), uint64(l.last[nb-1])
+			j = 0
 		}
-		for c.cur < doc {
-			c.step()
-		}
+		j = l.seekIn(b, j, doc)
+		c.pos = b*blockSize + j
+		c.cur = l.docAt(b, j)
 		return nil
 	}
 	binary.BigEndian.PutUint64(buf[:], doc)
@@ -130,6 +122,35 @@ func (c *cursor) advance(doc uint64, buf *[8]byte) error {
 // for its field's average length.
 func (c *cursor) blockMax() bool {
 	return c.list != nil && c.list.avg == c.avg
+}
+
+// bound is the bound of the clause's score on the page under the
+// cursor: its block's maximum, or the clause's.
+func (c *cursor) bound() float64 {
+	if c.blockMax() {
+		return c.bs * float64(c.list.bmax[c.pos/blockSize])
+	}
+	return c.ub
+}
+
+// blockBound is the bound of the clause's score on page doc, at or after
+// the cursor's, from the block that would hold it, found without
+// decoding; in is false when the list cannot hold doc (the cursor is
+// past it, or the list ends before it).
+// Only for cursors with block maxima.
+func (c *cursor) blockBound(doc uint64) (bm float64, in bool) {
+	if c.cur == doc {
+		return c.bound(), true
+	}
+	if c.cur > doc || doc > math.MaxUint32 {
+		return 0, false
+	}
+	l := c.list
+	b := l.block(max(c.pos, 0)/blockSize, uint32(doc))
+	if b >= len(l.last) {
+		return 0, false
+	}
+	return c.bs * float64(l.bmax[b]), true
 }
 
 // blockEnd is the last document of the block under a cursor on a decoded

@@ -113,6 +113,7 @@ type maxScore struct {
 	prefix []float64 // prefix[i] is the sum of the bounds of cls[:i]
 	filter *cursor   // pages of the filter year, or nil
 	total  float64   // number of clauses, the coord factor's denominator
+	inv    float64   // slack / total
 
 	ne    int     // cls[:ne] are non-essential
 	theta float64 // the k-th best score once k pages are held
@@ -121,6 +122,7 @@ type maxScore struct {
 	passed uint64
 	buf    [8]byte // a document number for Advance
 	held   []*cursor
+	at     []*cursor // essential cursors on the page being scored
 }
 
 // newMaxScore opens the clauses of terms: each term in the title (boosted)
@@ -208,6 +210,9 @@ func bm25IDF(docs, df uint64) float64 {
 // clause's score, and orders the clauses that have postings by bound.
 func (m *maxScore) weigh(norm float64) {
 	m.total = float64(len(m.all))
+	// The bounds are widened by slack, which covers the reciprocal's
+	// rounding.
+	m.inv = slack / m.total
 	m.cls = make([]*cursor, 0, len(m.all))
 	for _, c := range m.all {
 		c.qw = c.qw * c.idf * norm
@@ -218,6 +223,7 @@ func (m *maxScore) weigh(norm float64) {
 			tfMax = c.list.max
 		}
 		c.ub = c.idf * tfMax * c.qw * slack
+		c.bs = c.idf * c.qw * slack
 		if c.cur != noDoc {
 			m.cls = append(m.cls, c)
 		}
@@ -246,7 +252,7 @@ func (m *maxScore) close() {
 // low reports whether a page with this bound on its clause sum and this
 // many matched clauses certainly stays below the k-th score.
 func (m *maxScore) low(bound float64, matched int) bool {
-	return bound*float64(matched)/m.total*slack < m.theta
+	return bound*float64(matched)*m.inv < m.theta
 }
 
 // run is the MaxScore loop: it returns every page that reached the k-th
@@ -370,23 +376,37 @@ func (m *maxScore) blockSkip(doc uint64) (bool, error) {
 // moves those cursors past it. ok is false when the page certainly stays
 // below the k-th score.
 func (m *maxScore) score(ctx context.Context, doc uint64) (score float64, ok bool, err error) {
-	var sum float64
-	matched := 0
+	// The essential clauses on the page, bounded by their blocks' maxima
+	// until the page has survived the non-essential ones: most pages
+	// they bring up cannot make the top k, and that is cheaper to tell
+	// than their scores.
+	m.at = m.at[:0]
+	var bound float64
 	for _, c := range m.cls[m.ne:] {
 		if c.cur == doc {
-			sum += c.score()
-			matched++
-			if err := c.next(); err != nil {
-				return 0, false, err
-			}
+			bound += c.bound()
+			m.at = append(m.at, c)
 		}
 	}
-	// Non-essential clauses, best bound first: first which of them hold
-	// the page, from their bitmaps alone (cheap to skip through), bounding
-	// the score with their upper bounds and the coord factor; then, only
-	// for a page that may still make the top k, their exact scores
-	// (Bleve's frequency readers skip by walking).
-	bound := sum
+	score, ok, err = m.complete(ctx, doc, bound)
+	for _, c := range m.at {
+		if nerr := c.next(); nerr != nil && err == nil {
+			err = nerr
+		}
+	}
+	if err != nil {
+		return 0, false, err
+	}
+	return score, ok, nil
+}
+
+// complete finishes score: the non-essential clauses, best bound first,
+// each ruled out as soon as the page's bound (its clauses' bounds and the
+// coord factor) falls below the k-th score; then the exact score. sum
+// collects exact scores, bound their bounds where not known yet.
+func (m *maxScore) complete(ctx context.Context, doc uint64, bound float64) (float64, bool, error) {
+	var sum float64
+	matched := len(m.at)
 	m.held = m.held[:0]
 	for i := m.ne - 1; i >= 0; i-- {
 		if m.low(bound+m.prefix[i+1], matched+i+1) {
@@ -394,6 +414,17 @@ func (m *maxScore) score(ctx context.Context, doc uint64) (score float64, ok boo
 		}
 		c := m.cls[i]
 		if c.list != nil {
+			if c.blockMax() {
+				// The bound of the block that would hold doc, found
+				// without decoding it.
+				bm, in := c.blockBound(doc)
+				if !in {
+					continue
+				}
+				if m.low(bound+m.prefix[i]+bm, matched+i+1) {
+					return 0, false, nil
+				}
+			}
 			if err := c.advance(doc, &m.buf); err != nil {
 				return 0, false, err
 			}
@@ -405,6 +436,10 @@ func (m *maxScore) score(ctx context.Context, doc uint64) (score float64, ok boo
 			}
 			continue
 		}
+		// A reader without a decoded list: which pages it holds first,
+		// from its bitmap alone (cheap to skip through); its exact
+		// score below, only for a page that may still make the top k
+		// (Bleve's frequency readers skip by walking).
 		in, err := c.holds(ctx, m.r, doc, &m.buf)
 		if err != nil {
 			return 0, false, err
@@ -414,6 +449,13 @@ func (m *maxScore) score(ctx context.Context, doc uint64) (score float64, ok boo
 			matched++
 			m.held = append(m.held, c)
 		}
+	}
+	// The essential clauses' exact scores.
+	for _, c := range m.at {
+		bound -= c.bound()
+		s := c.score()
+		bound += s
+		sum += s
 	}
 	if m.low(bound, matched) {
 		return 0, false, nil
@@ -434,7 +476,7 @@ func (m *maxScore) score(ctx context.Context, doc uint64) (score float64, ok boo
 	}
 	// scorer.DisjunctionQueryScorer.Score
 	coord := float64(matched) / m.total
-	score = sum * coord
+	score := sum * coord
 	if score*slack < m.theta {
 		return 0, false, nil
 	}

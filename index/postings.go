@@ -4,9 +4,11 @@ import (
 	"context"
 	"encoding/binary"
 	"math"
+	"math/bits"
 	"sync"
 	"sync/atomic"
 
+	"github.com/blevesearch/bleve/v2/index/scorch"
 	"github.com/blevesearch/bleve/v2/search"
 	"github.com/blevesearch/bleve/v2/search/scorer"
 	bindex "github.com/blevesearch/bleve_index_api"
@@ -20,8 +22,10 @@ import (
 // change.
 //
 // A decoded list is compact, about 4 to 5 bytes a posting: document
-// numbers as variable-length gaps in blocks of blockSize postings, with
-// each block's last document and byte offset to skip by; one byte of
+// numbers in blocks of blockSize postings, each block bit-packed at the
+// width of its span from the last document of the block before (frame of
+// reference: a cursor finds a page in a block by bisection, without
+// decoding it), with each block's last document to skip by; one byte of
 // frequency and two of field length a posting (zap stores the length and
 // derives the norm from it, as fieldNorm does). Each block also keeps the highest term-frequency factor of
 // BM25 in it (Block-Max, Ding and Suel 2011), so that MaxScore bounds a
@@ -51,13 +55,14 @@ const (
 type plist struct {
 	df     uint64   // the reader's Count
 	n      int      // postings
-	gaps   []byte   // uvarint document gaps, the first from 0
+	data   []byte   // bit-packed documents, padded for 8-byte reads
 	freq   []byte   // a posting's frequency, or bigFreq
 	flen   []uint16 // a posting's field length, or bigLen
 	big    map[int]uint32
 	bigLen map[int]uint64
 	last   []uint32  // last document of each block
-	off    []uint32  // offset in gaps of each block's first gap
+	off    []uint32  // offset in data of each block
+	width  []uint8   // bits a document of each block takes
 	bmax   []float32 // each block's highest bm25TF, rounded up
 	max    float64   // the list's highest bm25TF
 	avg    float64   // the average field length bmax was computed at
@@ -144,7 +149,7 @@ func (pc *plistCache) free() {
 }
 
 func (l *plist) bytes() int64 {
-	return int64(len(l.gaps)+len(l.freq)+2*len(l.flen)+4*(len(l.last)+len(l.off)+len(l.bmax))+16*(len(l.big)+len(l.bigLen))) + entryBytes
+	return int64(len(l.data)+len(l.freq)+len(l.width)+2*len(l.flen)+4*(len(l.last)+len(l.off)+len(l.bmax))+16*(len(l.big)+len(l.bigLen))) + entryBytes
 }
 
 // bm25TF is the part of a clause's BM25 score that depends on the
@@ -160,70 +165,174 @@ func bm25TF(freq uint64, norm, avg float64) float64 {
 	return (tf * search.BM25_k1) / (tf + search.BM25_k1*(1-search.BM25_b+(search.BM25_b*fl/avg)))
 }
 
-// decode reads the whole list with a reader of its own into the compact
-// form.
+// decode reads the whole list into the compact form: from the segments'
+// own postings iterators when r is a scorch snapshot (several times
+// cheaper a posting than its term reader), else with a term reader.
 func (pc *plistCache) decode(ctx context.Context, r bindex.IndexReader, field string, term []byte, df uint64, avg float64) (*plist, error) {
-	tfr, err := r.TermFieldReader(ctx, term, field, true, true, false)
+	b := newListBuilder(df, avg)
+	var err error
+	if snap, ok := r.(*scorch.IndexSnapshot); ok {
+		err = segmentPostings(snap, field, term, b.add)
+	} else {
+		err = readerPostings(ctx, r, field, term, b.add)
+	}
 	if err != nil {
 		return nil, err
 	}
-	defer tfr.Close()
-	nb := int(df/blockSize) + 1
-	l := &plist{df: df, avg: avg}
-	gaps := make([]byte, 0, df+df/2)
-	freq := make([]byte, 0, df)
-	flen := make([]uint16, 0, df)
-	last := make([]uint32, 0, nb)
-	off := make([]uint32, 0, nb)
-	bmax := make([]float32, 0, nb)
-	var tfd bindex.TermFieldDoc
-	var prev uint64
-	var bm, lmax float64
-	memo := new(lengthMemo)
-	for n := 0; ; n++ {
-		d, err := tfr.Next(tfd.Reset())
-		if err != nil {
-			return nil, err
-		}
-		if d == nil {
-			break
-		}
-		doc := binary.BigEndian.Uint64(d.ID)
-		fl, ok := memo.length(d.Norm)
-		if len(d.ID) != 8 || doc > math.MaxUint32 || (n > 0 && doc <= prev) || len(gaps) > math.MaxUint32-16 || d.Freq > math.MaxUint32 || !ok {
-			return nil, errUncachable
-		}
-		if n%blockSize == 0 {
-			off = append(off, uint32(len(gaps)))
-		}
-		gaps = binary.AppendUvarint(gaps, doc-prev)
-		prev = doc
-		freq = append(freq, byte(min(d.Freq, bigFreq)))
-		if d.Freq >= bigFreq {
-			l.big = setBig(l.big, n, uint32(d.Freq))
-		}
-		flen = append(flen, uint16(min(fl, bigLen)))
-		if fl >= bigLen {
-			l.bigLen = setBig(l.bigLen, n, fl)
-		}
-		bm = max(bm, bm25TF(d.Freq, d.Norm, avg))
-		l.n = n + 1
-		if l.n%blockSize == 0 {
-			last = append(last, uint32(doc))
-			bmax = append(bmax, roundUp32(bm))
-			lmax, bm = max(lmax, bm), 0
-		}
-	}
-	if l.n%blockSize != 0 {
-		last = append(last, uint32(prev))
-		bmax = append(bmax, roundUp32(bm))
-		lmax = max(lmax, bm)
-	}
-	l.max = float64(roundUp32(lmax))
-	if !pc.store(l, gaps, freq, flen, last, off, bmax) {
+	l := b.finish()
+	if !pc.store(l, b) {
 		return nil, errUncachable
 	}
 	return l, nil
+}
+
+// segmentPostings calls add with every live posting of term in field,
+// segment after segment, with scorch's global document numbers.
+func segmentPostings(snap *scorch.IndexSnapshot, field string, term []byte, add func(doc, freq uint64, norm float64) error) error {
+	var base uint64
+	for _, ss := range snap.Segments() {
+		offset := base
+		base += uint64(ss.FullSize())
+		dict, err := ss.Segment().Dictionary(field)
+		if err != nil {
+			return err
+		}
+		if dict == nil {
+			continue
+		}
+		pl, err := dict.PostingsList(term, ss.Deleted(), nil)
+		if err != nil {
+			return err
+		}
+		if pl == nil {
+			continue
+		}
+		it := pl.Iterator(true, true, false, nil)
+		for {
+			p, err := it.Next()
+			if err != nil {
+				return err
+			}
+			if p == nil {
+				break
+			}
+			if err := add(p.Number()+offset, p.Frequency(), p.Norm()); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// readerPostings calls add with every posting of a term reader.
+func readerPostings(ctx context.Context, r bindex.IndexReader, field string, term []byte, add func(doc, freq uint64, norm float64) error) error {
+	tfr, err := r.TermFieldReader(ctx, term, field, true, true, false)
+	if err != nil {
+		return err
+	}
+	defer tfr.Close()
+	var tfd bindex.TermFieldDoc
+	for {
+		d, err := tfr.Next(tfd.Reset())
+		if err != nil {
+			return err
+		}
+		if d == nil {
+			return nil
+		}
+		if len(d.ID) != 8 {
+			return errUncachable
+		}
+		if err := add(binary.BigEndian.Uint64(d.ID), d.Freq, d.Norm); err != nil {
+			return err
+		}
+	}
+}
+
+// listBuilder makes a plist's arrays from its postings, in order.
+type listBuilder struct {
+	l          *plist
+	data, freq []byte
+	width      []uint8
+	flen       []uint16
+	last, off  []uint32
+	bmax       []float32
+	blk        []uint32 // documents of the block being filled
+	prev       uint64
+	bm, lmax   float64
+	memo       lengthMemo
+}
+
+func newListBuilder(df uint64, avg float64) *listBuilder {
+	nb := int(df/blockSize) + 1
+	return &listBuilder{l: &plist{df: df, avg: avg},
+		data: make([]byte, 0, df+df/2), freq: make([]byte, 0, df), flen: make([]uint16, 0, df),
+		width: make([]uint8, 0, nb), last: make([]uint32, 0, nb), off: make([]uint32, 0, nb),
+		bmax: make([]float32, 0, nb), blk: make([]uint32, 0, blockSize)}
+}
+
+func (b *listBuilder) add(doc, freq uint64, norm float64) error {
+	l, n := b.l, b.l.n
+	fl, ok := b.memo.length(norm)
+	if doc > math.MaxUint32 || (n > 0 && doc <= b.prev) || len(b.data) > math.MaxUint32-64 || freq > math.MaxUint32 || !ok {
+		return errUncachable
+	}
+	b.blk = append(b.blk, uint32(doc))
+	b.prev = doc
+	b.freq = append(b.freq, byte(min(freq, bigFreq)))
+	if freq >= bigFreq {
+		l.big = setBig(l.big, n, uint32(freq))
+	}
+	b.flen = append(b.flen, uint16(min(fl, bigLen)))
+	if fl >= bigLen {
+		l.bigLen = setBig(l.bigLen, n, fl)
+	}
+	b.bm = max(b.bm, bm25TF(freq, norm, l.avg))
+	l.n = n + 1
+	if len(b.blk) == blockSize {
+		b.endBlock()
+	}
+	return nil
+}
+
+// endBlock packs the block's documents, from the block's base, at the
+// width of the largest.
+func (b *listBuilder) endBlock() {
+	var base uint32
+	if len(b.last) > 0 {
+		base = b.last[len(b.last)-1] + 1
+	}
+	w := uint(bits.Len32(b.blk[len(b.blk)-1] - base))
+	b.off = append(b.off, uint32(len(b.data)))
+	b.width = append(b.width, uint8(w))
+	var acc uint64
+	var have uint
+	for _, d := range b.blk {
+		acc |= uint64(d-base) << have
+		have += w
+		for have >= 8 {
+			b.data = append(b.data, byte(acc))
+			acc >>= 8
+			have -= 8
+		}
+	}
+	if have > 0 {
+		b.data = append(b.data, byte(acc))
+	}
+	b.last = append(b.last, b.blk[len(b.blk)-1])
+	b.bmax = append(b.bmax, roundUp32(b.bm))
+	b.lmax, b.bm = max(b.lmax, b.bm), 0
+	b.blk = b.blk[:0]
+}
+
+func (b *listBuilder) finish() *plist {
+	if len(b.blk) > 0 {
+		b.endBlock()
+	}
+	// Padding: a document is read with one 8-byte load.
+	b.data = append(b.data, make([]byte, 8)...)
+	b.l.max = float64(roundUp32(b.lmax))
+	return b.l
 }
 
 func setBig[V uint32 | uint64](m map[int]V, i int, v V) map[int]V {
@@ -234,23 +343,52 @@ func setBig[V uint32 | uint64](m map[int]V, i int, v V) map[int]V {
 	return m
 }
 
-// store copies the decoded arrays into the arena; false when it has no
+// store copies the built arrays into the arena; false when it has no
 // memory.
-func (pc *plistCache) store(l *plist, gaps, freq []byte, flen []uint16, last, off []uint32, bmax []float32) bool {
-	l.gaps, l.freq = pc.mem.bytes(len(gaps)), pc.mem.bytes(len(freq))
-	l.flen = pc.mem.uint16s(len(flen))
-	l.last, l.off, l.bmax = pc.mem.uint32s(len(last)), pc.mem.uint32s(len(off)), pc.mem.float32s(len(bmax))
-	if (l.gaps == nil && len(gaps) > 0) || (l.freq == nil && len(freq) > 0) || (l.flen == nil && len(flen) > 0) ||
-		(l.last == nil && len(last) > 0) || (l.off == nil && len(off) > 0) || (l.bmax == nil && len(bmax) > 0) {
+func (pc *plistCache) store(l *plist, b *listBuilder) bool {
+	l.data, l.freq, l.width = pc.mem.bytes(len(b.data)), pc.mem.bytes(len(b.freq)), pc.mem.bytes(len(b.width))
+	l.flen = pc.mem.uint16s(len(b.flen))
+	l.last, l.off, l.bmax = pc.mem.uint32s(len(b.last)), pc.mem.uint32s(len(b.off)), pc.mem.float32s(len(b.bmax))
+	if (l.data == nil && len(b.data) > 0) || (l.freq == nil && len(b.freq) > 0) || (l.width == nil && len(b.width) > 0) ||
+		(l.flen == nil && len(b.flen) > 0) || (l.last == nil && len(b.last) > 0) || (l.off == nil && len(b.off) > 0) ||
+		(l.bmax == nil && len(b.bmax) > 0) {
 		return false
 	}
-	copy(l.gaps, gaps)
-	copy(l.freq, freq)
-	copy(l.flen, flen)
-	copy(l.last, last)
-	copy(l.off, off)
-	copy(l.bmax, bmax)
+	copy(l.data, b.data)
+	copy(l.freq, b.freq)
+	copy(l.width, b.width)
+	copy(l.flen, b.flen)
+	copy(l.last, b.last)
+	copy(l.off, b.off)
+	copy(l.bmax, b.bmax)
 	return true
+}
+
+// docAt is document j of block b.
+func (l *plist) docAt(b, j int) uint64 {
+	w := uint(l.width[b])
+	bit := uint(j) * w
+	x := binary.LittleEndian.Uint64(l.data[int(l.off[b])+int(bit>>3):])
+	var base uint64
+	if b > 0 {
+		base = uint64(l.last[b-1]) + 1
+	}
+	return base + (x>>(bit&7))&(1<<w-1)
+}
+
+// seekIn returns the first index at or after j in block b whose document
+// is >= doc; the block's last document must be >= doc.
+func (l *plist) seekIn(b, j int, doc uint64) int {
+	hi := min(blockSize, l.n-b*blockSize) - 1 // docAt(b, hi) >= doc
+	for j < hi {
+		mid := int(uint(j+hi) >> 1)
+		if l.docAt(b, mid) < doc {
+			j = mid + 1
+		} else {
+			hi = mid
+		}
+	}
+	return j
 }
 
 // fieldNorm is the norm zap gives a field of length n
