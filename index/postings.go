@@ -416,6 +416,12 @@ type lengthMemo [1024]struct {
 }
 
 func (m *lengthMemo) length(norm float64) (uint64, bool) {
+	if norm > 0 {
+		// A short field: its exact length by the table.
+		if c := uint64(1/(norm*norm) + 0.5); c < uint64(len(shortNorms)) && shortNorms[c] == norm {
+			return c, true
+		}
+	}
 	e := &m[(math.Float64bits(norm)>>29)%uint64(len(m))]
 	if e.norm == norm && e.n > 0 {
 		return e.n, true
