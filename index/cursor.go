@@ -56,6 +56,12 @@ func (c *cursor) holds(ctx context.Context, r bindex.IndexReader, doc uint64, bu
 			return false, err
 		}
 		c.mem = &cursor{tfr: tfr}
+		// On its first page: a cursor's page must be one of its own
+		// before advance, which leaves a cursor at or past doc alone
+		// (a new cursor's 0 would hold page 0).
+		if err := c.mem.next(); err != nil {
+			return false, err
+		}
 	}
 	err := c.mem.advance(doc, buf)
 	return c.mem.cur == doc, err
