@@ -262,6 +262,9 @@ func (m *maxScore) run(ctx context.Context, k int) ([]scoredDoc, error) {
 		return nil, nil
 	}
 	top := topScores{h: make(minHeap, 0, k), k: k}
+	if err := m.seed(k); err != nil {
+		return nil, err
+	}
 	var cands []scoredDoc
 	for steps := 1; ; steps++ {
 		if steps&4095 == 0 {
@@ -320,6 +323,66 @@ func (m *maxScore) run(ctx context.Context, k int) ([]scoredDoc, error) {
 		}
 	}
 	return cands, nil
+}
+
+// seedMax is the longest list seed scores the pages of.
+const seedMax = 512
+
+// seed starts theta before the loop, so that clauses are non-essential
+// from the first page: it scores the pages of the shortest decoded list
+// (the rarest clause, the likeliest to be on the best pages) over the
+// decoded clauses, with cursors of its own, and takes the k-th best. A
+// page's score there leaves out the clauses without a decoded list (and
+// their share of the coord factor), so it is at most the page's score:
+// the k-th best of k distinct pages is at most the k-th best score of
+// the query, and nothing that reaches it is pruned. The loop finds and
+// scores those pages again. Not with a filter year.
+func (m *maxScore) seed(k int) error {
+	pivot := -1
+	for i, c := range m.cls {
+		if c.list != nil && c.list.n > 0 && (pivot < 0 || c.list.n < m.cls[pivot].list.n) {
+			pivot = i
+		}
+	}
+	// With a filter year, the pages seed scores may be filtered out.
+	if pivot < 0 || m.filter != nil || m.cls[pivot].list.n > seedMax || m.cls[pivot].list.n < k {
+		return nil
+	}
+	own := make([]cursor, 0, len(m.cls))
+	for _, c := range m.cls {
+		if c.list != nil {
+			o := cursor{idf: c.idf, qw: c.qw, avg: c.avg}
+			o.start(c.list)
+			o.step()
+			own = append(own, o)
+		}
+	}
+	p := m.cls[pivot].list
+	top := topScores{h: make(minHeap, 0, k), k: k}
+	for i := 0; i < p.n; i++ {
+		doc := p.docAt(i/blockSize, i%blockSize)
+		var sum float64
+		matched := 0
+		for j := range own {
+			o := &own[j]
+			if err := o.advance(doc, &m.buf); err != nil {
+				return err
+			}
+			if o.cur == doc {
+				sum += o.score()
+				matched++
+			}
+		}
+		top.add(sum * float64(matched) / m.total)
+	}
+
+	if th := top.threshold(); th > m.theta {
+		m.theta = th
+		for m.ne < len(m.cls) && m.low(m.prefix[m.ne+1], m.ne+1) {
+			m.ne++
+		}
+	}
+	return nil
 }
 
 // blockSkips counts the block ranges blockSkip skipped, for tests.
