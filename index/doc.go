@@ -39,7 +39,14 @@
 // is the MaxScore loop. Bleve's own searchers, which visit every
 // posting, are the reference it is tested against and the path for the
 // in-memory index. A read-only index keeps decoded posting lists of the
-// terms searched, within Options.PostingsCache (postings.go).
+// terms searched, within Options.PostingsCache (postings.go): compact
+// (about 4.5 bytes a posting: bit-packed blocks of 64 documents, a byte
+// of frequency, two of field length), off the Go heap (arena.go), each
+// block with the highest BM25 term-frequency factor in it. Those maxima
+// give each clause its true upper bound, let a cursor skip to a page by
+// block without decoding, and let MaxScore skip ranges of pages whose
+// blocks cannot reach the k-th score (Block-Max MaxScore) and rule out
+// most pages from their blocks' bounds before computing their scores.
 //
 // Snippets are computed by leaper, not Bleve: the text is turned into
 // plain prose (markdown headings, table pipes and rules, link targets,
@@ -64,7 +71,10 @@
 // running calls. Several processes may open the same directory with
 // Options.ReadOnly and search at once (the root file takes a shared lock);
 // a writer takes an exclusive lock, so a writer and readers exclude each
-// other, and Open returns ErrLocked after Options.LockTimeout.
+// other, and Open returns ErrLocked after Options.LockTimeout. A decoded
+// posting list is built once, by the first search that needs it (others
+// wanting it wait for it), and is read-only afterwards; Close frees the
+// lists, which it may because it waits for running searches.
 //
 // # Caveats
 //
@@ -74,6 +84,14 @@
 //     create many segments; call Compact after them. Replaced and deleted
 //     pages still count in the average lengths BM25 uses.
 //   - Snippets look at the first 64 KiB of a page only.
+//   - A read-only index's decoded posting lists take memory outside the
+//     Go heap (not bounded by GOMEMLIMIT or leaper serve --max-memory):
+//     up to Options.PostingsCache, by default an eighth of the machine's
+//     memory, and are kept until Close. The first search with a frequent
+//     term pays for decoding its list (about 50 ns a posting).
+//   - Block maxima are computed at the field's average length when the
+//     list is decoded; a read-only index's averages do not change, and a
+//     list whose average differs falls back to the loose bound.
 //   - Scores are rounded to 12 significant digits so that rankings do not
 //     depend on floating-point summation order.
 //   - The analyser is English-only; other scripts are split on letters and

@@ -7,5 +7,9 @@ func SetBleveOnly(ix *Index, on bool) { ix.bleveOnly = on }
 // CachePostings makes a read-only index decode every posting list of at
 // least minDF postings, within budget bytes.
 func CachePostings(ix *Index, minDF uint64, budget int64) {
+	ix.plists.free()
 	ix.plists = &plistCache{budget: budget, minDF: minDF}
 }
+
+// BlockSkips is the number of block ranges MaxScore has skipped.
+func BlockSkips() int64 { return blockSkips.Load() }

@@ -207,6 +207,7 @@ func (ix *Index) Close() error {
 	if c := ix.compacted.Load(); c != nil && err == nil {
 		err = c.removeOthers()
 	}
+	ix.plists.free()
 	ix.log.Debug("index closed")
 	return err
 }

@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"sync/atomic"
 
 	"github.com/blevesearch/bleve/v2/search"
 	bindex "github.com/blevesearch/bleve_index_api"
@@ -112,11 +113,16 @@ type maxScore struct {
 	prefix []float64 // prefix[i] is the sum of the bounds of cls[:i]
 	filter *cursor   // pages of the filter year, or nil
 	total  float64   // number of clauses, the coord factor's denominator
+	inv    float64   // slack / total
 
 	ne    int     // cls[:ne] are non-essential
 	theta float64 // the k-th best score once k pages are held
-	buf   [8]byte // a document number for Advance
-	held  []*cursor
+	// passed is the last page of the block range blockSkip last could
+	// not skip, while theta stays: pages up to it are not checked again.
+	passed uint64
+	buf    [8]byte // a document number for Advance
+	held   []*cursor
+	at     []*cursor // essential cursors on the page being scored
 }
 
 // newMaxScore opens the clauses of terms: each term in the title (boosted)
@@ -177,7 +183,7 @@ func (m *maxScore) open(ctx context.Context, pc *plistCache, term, field string,
 	c = &cursor{avg: avg, term: []byte(term), field: field}
 	m.all = append(m.all, c)
 	if l := pc.cached(field, c.term); l != nil {
-		c.list, c.pos = l, -1
+		c.start(l)
 		return c, l.df, nil
 	}
 	tfr, err := m.r.TermFieldReader(ctx, c.term, field, true, true, false)
@@ -188,8 +194,8 @@ func (m *maxScore) open(ctx context.Context, pc *plistCache, term, field string,
 	df = tfr.Count()
 	if df == 0 {
 		c.cur = noDoc
-	} else if l := pc.get(ctx, m.r, field, c.term, df); l != nil {
-		c.list, c.pos = l, -1
+	} else if l := pc.get(ctx, m.r, field, c.term, df, avg); l != nil {
+		c.start(l)
 	}
 	return c, df, nil
 }
@@ -204,12 +210,20 @@ func bm25IDF(docs, df uint64) float64 {
 // clause's score, and orders the clauses that have postings by bound.
 func (m *maxScore) weigh(norm float64) {
 	m.total = float64(len(m.all))
+	// The bounds are widened by slack, which covers the reciprocal's
+	// rounding.
+	m.inv = slack / m.total
 	m.cls = make([]*cursor, 0, len(m.all))
 	for _, c := range m.all {
 		c.qw = c.qw * c.idf * norm
 		// The BM25 saturation tf*k1/(tf + k1*x) stays below k1 for any
-		// tf and field length.
-		c.ub = c.idf * search.BM25_k1 * c.qw * slack
+		// tf and field length; a decoded list knows its highest.
+		tfMax := search.BM25_k1
+		if c.blockMax() {
+			tfMax = c.list.max
+		}
+		c.ub = c.idf * tfMax * c.qw * slack
+		c.bs = c.idf * c.qw * slack
 		if c.cur != noDoc {
 			m.cls = append(m.cls, c)
 		}
@@ -238,7 +252,7 @@ func (m *maxScore) close() {
 // low reports whether a page with this bound on its clause sum and this
 // many matched clauses certainly stays below the k-th score.
 func (m *maxScore) low(bound float64, matched int) bool {
-	return bound*float64(matched)/m.total*slack < m.theta
+	return bound*float64(matched)*m.inv < m.theta
 }
 
 // run is the MaxScore loop: it returns every page that reached the k-th
@@ -248,6 +262,9 @@ func (m *maxScore) run(ctx context.Context, k int) ([]scoredDoc, error) {
 		return nil, nil
 	}
 	top := topScores{h: make(minHeap, 0, k), k: k}
+	if err := m.seed(k); err != nil {
+		return nil, err
+	}
 	var cands []scoredDoc
 	for steps := 1; ; steps++ {
 		if steps&4095 == 0 {
@@ -261,6 +278,15 @@ func (m *maxScore) run(ctx context.Context, k int) ([]scoredDoc, error) {
 		}
 		if doc == noDoc {
 			break
+		}
+		if doc > m.passed {
+			skipped, err := m.blockSkip(doc)
+			if err != nil {
+				return nil, err
+			}
+			if skipped {
+				continue
+			}
 		}
 		if m.filter != nil {
 			if err := m.filter.advance(doc, &m.buf); err != nil {
@@ -293,32 +319,157 @@ func (m *maxScore) run(ctx context.Context, k int) ([]scoredDoc, error) {
 			for m.ne < len(m.cls) && m.low(m.prefix[m.ne+1], m.ne+1) {
 				m.ne++
 			}
+			m.passed = 0
 		}
 	}
 	return cands, nil
+}
+
+// seedMax is the longest list seed scores the pages of.
+const seedMax = 512
+
+// seed starts theta before the loop, so that clauses are non-essential
+// from the first page: it scores the pages of the shortest decoded list
+// (the rarest clause, the likeliest to be on the best pages) over the
+// decoded clauses, with cursors of its own, and takes the k-th best. A
+// page's score there leaves out the clauses without a decoded list (and
+// their share of the coord factor), so it is at most the page's score:
+// the k-th best of k distinct pages is at most the k-th best score of
+// the query, and nothing that reaches it is pruned. The loop finds and
+// scores those pages again. Not with a filter year.
+func (m *maxScore) seed(k int) error {
+	pivot := -1
+	for i, c := range m.cls {
+		if c.list != nil && c.list.n > 0 && (pivot < 0 || c.list.n < m.cls[pivot].list.n) {
+			pivot = i
+		}
+	}
+	// With a filter year, the pages seed scores may be filtered out.
+	if pivot < 0 || m.filter != nil || m.cls[pivot].list.n > seedMax || m.cls[pivot].list.n < k {
+		return nil
+	}
+	own := make([]cursor, 0, len(m.cls))
+	for _, c := range m.cls {
+		if c.list != nil {
+			o := cursor{idf: c.idf, qw: c.qw, avg: c.avg}
+			o.start(c.list)
+			o.step()
+			own = append(own, o)
+		}
+	}
+	p := m.cls[pivot].list
+	top := topScores{h: make(minHeap, 0, k), k: k}
+	for i := 0; i < p.n; i++ {
+		doc := p.docAt(i/blockSize, i%blockSize)
+		var sum float64
+		matched := 0
+		for j := range own {
+			o := &own[j]
+			if err := o.advance(doc, &m.buf); err != nil {
+				return err
+			}
+			if o.cur == doc {
+				sum += o.score()
+				matched++
+			}
+		}
+		top.add(sum * float64(matched) / m.total)
+	}
+
+	if th := top.threshold(); th > m.theta {
+		m.theta = th
+		for m.ne < len(m.cls) && m.low(m.prefix[m.ne+1], m.ne+1) {
+			m.ne++
+		}
+	}
+	return nil
+}
+
+// blockSkips counts the block ranges blockSkip skipped, for tests.
+var blockSkips atomic.Int64
+
+// blockSkip is Block-Max MaxScore's test (Ding and Suel 2011; Mallia et
+// al. 2019): the pages from doc, the smallest under the essential cursors,
+// to end, the first end of a block under one of them, can score at most
+// their blocks' maxima (a cursor whose current block ends at or after
+// end holds no other block's page there) plus the non-essential bounds.
+// When that stays below the k-th score, the essential cursors skip past
+// end and blockSkip reports true.
+func (m *maxScore) blockSkip(doc uint64) (bool, error) {
+	ess := m.cls[m.ne:]
+	end := uint64(noDoc)
+	for _, c := range ess {
+		if c.cur != noDoc && c.blockMax() {
+			e, _ := c.blockEnd()
+			end = min(end, e)
+		}
+	}
+	if end == noDoc || m.theta == 0 {
+		return false, nil
+	}
+	bound, matched := m.prefix[m.ne], m.ne
+	for _, c := range ess {
+		if c.cur > end {
+			continue
+		}
+		matched++
+		if c.blockMax() {
+			_, bm := c.blockEnd()
+			bound += c.idf * bm * c.qw * slack
+		} else {
+			bound += c.ub
+		}
+	}
+	if !m.low(bound, matched) {
+		m.passed = end
+		return false, nil
+	}
+	blockSkips.Add(1)
+	for _, c := range ess {
+		if c.cur <= end {
+			if err := c.advance(end+1, &m.buf); err != nil {
+				return false, err
+			}
+		}
+	}
+	return true, nil
 }
 
 // score scores doc, the smallest page under the essential cursors, and
 // moves those cursors past it. ok is false when the page certainly stays
 // below the k-th score.
 func (m *maxScore) score(ctx context.Context, doc uint64) (score float64, ok bool, err error) {
-	var sum float64
-	matched := 0
+	// The essential clauses on the page, bounded by their blocks' maxima
+	// until the page has survived the non-essential ones: most pages
+	// they bring up cannot make the top k, and that is cheaper to tell
+	// than their scores.
+	m.at = m.at[:0]
+	var bound float64
 	for _, c := range m.cls[m.ne:] {
 		if c.cur == doc {
-			sum += c.score()
-			matched++
-			if err := c.next(); err != nil {
-				return 0, false, err
-			}
+			bound += c.bound()
+			m.at = append(m.at, c)
 		}
 	}
-	// Non-essential clauses, best bound first: first which of them hold
-	// the page, from their bitmaps alone (cheap to skip through), bounding
-	// the score with their upper bounds and the coord factor; then, only
-	// for a page that may still make the top k, their exact scores
-	// (Bleve's frequency readers skip by walking).
-	bound := sum
+	score, ok, err = m.complete(ctx, doc, bound)
+	for _, c := range m.at {
+		if nerr := c.next(); nerr != nil && err == nil {
+			err = nerr
+		}
+	}
+	if err != nil {
+		return 0, false, err
+	}
+	return score, ok, nil
+}
+
+// complete finishes score: the non-essential clauses, best bound first,
+// each ruled out as soon as the page's bound (its clauses' bounds and the
+// coord factor) falls below the k-th score; then the exact score. sum
+// collects exact scores, bound their bounds where not known yet.
+func (m *maxScore) complete(ctx context.Context, doc uint64, bound float64) (float64, bool, error) {
+	var sum float64
+	matched := len(m.at)
 	m.held = m.held[:0]
 	for i := m.ne - 1; i >= 0; i-- {
 		if m.low(bound+m.prefix[i+1], matched+i+1) {
@@ -326,6 +477,17 @@ func (m *maxScore) score(ctx context.Context, doc uint64) (score float64, ok boo
 		}
 		c := m.cls[i]
 		if c.list != nil {
+			if c.blockMax() {
+				// The bound of the block that would hold doc, found
+				// without decoding it.
+				bm, in := c.blockBound(doc)
+				if !in {
+					continue
+				}
+				if m.low(bound+m.prefix[i]+bm, matched+i+1) {
+					return 0, false, nil
+				}
+			}
 			if err := c.advance(doc, &m.buf); err != nil {
 				return 0, false, err
 			}
@@ -337,6 +499,10 @@ func (m *maxScore) score(ctx context.Context, doc uint64) (score float64, ok boo
 			}
 			continue
 		}
+		// A reader without a decoded list: which pages it holds first,
+		// from its bitmap alone (cheap to skip through); its exact
+		// score below, only for a page that may still make the top k
+		// (Bleve's frequency readers skip by walking).
 		in, err := c.holds(ctx, m.r, doc, &m.buf)
 		if err != nil {
 			return 0, false, err
@@ -346,6 +512,13 @@ func (m *maxScore) score(ctx context.Context, doc uint64) (score float64, ok boo
 			matched++
 			m.held = append(m.held, c)
 		}
+	}
+	// The essential clauses' exact scores.
+	for _, c := range m.at {
+		bound -= c.bound()
+		s := c.score()
+		bound += s
+		sum += s
 	}
 	if m.low(bound, matched) {
 		return 0, false, nil
@@ -366,7 +539,7 @@ func (m *maxScore) score(ctx context.Context, doc uint64) (score float64, ok boo
 	}
 	// scorer.DisjunctionQueryScorer.Score
 	coord := float64(matched) / m.total
-	score = sum * coord
+	score := sum * coord
 	if score*slack < m.theta {
 		return 0, false, nil
 	}

@@ -187,6 +187,57 @@ func TestMaxScoreMatchesBleve(t *testing.T) {
 	}
 }
 
+// TestBlockMaxMatchesBleve compares the two evaluations where block
+// maxima prune: long posting lists (thousands of pages) of words of every
+// frequency, decoded into blocks, and queries of common and rare words.
+// Block skipping must happen, and change no hit.
+func TestBlockMaxMatchesBleve(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a 12,000-page index")
+	}
+	c := newRandomCorpus(11, 3000)
+	pages := c.pages(12000)
+	dir := t.TempDir()
+	ix, err := index.Open(dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	ctx := context.Background()
+	for i := 0; i < len(pages); i += 3000 {
+		if err := ix.Add(ctx, pages[i:i+3000]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := ix.Close(); err != nil {
+		t.Fatal(err)
+	}
+	ro, err := index.Open(dir, &index.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ro.Close()
+	var qs []string
+	var ys []int
+	for i := range 300 {
+		q, y := c.query()
+		if i%3 == 0 {
+			// Only common words: every clause is long.
+			q = strings.Join(c.vocab[c.r.IntN(5):][:2+c.r.IntN(4)], " ")
+		}
+		qs = append(qs, q)
+		ys = append(ys, y)
+	}
+	for _, minDF := range []uint64{1, 200} {
+		index.CachePostings(ro, minDF, 1<<30)
+		before := index.BlockSkips()
+		compareWithBleve(t, ro, qs, ys)
+		if index.BlockSkips() == before {
+			t.Errorf("minDF %d: no block range was skipped", minDF)
+		}
+	}
+}
+
 // TestMaxScoreMatchesBleveCorpus compares the two evaluations on real
 // pages and agent-shaped queries from the shared corpus.
 func TestMaxScoreMatchesBleveCorpus(t *testing.T) {

@@ -103,8 +103,10 @@ func (ix *Index) searchMaxScore(ctx context.Context, q string, terms []string, y
 	if !ok {
 		return nil, false, nil
 	}
-	// Each candidate's stored fields are read once, by document number:
-	// its URL orders ties, the rest makes the hit.
+	// Each candidate's URL, which orders ties, is read first and alone
+	// (zap keeps it before the compressed fields, which are then neither
+	// read nor decompressed); the rest only for the k that make hits:
+	// there may be many more candidates, tied at the k-th score.
 	segs := snap.Segments()
 	offsets := make([]uint64, len(segs))
 	for i := 1; i < len(segs); i++ {
@@ -112,27 +114,62 @@ func (ix *Index) searchMaxScore(ctx context.Context, q string, terms []string, y
 	}
 	type hitDoc struct {
 		Hit
+		doc         uint64
 		text, plain string
 		hasPlain    bool
 	}
+	segOf := func(doc uint64) (*scorch.SegmentSnapshot, uint64, error) {
+		seg := sort.Search(len(offsets), func(j int) bool { return offsets[j] > doc }) - 1
+		if seg < 0 {
+			return nil, 0, fmt.Errorf("index: search %q: document %d outside the index", q, doc)
+		}
+		return segs[seg], doc - offsets[seg], nil
+	}
+	visit := func(doc uint64, f func(field string, typ byte, v []byte, pos []uint64) bool) error {
+		s, num, err := segOf(doc)
+		if err != nil {
+			return err
+		}
+		return s.VisitDocument(num, f)
+	}
 	docs := make([]hitDoc, len(cands))
 	for i, c := range cands {
-		seg := sort.Search(len(offsets), func(j int) bool { return offsets[j] > c.doc }) - 1
-		if seg < 0 {
-			return nil, false, fmt.Errorf("index: search %q: document %d outside the index", q, c.doc)
-		}
 		d := &docs[i]
-		d.Score = roundScore(c.score)
-		err := segs[seg].VisitDocument(c.doc-offsets[seg], func(field string, _ byte, v []byte, _ []uint64) bool {
+		d.doc, d.Score = c.doc, roundScore(c.score)
+		// DocID, not a visitor that stops after the URL: zap's
+		// VisitStoredFields returns its pooled context twice then.
+		s, num, err := segOf(c.doc)
+		if err != nil {
+			return nil, false, err
+		}
+		id, err := s.DocID(num)
+		if err != nil {
+			return nil, false, fmt.Errorf("index: search %q: %w", q, err)
+		}
+		d.URL = string(id)
+	}
+	slices.SortStableFunc(docs, func(a, b hitDoc) int {
+		if a.Score != b.Score {
+			if a.Score > b.Score {
+				return -1
+			}
+			return 1
+		}
+		return strings.Compare(a.URL, b.URL)
+	})
+	docs = docs[:min(k, len(docs))]
+	for i := range docs {
+		d := &docs[i]
+		err := visit(d.doc, func(field string, _ byte, v []byte, _ []uint64) bool {
 			switch field {
-			case "_id":
-				d.URL = string(v)
 			case fieldTitle:
 				d.Title = string(v)
 			case fieldText:
-				d.text = string(v)
+				if !d.hasPlain {
+					d.text = string(v)
+				}
 			case fieldPlain:
-				d.plain, d.hasPlain = string(v), true
+				d.plain, d.hasPlain, d.text = string(v), true, ""
 			case fieldStored:
 				d.Stored = slices.Clone(v)
 			case fieldYear:
@@ -146,16 +183,6 @@ func (ix *Index) searchMaxScore(ctx context.Context, q string, terms []string, y
 			return nil, false, fmt.Errorf("index: search %q: %w", q, err)
 		}
 	}
-	slices.SortStableFunc(docs, func(a, b hitDoc) int {
-		if a.Score != b.Score {
-			if a.Score > b.Score {
-				return -1
-			}
-			return 1
-		}
-		return strings.Compare(a.URL, b.URL)
-	})
-	docs = docs[:min(k, len(docs))]
 	out = make([]Hit, len(docs))
 	for i := range docs {
 		d := &docs[i]

@@ -1,15 +1,18 @@
 package web
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math/bits"
 	"slices"
 	"sort"
 	"strings"
 	"sync"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/leaper-dev/leaper/graph"
 	"github.com/leaper-dev/leaper/index"
@@ -262,10 +265,10 @@ func (w *Web) Hits(ctx context.Context, q string, k, filterYear int) ([]Hit, err
 // is the page's with its markup and spacing changed), then the first; nil
 // when p holds no corpus passage.
 func snippetPassage(p *graph.Page, q, snippet string) *graph.Segment {
-	words := map[string]bool{}
+	var words []string
 	for _, w := range wordsOf(q) {
-		if len(w) > 2 {
-			words[w] = true
+		if len(w) > 2 && !slices.Contains(words, w) {
+			words = append(words, w)
 		}
 	}
 	piece := ""
@@ -281,26 +284,82 @@ func snippetPassage(p *graph.Page, q, snippet string) *graph.Segment {
 	}
 	var best *graph.Segment
 	bestScore := -1
+	var buf []byte
+	keyb := []byte(key)
 	for i := range p.Segments {
 		sg := &p.Segments[i]
 		if sg.DocID == "" {
 			continue
 		}
-		seen := map[string]bool{}
-		for _, w := range wordsOf(sg.Text) {
-			if words[w] {
-				seen[w] = true
+		var score int
+		if ok := false; len(words) <= 64 {
+			score, buf, ok = asciiPassageScore(sg.Text, words, keyb, buf)
+			if !ok {
+				score = passageScore(sg.Text, words, key)
 			}
-		}
-		score := 2 * len(seen)
-		if key != "" && strings.Contains(alnum(sg.Text), key) {
-			score++
+		} else {
+			score = passageScore(sg.Text, words, key)
 		}
 		if score > bestScore {
 			best, bestScore = sg, score
 		}
 	}
 	return best
+}
+
+// passageScore is snippetPassage's score of a passage: two for each word
+// of words it holds, one more if it holds key (letters and digits only).
+func passageScore(text string, words []string, key string) int {
+	seen := map[string]bool{}
+	for _, w := range wordsOf(text) {
+		if slices.Contains(words, w) {
+			seen[w] = true
+		}
+	}
+	score := 2 * len(seen)
+	if key != "" && strings.Contains(alnum(text), key) {
+		score++
+	}
+	return score
+}
+
+// asciiPassageScore is passageScore without allocating, for an ASCII
+// text (ok false otherwise) and at most 64 words; buf is scratch space,
+// returned for reuse.
+func asciiPassageScore(text string, words []string, key, buf []byte) (int, []byte, bool) {
+	buf = buf[:0]
+	var seen uint64
+	start := 0 // of the word being read, in buf
+	endWord := func() {
+		if len(buf) > start {
+			for i, w := range words {
+				if string(buf[start:]) == w {
+					seen |= 1 << i
+					break
+				}
+			}
+		}
+		start = len(buf)
+	}
+	for i := 0; i < len(text); i++ {
+		c := text[i]
+		switch {
+		case c >= utf8.RuneSelf:
+			return 0, buf, false
+		case 'A' <= c && c <= 'Z':
+			buf = append(buf, c+'a'-'A')
+		case 'a' <= c && c <= 'z', '0' <= c && c <= '9':
+			buf = append(buf, c)
+		default:
+			endWord()
+		}
+	}
+	endWord()
+	score := 2 * bits.OnesCount64(seen)
+	if len(key) > 0 && bytes.Contains(buf, key) {
+		score++
+	}
+	return score, buf, true
 }
 
 // wordsOf is s lower-cased and cut into runs of letters and digits.

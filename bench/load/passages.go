@@ -25,6 +25,10 @@ type PassageOptions struct {
 	Timeout time.Duration
 	Lucene  bool
 	Rounds  int
+	// URL, when set, is a running server (leaper serve of any build)
+	// that the runs load instead of one served in-process; storeDir is
+	// then not opened and Lucene cannot run.
+	URL string
 }
 
 // PassageRun is one /retrieve load run on a passage store.
@@ -43,25 +47,31 @@ type PassageRun struct {
 	P99ms    float64 `json:"p99_ms"`
 }
 
-// Passages serves storeDir in-process and runs /retrieve at each batch
-// size.
+// Passages serves storeDir in-process (or loads o.URL) and runs
+// /retrieve at each batch size.
 func Passages(ctx context.Context, o PassageOptions, storeDir string, qs []string) ([]PassageRun, int64, error) {
-	w, err := web.Open(storeDir, nil)
-	if err != nil {
-		return nil, 0, err
+	base := o.URL
+	var w *web.Web
+	if base == "" {
+		var err error
+		if w, err = web.Open(storeDir, nil); err != nil {
+			return nil, 0, err
+		}
+		defer w.Close()
+		srv := serve.NewServer(w, nil)
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			return nil, 0, err
+		}
+		sctx, stop := context.WithCancel(context.Background())
+		done := make(chan error, 1)
+		go func() { done <- srv.Serve(sctx, ln) }()
+		defer func() { stop(); <-done }()
+		base = "http://" + ln.Addr().String()
+	} else if o.Lucene {
+		return nil, 0, fmt.Errorf("load: Lucene runs need the store served in-process, not --url")
 	}
-	defer w.Close()
-
-	srv := serve.NewServer(w, nil)
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return nil, 0, err
-	}
-	sctx, stop := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- srv.Serve(sctx, ln) }()
-	defer func() { stop(); <-done }()
-	post, err := httpDoer("http://"+ln.Addr().String(), "", o.Clients)
+	post, err := httpDoer(base, "", o.Clients)
 	if err != nil {
 		return nil, 0, err
 	}

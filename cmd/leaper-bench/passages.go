@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/pprof"
 	"strconv"
 	"strings"
 	"time"
@@ -41,6 +42,16 @@ type BenchPassagesOptions struct {
 	// with snippets, alternating with leaper's /retrieve at topk 10.
 	Lucene bool
 	Rounds int
+	// Reuse loads the store of each size kept in Work by an earlier
+	// --keep run, without replaying or building it.
+	Reuse bool
+	// URL loads a running server (leaper serve of any build, over the
+	// store of the one size given) instead of serving in-process; no
+	// replay or build.
+	URL string
+	// CPUProfile, when set, is where the CPU profile of the load runs
+	// (the in-process server and the load generator) is written.
+	CPUProfile string
 }
 
 // PassageResult is one size: the replay, the build and the load runs.
@@ -91,6 +102,12 @@ after the other. The machine's load average is reported beside them.`,
 			if opts.Clients < 1 || opts.Clients > load.MaxClients || opts.Queries < 1 {
 				return usageErrorf("--clients must be within 1..%d and --queries positive", load.MaxClients)
 			}
+			if opts.Reuse && opts.Work == "" {
+				return usageErrorf("--reuse needs the --work of the --keep run")
+			}
+			if opts.URL != "" && (len(opts.Passages) != 1 || opts.Lucene) {
+				return usageErrorf("--url loads one server: one --passages size, no --lucene")
+			}
 			for _, in := range args {
 				if _, err := os.Stat(in); err != nil {
 					return usageErrorf("articles %s: %v", in, err)
@@ -116,6 +133,9 @@ after the other. The machine's load average is reported beside them.`,
 	c.Flags().BoolVar(&opts.JSON, "json", false, "print results as JSON")
 	c.Flags().BoolVar(&opts.Lucene, "lucene", false, "also load Lucene 8 over the same pages and queries (top 10, one query a call), alternating with leaper's /retrieve at topk 10")
 	c.Flags().IntVar(&opts.Rounds, "rounds", 2, "rounds of the --lucene comparison")
+	c.Flags().BoolVar(&opts.Reuse, "reuse", false, "load the stores an earlier --keep run left in --work; no replay or build")
+	c.Flags().StringVar(&opts.URL, "url", "", "load this running server (leaper serve over the store of the one --passages size) instead of serving in-process; no replay or build")
+	c.Flags().StringVar(&opts.CPUProfile, "cpuprofile", "", "write the CPU profile of the load runs (in-process server and load generator) to this file")
 	return c
 }
 
@@ -149,14 +169,16 @@ func runBenchPassages(ctx context.Context, o *BenchPassagesOptions) error {
 	var work string
 	var cleanup func()
 	var err error
-	if o.Leaper, work, cleanup, err = benchSetup(o.Leaper, o.Work, "passages", o.Keep); err != nil {
+	if o.Reuse || o.URL != "" {
+		// Nothing is built: no leaper binary is needed.
+		work, cleanup = o.Work, func() {}
+	} else if o.Leaper, work, cleanup, err = benchSetup(o.Leaper, o.Work, "passages", o.Keep); err != nil {
 		return err
 	}
 	defer cleanup()
-	errOut := o.IO.ErrOut
 	mo := buildbench.MeasureOptions{Leaper: o.Leaper, Args: []string{"--format", "flashrag"}}
 	if !o.Quiet {
-		mo.Stderr = errOut
+		mo.Stderr = o.IO.ErrOut
 	}
 	if o.MaxMemory > 0 {
 		mo.Args = append(mo.Args, "--max-memory", strconv.FormatInt(o.MaxMemory, 10))
@@ -165,30 +187,20 @@ func runBenchPassages(ctx context.Context, o *BenchPassagesOptions) error {
 	if err != nil {
 		return err
 	}
+	if o.CPUProfile != "" {
+		f, err := os.Create(o.CPUProfile)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return err
+		}
+		defer pprof.StopCPUProfile()
+	}
 	var res []PassageResult
 	for _, n := range o.Passages {
-		r := PassageResult{Passages: n}
-		corpus := filepath.Join(work, fmt.Sprintf("passages-%d", n))
-		fmt.Fprintf(errOut, "replay: %d passages into %s\n", n, corpus)
-		if r.Replay, err = buildbench.ReplayPassages(ctx, o.Inputs, n, 0, corpus); err != nil {
-			return err
-		}
-		fmt.Fprintf(errOut, "replay: %d passages of %d articles, %d MiB gzipped, in %.1fs\n", r.Replay.Passages, r.Replay.Articles, r.Replay.Bytes>>20, r.Replay.Took.Seconds())
-		storeDir := filepath.Join(work, fmt.Sprintf("store-%d", n))
-		r.LoadBuild = loadAvg()
-		if r.Build, err = buildbench.Measure(ctx, storeDir, r.Replay.Files, &mo); err != nil {
-			return err
-		}
-		r.Build.Label = fmt.Sprintf("passages-%d", n)
-		if !o.Keep {
-			os.RemoveAll(corpus)
-		}
-		r.LoadServe = loadAvg()
-		// The server's collector paced as leaper serve paces it.
-		restore := cmdutil.CollectNear(1<<30, -1)
-		r.Runs, r.ServeRSS, err = load.Passages(ctx, load.PassageOptions{Log: o.IO.ErrOut, Clients: o.Clients,
-			Batches: o.Batches, Timeout: o.Timeout, Lucene: o.Lucene, Rounds: o.Rounds}, storeDir, qs)
-		restore()
+		r, err := benchPassageSize(ctx, o, work, n, qs, &mo)
 		if err != nil {
 			if len(r.Runs) == 0 {
 				return err
@@ -203,9 +215,6 @@ func runBenchPassages(ctx context.Context, o *BenchPassagesOptions) error {
 			}
 			return fmt.Errorf("passages %d: %w (the figures above were measured before it)", n, err)
 		}
-		if !o.Keep {
-			os.RemoveAll(storeDir)
-		}
 		res = append(res, r)
 	}
 	if o.JSON {
@@ -215,14 +224,61 @@ func runBenchPassages(ctx context.Context, o *BenchPassagesOptions) error {
 	return nil
 }
 
+// benchPassageSize replays and builds a corpus of n passages in work
+// (unless --reuse or --url) and loads it.
+func benchPassageSize(ctx context.Context, o *BenchPassagesOptions, work string, n int, qs []string, mo *buildbench.MeasureOptions) (PassageResult, error) {
+	errOut := o.IO.ErrOut
+	r := PassageResult{Passages: n}
+	corpus := filepath.Join(work, fmt.Sprintf("passages-%d", n))
+	storeDir := filepath.Join(work, fmt.Sprintf("store-%d", n))
+	var err error
+	switch {
+	case o.URL != "":
+		fmt.Fprintf(errOut, "load: %s (a store of %d passages)\n", o.URL, n)
+	case o.Reuse:
+		if _, err := os.Stat(storeDir); err != nil {
+			return r, fmt.Errorf("--reuse: %w", err)
+		}
+		fmt.Fprintf(errOut, "load: the kept store %s\n", storeDir)
+	default:
+		fmt.Fprintf(errOut, "replay: %d passages into %s\n", n, corpus)
+		if r.Replay, err = buildbench.ReplayPassages(ctx, o.Inputs, n, 0, corpus); err != nil {
+			return r, err
+		}
+		fmt.Fprintf(errOut, "replay: %d passages of %d articles, %d MiB gzipped, in %.1fs\n", r.Replay.Passages, r.Replay.Articles, r.Replay.Bytes>>20, r.Replay.Took.Seconds())
+		r.LoadBuild = loadAvg()
+		if r.Build, err = buildbench.Measure(ctx, storeDir, r.Replay.Files, mo); err != nil {
+			return r, err
+		}
+		r.Build.Label = fmt.Sprintf("passages-%d", n)
+		if !o.Keep {
+			os.RemoveAll(corpus)
+		}
+	}
+	r.LoadServe = loadAvg()
+	// The server's collector paced as leaper serve paces it.
+	restore := cmdutil.CollectNear(1<<30, -1)
+	r.Runs, r.ServeRSS, err = load.Passages(ctx, load.PassageOptions{Log: errOut, Clients: o.Clients,
+		Batches: o.Batches, Timeout: o.Timeout, Lucene: o.Lucene, Rounds: o.Rounds, URL: o.URL}, storeDir, qs)
+	restore()
+	if err == nil && !o.Keep && !o.Reuse && o.URL == "" {
+		os.RemoveAll(storeDir)
+	}
+	return r, err
+}
+
 // printPassages writes the results as text, a size a block.
 func printPassages(out io.Writer, res []PassageResult) {
 	fmt.Fprintf(out, "%d CPUs\n", runtime.NumCPU())
 	for _, r := range res {
 		b := r.Build
-		fmt.Fprintf(out, "passages %d (%d articles): build %.1fs (read %.1f, finalize %.1f, index %.1f), CPU %.1fs, peak RSS %.0f MiB, store %.0f MiB, %d pages; load %s\n",
-			r.Passages, r.Replay.Articles, b.Wall.Seconds(), b.Read.Seconds(), b.Finalize.Seconds(), b.Index.Seconds(), b.CPU.Seconds(),
-			float64(b.PeakRSS)/(1<<20), float64(b.StoreSize)/(1<<20), b.Counts.Pages, r.LoadBuild)
+		if b == nil || r.Replay == nil {
+			fmt.Fprintf(out, "passages %d (a kept store, not built)\n", r.Passages)
+		} else {
+			fmt.Fprintf(out, "passages %d (%d articles): build %.1fs (read %.1f, finalize %.1f, index %.1f), CPU %.1fs, peak RSS %.0f MiB, store %.0f MiB, %d pages; load %s\n",
+				r.Passages, r.Replay.Articles, b.Wall.Seconds(), b.Read.Seconds(), b.Finalize.Seconds(), b.Index.Seconds(), b.CPU.Seconds(),
+				float64(b.PeakRSS)/(1<<20), float64(b.StoreSize)/(1<<20), b.Counts.Pages, r.LoadBuild)
+		}
 		for _, run := range r.Runs {
 			fmt.Fprintf(out, "  %-16s batch %4d, %d clients: %8.0f q/s  p50 %8.2f ms  p99 %8.2f ms  (%d calls, errors %d)\n",
 				run.Target, run.Batch, run.Clients, run.QPS, run.P50ms, run.P99ms, run.Requests, run.Errors)

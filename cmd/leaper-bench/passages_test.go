@@ -23,7 +23,8 @@ func TestBenchPassagesFlags(t *testing.T) {
 	if len(got.Passages) != 2 || got.Passages[1] != 2000 || len(got.Batches) != 2 || got.Batches[1] != 512 || got.Clients != 8 {
 		t.Errorf("options %+v", got)
 	}
-	for _, args := range [][]string{{"--passages", "0", "."}, {"--batches", "3000", "."}, {"--clients", "0", "."}, {"nowhere-at-all"}} {
+	for _, args := range [][]string{{"--passages", "0", "."}, {"--batches", "3000", "."}, {"--clients", "0", "."}, {"nowhere-at-all"},
+		{"--reuse", "."}, {"--url", "http://127.0.0.1:1", "--passages", "1,2", "."}, {"--url", "http://127.0.0.1:1", "--lucene", "."}} {
 		c := newBenchPassagesCmd(f, capture)
 		c.SetArgs(args)
 		c.SilenceErrors, c.SilenceUsage = true, true
