@@ -97,7 +97,7 @@ func (s *Server) search(r *http.Request, body []byte) ([]byte, bool, error) {
 		FilterYear json.RawMessage `json:"filter_year"`
 	}
 	if err := json.Unmarshal(body, &a); err != nil {
-		return nil, false, badf(true, "invalid request: %s", jsonMsg(err))
+		return nil, false, badf(true, "invalid request: %s", web.JSONMessage(err))
 	}
 	qs, err := strOrList(a.Query, "query")
 	if err != nil {
@@ -127,7 +127,7 @@ func (s *Server) visit(r *http.Request, body []byte) ([]byte, bool, error) {
 		Goal *string         `json:"goal"`
 	}
 	if err := json.Unmarshal(body, &a); err != nil {
-		return nil, false, badf(true, "invalid request: %s", jsonMsg(err))
+		return nil, false, badf(true, "invalid request: %s", web.JSONMessage(err))
 	}
 	us, err := strOrList(a.URL, "url")
 	if err != nil {
@@ -160,7 +160,7 @@ func (s *Server) retrieve(r *http.Request, body []byte) ([]byte, bool, error) {
 		ReturnScores *bool           `json:"return_scores"`
 	}
 	if err := json.Unmarshal(body, &a); err != nil {
-		return nil, false, badf(false, "invalid request: %s", jsonMsg(err))
+		return nil, false, badf(false, "invalid request: %s", web.JSONMessage(err))
 	}
 	hasQueries, hasQuery := present(a.Queries), present(a.Query)
 	var qs []string
@@ -308,7 +308,7 @@ func (s *Server) access(r *http.Request, body []byte) ([]byte, bool, error) {
 		URLs json.RawMessage `json:"urls"`
 	}
 	if err := json.Unmarshal(body, &a); err != nil {
-		return nil, false, badf(false, "invalid request: %s", jsonMsg(err))
+		return nil, false, badf(false, "invalid request: %s", web.JSONMessage(err))
 	}
 	us, err := strOrList(a.URLs, "urls")
 	if err != nil {
@@ -453,16 +453,4 @@ func checkURL(raw string) error {
 func jsonKey(v any) string {
 	b, _ := json.Marshal(v)
 	return string(b)
-}
-
-// jsonMsg shortens encoding/json's messages for clients.
-func jsonMsg(err error) string {
-	var te *json.UnmarshalTypeError
-	if errors.As(err, &te) {
-		if te.Field != "" {
-			return "field " + strconv.Quote(te.Field) + " must be " + te.Type.String()
-		}
-		return "body must be a JSON object"
-	}
-	return err.Error()
 }

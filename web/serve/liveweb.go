@@ -72,7 +72,7 @@ func (s *Server) serper(r *http.Request, body []byte) ([]byte, bool, error) {
 	batch := strings.HasPrefix(trim, "[")
 	if batch {
 		if err := json.Unmarshal(body, &reqs); err != nil {
-			return nil, false, badf(false, "invalid request: %s", jsonMsg(err))
+			return nil, false, badf(false, "invalid request: %s", web.JSONMessage(err))
 		}
 		if len(reqs) == 0 {
 			return nil, false, badf(false, "empty batch")
@@ -80,7 +80,7 @@ func (s *Server) serper(r *http.Request, body []byte) ([]byte, bool, error) {
 	} else {
 		var one SerperRequest
 		if err := json.Unmarshal(body, &one); err != nil {
-			return nil, false, badf(false, "invalid request: %s", jsonMsg(err))
+			return nil, false, badf(false, "invalid request: %s", web.JSONMessage(err))
 		}
 		reqs = []SerperRequest{one}
 	}

@@ -178,7 +178,7 @@ type SwitchRequest struct {
 func (s *Server) adminStore(r *http.Request, body []byte) ([]byte, bool, error) {
 	var a SwitchRequest
 	if err := json.Unmarshal(body, &a); err != nil {
-		return nil, false, badf(false, "invalid request: %s", jsonMsg(err))
+		return nil, false, badf(false, "invalid request: %s", web.JSONMessage(err))
 	}
 	if strings.TrimSpace(a.Dir) == "" {
 		return nil, false, badf(false, `missing "dir" (the store directory to serve)`)

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"strconv"
 	"strings"
 
 	"github.com/leaper-dev/leaper/agent"
@@ -74,7 +73,7 @@ type RewardRequest struct {
 func (e *Endpoints) Reward(ctx context.Context, body []byte, run Run) (any, error) {
 	var a RewardRequest
 	if err := json.Unmarshal(body, &a); err != nil {
-		return nil, badf("invalid request: %s", jsonMsg(err))
+		return nil, badf("invalid request: %s", web.JSONMessage(err))
 	}
 	t := a.Task
 	switch {
@@ -169,7 +168,7 @@ const maxRewardBatch = 4096
 func (e *Endpoints) GetReward(ctx context.Context, body []byte, run Run) (any, error) {
 	var a GetRewardRequest
 	if err := json.Unmarshal(body, &a); err != nil {
-		return nil, badf("invalid request: %s", jsonMsg(err))
+		return nil, badf("invalid request: %s", web.JSONMessage(err))
 	}
 	n := len(a.Query)
 	switch {
@@ -218,7 +217,7 @@ func (e *Endpoints) label(l string) (*task.Task, error) {
 	if strings.HasPrefix(l, "{") {
 		var t task.Task
 		if err := json.Unmarshal([]byte(l), &t); err != nil {
-			return nil, fmt.Errorf("not a task: %s", jsonMsg(err))
+			return nil, fmt.Errorf("not a task: %s", web.JSONMessage(err))
 		}
 		if len(t.Targets) == 0 {
 			return nil, errors.New("task without targets")
@@ -248,17 +247,4 @@ func (e *requestError) HTTPStatus() int { return e.status }
 
 func badf(format string, a ...any) *requestError {
 	return &requestError{status: http.StatusBadRequest, msg: fmt.Sprintf(format, a...)}
-}
-
-// jsonMsg says what is wrong with a request body, as web/serve says it
-// for its own endpoints.
-func jsonMsg(err error) string {
-	var te *json.UnmarshalTypeError
-	if errors.As(err, &te) {
-		if te.Field != "" {
-			return "field " + strconv.Quote(te.Field) + " must be " + te.Type.String()
-		}
-		return "body must be a JSON object"
-	}
-	return err.Error()
 }
