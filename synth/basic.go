@@ -217,11 +217,19 @@ func (s *synth) chooseFilter(d *draft, t *graph.Tree, keys []uint32, cols []int,
 				lo = rng.IntN(max(1, len(nums)-w+1))
 				hi = min(len(nums)-1, lo+w-1)
 				a, b := es[nums[lo].id].Name, es[nums[hi].id].Name
-				phrase = pick(rng, []string{" whose " + h + " is between " + a + " and " + b, " with a " + h + " from " + a + " to " + b})
+				if strings.HasSuffix(h, "ed") && !strings.Contains(h, " ") {
+					phrase = " " + h + " between " + a + " and " + b // "opened between 1976 and 1987"
+				} else {
+					phrase = pick(rng, []string{" whose " + h + " is between " + a + " and " + b, " with " + article(h) + " " + h + " from " + a + " to " + b})
+				}
 			} else {
 				lo = len(nums)/4 + rng.IntN(max(1, len(nums)/2))
 				hi = len(nums) - 1
-				phrase = " whose " + h + " is at least " + es[nums[lo].id].Name
+				if pluralWord(h) {
+					phrase = " whose number of " + h + " is at least " + es[nums[lo].id].Name // "winners", "goals"
+				} else {
+					phrase = " whose " + h + " is at least " + es[nums[lo].id].Name
+				}
 			}
 			if hi-lo+1 > 40 {
 				continue

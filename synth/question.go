@@ -52,7 +52,11 @@ func domainNoun(t *graph.Tree) (noun, bool) {
 // the header is generic.
 func keyNoun(t *graph.Tree) noun {
 	h := words(t.KeyHeader)
-	if genericKeys[strings.ToLower(h)] || len(h) > 30 {
+	lh := strings.ToLower(h)
+	// "Name on the Register", "Title (English)": a name is no noun for
+	// what it names.
+	named := strings.HasPrefix(lh, "name ") || strings.HasPrefix(lh, "title ")
+	if genericKeys[lh] || named || len(h) > 30 {
 		if n, ok := domainNoun(t); ok {
 			return n
 		}
@@ -87,10 +91,32 @@ func lowerFirst(s string) string {
 	return strings.Join(fs, " ")
 }
 
+// pluralWord reports whether a one-word header reads as a plural count
+// ("winners", "goals", "men"): it then takes "number of".
+func pluralWord(h string) bool {
+	if strings.Contains(h, " ") {
+		return false
+	}
+	l := strings.ToLower(h)
+	switch l {
+	case "men", "women", "people", "children":
+		return true
+	}
+	return strings.HasSuffix(l, "s") && !strings.HasSuffix(l, "ss") && !strings.HasSuffix(l, "us") && !strings.HasSuffix(l, "is") && len(l) > 3
+}
+
 // plural makes a rough English plural of the last word, leaving phrases
 // with "of" ("date of birth") pluralised on the head word.
 func plural(s string) string {
-	if i := strings.Index(s, " of "); i > 0 {
+	// The head noun comes before a prepositional phrase or a participle:
+	// "date of birth", "name on the register", "film title used in
+	// nomination", "personal name westernized".
+	for _, p := range []string{" of ", " on ", " in ", " for ", " at ", " by ", " used ", " from "} {
+		if i := strings.Index(s, p); i > 0 {
+			return plural(s[:i]) + s[i:]
+		}
+	}
+	if i := strings.LastIndexByte(s, ' '); i > 0 && strings.HasSuffix(s, "ed") {
 		return plural(s[:i]) + s[i:]
 	}
 	if strings.HasSuffix(s, ")") {

@@ -40,3 +40,20 @@ func TestPlaceholder(t *testing.T) {
 		}
 	}
 }
+
+func TestPlural(t *testing.T) {
+	for in, want := range map[string]string{
+		"date of birth":                 "dates of birth",
+		"name on the register":          "names on the register",
+		"film title used in nomination": "film titles used in nomination",
+		"personal name westernized":     "personal names westernized",
+		"team":                          "teams",
+		"country":                       "countries",
+		"class":                         "classes",
+		"man":                           "men",
+	} {
+		if got := plural(in); got != want {
+			t.Errorf("plural(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
