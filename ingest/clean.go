@@ -627,7 +627,7 @@ func cellValues(c table.Cell, typ graph.Datatype, buf []graph.Value) []graph.Val
 
 func cellValue(c table.Cell, typ graph.Datatype) graph.Value {
 	text := strings.TrimSpace(textnorm.SqueezeSpaces(c.Text))
-	if len(c.Links) == 1 && c.Links[0] != "" && !trailingLink(text, c.Links[0]) && !labelLink(text, c.Links[0]) &&
+	if len(c.Links) == 1 && c.Links[0] != "" && !trailingLink(text, c.Links[0]) && !labelLink(text, c.Links[0]) && !parenLink(text, c.Links[0]) &&
 		(typ == graph.TypeEntity || typ == graph.TypeText && linkIsCell(text, c.Links[0])) {
 		l := c.Links[0]
 		return graph.Value{Key: "w:" + l, Name: l, Type: graph.TypeEntity, URL: table.URL(l), Surface: text}
@@ -701,6 +701,21 @@ func linkNames(l string) []string {
 	}
 	return out
 }
+
+// parenLink reports whether a cell's one link is only its parenthesis:
+// "Sport (Finland)" linking Finland, the club unlinked. The link
+// qualifies the text (a country, a league, another name); the cell's
+// value is its text.
+func parenLink(text, title string) bool {
+	m := parenCell.FindStringSubmatch(text)
+	if m == nil {
+		return false
+	}
+	in, ti := graph.NormText(m[2]), graph.NormText(title)
+	return (in == ti || strings.HasPrefix(ti, in+",") || strings.HasPrefix(ti, in+" (")) && !strings.Contains(graph.NormText(m[1]), ti)
+}
+
+var parenCell = regexp.MustCompile(`^(.*\S)\s*\(\s*([^()]+?)\s*\)$`)
 
 // labelLink reports whether a cell's one link is a label for a text of
 // figures that names nothing of the article: "8, 10" (criteria codes)

@@ -430,3 +430,21 @@ func TestBlockWidth(t *testing.T) {
 		}
 	}
 }
+
+func TestParenLink(t *testing.T) {
+	for _, c := range []struct {
+		text, title string
+		want        bool
+	}{
+		{"Sport (Finland)", "Finland", true},
+		{"Georgia Coliseum ( Stegeman Coliseum )", "Stegeman Coliseum", true},
+		{"Kanata (COJHL)", "Kanata, Ontario", false},
+		{"Cork (city)", "Cork (city)", false},
+		{"Finland", "Finland", false},
+		{"Paris (Texas)", "Paris, Texas", false},
+	} {
+		if got := parenLink(c.text, c.title); got != c.want {
+			t.Errorf("parenLink(%q, %q) = %v, want %v", c.text, c.title, got, c.want)
+		}
+	}
+}
