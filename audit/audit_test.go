@@ -256,3 +256,17 @@ func TestTwinTable(t *testing.T) {
 		t.Errorf("want %s, got %+v", audit.TwinTable, r.Findings)
 	}
 }
+
+func TestSubPage(t *testing.T) {
+	page := "Belarus in the Junior Eurovision Song Contest"
+	for v, want := range map[string]bool{
+		"Belarus in the Junior Eurovision Song Contest 2019": true,
+		"Belarus in the Junior Eurovision Song Contest":      false,
+		"Helena Meraai": false,
+		"Belarus":       false,
+	} {
+		if got := audit.SubPage(v, page); got != want {
+			t.Errorf("SubPage(%q) = %v, want %v", v, got, want)
+		}
+	}
+}

@@ -71,9 +71,16 @@ func (a *Auditor) question(t *task.Task, trees []*graph.Tree, r *Report) {
 			}
 		}
 	}
+	pages := map[uint32]string{}
+	for _, tr := range trees {
+		pages[tr.ID] = tr.PageTitle
+	}
 	for _, tg := range t.Targets {
 		if LinkLabel(tg.Name) && r.count(LinkValue) < maxFindings {
 			r.add(LinkValue, "%q is a link's label or target, not a value", tg.Name)
+		}
+		if p := pages[tg.Tree]; tg.Layer == 3 && SubPage(tg.Name, p) && r.count(LinkValue) < maxFindings {
+			r.add(LinkValue, "%q is a page of the table's own %q, not a value", tg.Name, p)
 		}
 		if _, ok := Disambiguated(tg.Name); ok && a.isEntity(tg.Entity) && r.count(Disambiguator) < maxFindings {
 			r.add(Disambiguator, "%q carries a disambiguator", tg.Name)

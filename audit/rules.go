@@ -120,6 +120,14 @@ func LinkLabel(name string) bool {
 		yearArticle.MatchString(n)
 }
 
+// SubPage reports whether a value names a page of its own table's page
+// series ("Belarus in the Junior Eurovision Song Contest 2019" in a table
+// of "Belarus in the Junior Eurovision Song Contest"): a cell linking its
+// year's page where the table's value (an artist, a song) should be.
+func SubPage(value, page string) bool {
+	return page != "" && len(value) > len(page) && strings.HasPrefix(value, page+" ")
+}
+
 // yearArticle matches the articles a cell links where it shows a year or a
 // team: "1982 in film", "1978 Los Angeles Rams season", "2005 Northern
 // Illinois Huskies football team".

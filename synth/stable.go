@@ -47,7 +47,7 @@ func (s *synth) readable(t *graph.Tree, c int) (bool, error) {
 		return false, err
 	}
 	for _, id := range ids {
-		if n := es[id].Name; audit.RawValue(n) || audit.LinkLabel(n) {
+		if n := es[id].Name; audit.RawValue(n) || audit.LinkLabel(n) || audit.SubPage(n, t.PageTitle) {
 			return false, nil
 		}
 	}
