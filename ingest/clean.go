@@ -89,7 +89,7 @@ func Shape(t *table.Table, opts CleanOptions) (*graph.Shaped, *graph.Reject) {
 	}
 	for i := range rows {
 		k := key.vals[i]
-		if k.Key == "" || summaryRow(rows[i]) {
+		if k.Key == "" || summaryRow(rows[i]) || headerRow(rows[i], t.Header) {
 			s.DroppedRows++
 			continue
 		}
@@ -343,6 +343,24 @@ func detailsCut(s string) (string, bool) {
 
 // summaryRow reports a row that totals or averages the others: its first
 // non-empty cells say so.
+// headerRow reports whether a row repeats the header ("Name | Number |
+// Nation" again halfway down a long table): at least two of its cells,
+// and half of its non-empty ones, are their column's header.
+func headerRow(r []table.Cell, header []string) bool {
+	same, filled := 0, 0
+	for j := 0; j < len(r) && j < len(header); j++ {
+		t := graph.NormText(r[j].Text)
+		if t == "" {
+			continue
+		}
+		filled++
+		if t == graph.NormText(header[j]) {
+			same++
+		}
+	}
+	return same >= 2 && 2*same >= filled
+}
+
 func summaryRow(r []table.Cell) bool {
 	for j := 0; j < len(r) && j < 3; j++ {
 		switch graph.NormText(r[j].Text) {

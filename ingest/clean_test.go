@@ -448,3 +448,26 @@ func TestParenLink(t *testing.T) {
 		}
 	}
 }
+
+func TestHeaderRow(t *testing.T) {
+	header := []string{"Name", "Number", "Nation", "Position"}
+	row := func(cs ...string) []table.Cell {
+		var out []table.Cell
+		for _, c := range cs {
+			out = append(out, table.Cell{Text: c})
+		}
+		return out
+	}
+	for _, c := range []struct {
+		r    []table.Cell
+		want bool
+	}{
+		{row("Name", "Number", "Nation", ""), true},
+		{row("Joe Bloggs", "7", "England", "MF"), false},
+		{row("Name", "7", "England", "MF"), false},
+	} {
+		if got := headerRow(c.r, header); got != c.want {
+			t.Errorf("headerRow(%v) = %v, want %v", c.r, got, c.want)
+		}
+	}
+}
