@@ -143,7 +143,9 @@ type Auditor struct {
 	trees map[uint32]*graph.Tree
 	ents  map[uint32]*graph.Entity
 	keys  map[uint32][]string // names, read once per entity
-	heads map[string]string   // relation name → header, read once
+	// twinIDs are the trees titled alike on a tree's page, read once.
+	twinIDs map[uint32][]uint32
+	heads   map[string]string // relation name → header, read once
 	// shown maps the NameKey of what the task's tables write for an
 	// article ("drumcondra") to the article and that text: a person copies
 	// the table's text. Set per task; the article's title is read only
@@ -163,7 +165,7 @@ func New(g *graph.Store) (*Auditor, error) {
 	if err != nil {
 		return nil, fmt.Errorf("audit: relations: %w", err)
 	}
-	a := &Auditor{g: g, rels: map[string][]uint32{}, trees: map[uint32]*graph.Tree{}, ents: map[uint32]*graph.Entity{}, keys: map[uint32][]string{}, heads: map[string]string{}}
+	a := &Auditor{g: g, rels: map[string][]uint32{}, trees: map[uint32]*graph.Tree{}, ents: map[uint32]*graph.Entity{}, keys: map[uint32][]string{}, twinIDs: map[uint32][]uint32{}, heads: map[string]string{}}
 	for _, r := range rels {
 		a.rels[r.Name] = append(a.rels[r.Name], r.ID)
 	}
@@ -1116,25 +1118,45 @@ func clip(xs []string) string {
 // section and caption) that the task does not name.
 func (a *Auditor) twins(trees []*graph.Tree, named map[uint32]*graph.Tree, r *Report) error {
 	for _, tr := range trees {
-		ids, err := a.g.TreesOfPage(tr.PageURL)
+		ids, err := a.twinsOf(tr)
 		if err != nil {
 			return err
 		}
 		for _, id := range ids {
-			if named[id] != nil {
-				continue
-			}
-			o, err := a.tree(id)
-			if err != nil {
-				return err
-			}
-			if o.Section == tr.Section && o.Caption == tr.Caption {
+			if named[id] == nil {
 				r.add(TwinTable, "%q has another table titled like tree %d (tree %d) that the task does not name", tr.Title(), tr.ID, id)
 				return nil
 			}
 		}
 	}
 	return nil
+}
+
+// twinsOf are the other trees of tr's page titled alike, read once per
+// tree: synthesis audits the same trees in candidate after candidate.
+func (a *Auditor) twinsOf(tr *graph.Tree) ([]uint32, error) {
+	if ids, ok := a.twinIDs[tr.ID]; ok {
+		return ids, nil
+	}
+	ids, err := a.g.TreesOfPage(tr.PageURL)
+	if err != nil {
+		return nil, err
+	}
+	var out []uint32
+	for _, id := range ids {
+		if id == tr.ID {
+			continue
+		}
+		o, err := a.tree(id)
+		if err != nil {
+			return nil, err
+		}
+		if o.Section == tr.Section && o.Caption == tr.Caption {
+			out = append(out, id)
+		}
+	}
+	a.twinIDs[tr.ID] = out
+	return out, nil
 }
 
 func (a *Auditor) provenance(t *task.Task, named map[uint32]*graph.Tree, r *Report) {
