@@ -76,8 +76,11 @@ func (a *Auditor) question(t *task.Task, trees []*graph.Tree, r *Report) {
 		pages[tr.ID] = tr.PageTitle
 	}
 	for _, tg := range t.Targets {
-		if LinkLabel(tg.Name) && r.count(LinkValue) < maxFindings {
-			r.add(LinkValue, "%q is a link's label or target, not a value", tg.Name)
+		// The title counts too: a table may write a list page as the
+		// country it lists ("Ecuador" for "List of Lebanese people in
+		// Ecuador"), which the answer then shows.
+		if title := a.entity(tg.Entity).Name; (LinkLabel(tg.Name) || LinkLabel(title)) && r.count(LinkValue) < maxFindings {
+			r.add(LinkValue, "%q (%q) is a link's label or target, not a value", tg.Name, title)
 		}
 		if p := pages[tg.Tree]; tg.Layer == 3 && SubPage(tg.Name, p) && r.count(LinkValue) < maxFindings {
 			r.add(LinkValue, "%q is a page of the table's own %q, not a value", tg.Name, p)
