@@ -194,6 +194,8 @@ var abbrevs = map[string]string{
 	"g": "goals", "a": "assists", "gs": "games started", "ab": "at bats", "hr": "home runs",
 	"rbi": "runs batted in", "era": "earned run average", "ip": "innings pitched",
 	"so": "strikeouts", "bb": "walks", "sv": "saves", "r": "runs", "h": "hits",
+	"res": "result", "res.": "result", "pens": "penalties", "sub": "substitute appearances",
+	"ret": "retired", "dnf": "did not finish",
 }
 
 // Words is a header as a question says it: an abbreviation ("Pos",

@@ -159,7 +159,7 @@ func (s *synth) chooseFilter(d *draft, t *graph.Tree, keys []uint32, cols []int,
 		case graph.TypeEntity, graph.TypeText:
 			var good []uint32
 			for _, v := range vals {
-				if by[v] >= 2 && by[v] < n && len(es[v].Name) >= 2 && !placeholder(es[v].Name) && !audit.LinkLabel(es[v].Name) {
+				if by[v] >= 2 && by[v] < n && len(es[v].Name) >= 2 && !placeholder(es[v].Name) && !audit.LinkLabel(es[v].Name) && plainClue(es[v].Name) {
 					// A name that names one entity only: the constant then
 					// means what the table cell does, and an expansion that
 					// identifies the entity keeps the answer.
@@ -223,6 +223,9 @@ func (s *synth) chooseFilter(d *draft, t *graph.Tree, keys []uint32, cols []int,
 					phrase = pick(rng, []string{" whose " + h + " is between " + a + " and " + b, " with " + article(h) + " " + h + " from " + a + " to " + b})
 				}
 			} else {
+				if !measureHeader(h) {
+					continue // "whose champion is at least 7"
+				}
 				lo = len(nums)/4 + rng.IntN(max(1, len(nums)/2))
 				hi = len(nums) - 1
 				if pluralWord(h) {
@@ -298,11 +301,15 @@ func inTree(ids ...uint32) task.Triple {
 // basic drafts a Version-I task over one tree: its keys (optionally
 // filtered) and some of their attributes.
 func (s *synth) basic(ctx context.Context, t *graph.Tree, rng *rand.Rand) (*draft, string, error) {
+	if !s.plainKeys(t) {
+		return nil, DropNoName, nil
+	}
 	keys := rowKeys(t)
 	cols, err := s.usableColumns([]*graph.Tree{t}, t, keys)
 	if err != nil {
 		return nil, "", err
 	}
+	cols = slices.DeleteFunc(cols, func(c int) bool { return !s.plainColumn(t, c, keys) })
 	d := &draft{variant: task.Basic, trees: []*graph.Tree{t}, keyNoun: keyNoun(t), keyHeader: t.KeyHeader}
 	d.triples = []task.Triple{inTree(t.ID)}
 	// One hop beyond the table (WebShaper's layer-wise expansion through
@@ -347,7 +354,7 @@ func (s *synth) basic(ctx context.Context, t *graph.Tree, rng *rand.Rand) (*draf
 	}
 	var beyond []int
 	for _, c := range wide {
-		if !slices.Contains(cols, c) {
+		if !slices.Contains(cols, c) && s.plainColumn(t, c, keys) {
 			beyond = append(beyond, c)
 		}
 	}
@@ -478,7 +485,7 @@ func (s *synth) basicHops(t *graph.Tree, f filter, rng *rand.Rand) ([]column, bo
 	var cands []hc
 	need := max(3, int(basicHopMin*float64(len(keys))+0.999))
 	for r, ks := range has {
-		if len(ks) < need || len(words(header[r])) < 2 {
+		if len(ks) < need || len(words(header[r])) < 2 || !plainHeader(header[r], true) {
 			continue
 		}
 		off := map[uint32]bool{}
@@ -488,7 +495,7 @@ func (s *synth) basicHops(t *graph.Tree, f filter, rng *rand.Rand) ([]column, bo
 			if err != nil {
 				return nil, false, err
 			}
-			if len(v) != 1 {
+			if len(v) != 1 || plainMark(s.display(v[0])) {
 				ok = false // several values: which is the key's own?
 				break
 			}

@@ -71,6 +71,7 @@ func keyNoun(t *graph.Tree) noun {
 func words(h string) string {
 	h = strings.TrimPrefix(h, "has_")
 	h = strings.ReplaceAll(h, "_", " ")
+	h = strings.ReplaceAll(h, " (s)", "s") // "Win (s)" → "Wins"
 	h = strings.ReplaceAll(h, "(s)", "")
 	h = strings.ReplaceAll(h, "(es)", "")
 	h = strings.Join(strings.Fields(h), " ")
@@ -155,7 +156,8 @@ func concept(t *graph.Tree, rng *rand.Rand) string {
 	if sub == "" {
 		sub = t.Section
 	}
-	var parts []string
+	var parts, orig []string
+	inline := true
 	for _, p := range strings.Split(sub, "|") {
 		p = tableWord.ReplaceAllStringFunc(p, func(w string) string {
 			if strings.HasPrefix(strings.ToLower(w), "medal") {
@@ -173,8 +175,13 @@ func concept(t *graph.Tree, rng *rand.Rand) string {
 			// World League draft selections" on "1996 Frankfurt Galaxy
 			// season") is the concept, as written.
 			return "the " + p
-		case !slices.Contains(parts, lowerFirst(p)):
-			parts = append(parts, lowerFirst(p))
+		default:
+			w, ok := sectionCase(p)
+			if !slices.Contains(parts, w) {
+				parts = append(parts, w)
+				orig = append(orig, p)
+				inline = inline && ok
+			}
 		}
 	}
 	sub = strings.Join(parts, ", ")
@@ -183,6 +190,12 @@ func concept(t *graph.Tree, rng *rand.Rand) string {
 	}
 	if sub == "" {
 		return page
+	}
+	// A section path, or a section written as a name, reads only in
+	// parentheses: "2007 BWF Super Series (Super Series rankings, Women's
+	// singles)".
+	if !inline || len(parts) > 1 {
+		return page + " (" + strings.Join(orig, ", ") + ")"
 	}
 	switch rng.IntN(3) {
 	case 0:
@@ -262,6 +275,10 @@ func colWords(cols []column) []string {
 	out := make([]string, len(cols))
 	for i, c := range cols {
 		out[i] = lowerFirst(words(c.header))
+		// "each one's opened" → "each one's date opened"
+		if w := out[i]; !strings.Contains(w, " ") && strings.HasSuffix(w, "ed") && len(w) > 4 && w != "seed" {
+			out[i] = "date " + w
+		}
 	}
 	return out
 }

@@ -66,6 +66,7 @@ const (
 	DropDuplicate  = "duplicate"   // same formalization as an emitted task
 	DropNoHop      = "no_hop"      // Basic: no attribute of most keys lies beyond the table
 	DropNoTheme    = "no_theme"    // a union's trees share no theme a question can name
+	DropNoName     = "key_no_name" // Basic: the table's keys are no names (dates, ranks, codes, marked cells)
 	// DropAudit prefixes the auditor's class of a refused task
 	// ("audit_context"): see package audit.
 	DropAudit      = "audit_"

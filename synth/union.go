@@ -503,7 +503,7 @@ func (s *synth) oneHop(ts []*graph.Tree, keys []uint32, rng *rand.Rand) (column,
 	}
 	var cands []string
 	for r, n := range count {
-		if n != len(keys) || sharesWord(r, ownW) {
+		if n != len(keys) || sharesWord(r, ownW) || !plainHeader(header[r], true) {
 			continue
 		}
 		if ok, err := s.covered(r, keys); err != nil {
@@ -610,6 +610,9 @@ func (s *synth) union(ctx context.Context, group []int, rng *rand.Rand) (*draft,
 		return nil, "", err
 	}
 	cols := append(slices.Clone(good), wide...)
+	mt := mergedTree(ts)
+	cols = slices.DeleteFunc(cols, func(c int) bool { return !s.plainColumn(mt, c, keys) })
+	wide = slices.DeleteFunc(wide, func(c int) bool { return !s.plainColumn(mt, c, keys) })
 	// An intersection or a difference shows all its keys on one page: it
 	// asks for at least one column read beyond the task's tables.
 	needBeyond := sp.op != OpUnion
@@ -628,7 +631,7 @@ func (s *synth) union(ctx context.Context, group []int, rng *rand.Rand) (*draft,
 	if sp.op == OpUnion && op != OpCompare && len(cols) > 0 && (s.o.Expand > 0 || rng.IntN(3) == 0) {
 		var ok bool
 		nslots := len(d.slots)
-		f, ok, err = s.chooseFilter(d, mergedTree(ts), keys, cols, rng, s.o.Expand > 0)
+		f, ok, err = s.chooseFilter(d, mt, keys, cols, rng, s.o.Expand > 0)
 		if err != nil {
 			return nil, "", err
 		}
@@ -1063,8 +1066,9 @@ func (s *synth) reverseDraft(ctx context.Context, ts []*graph.Tree, base []int, 
 		return nil, "", err
 	}
 	var rest []int
+	mt := mergedTree(ts)
 	for _, c := range cols {
-		if ts[0].Columns[c].Name != pc.rel {
+		if ts[0].Columns[c].Name != pc.rel && s.plainColumn(mt, c, tkeys) {
 			rest = append(rest, c)
 		}
 	}
@@ -1169,6 +1173,7 @@ var placeholders = map[string]bool{
 	"none": true, "tba": true, "tbd": true, "tbc": true, "free": true, "free transfer": true,
 	"-": true, "—": true, "–": true, "?": true, "nil": true, "not known": true, "not disclosed": true,
 	"vacant": true, "various": true, "website": true, "n.a.": true, "not applicable": true,
+	"not listed": true, "not available": true, "not reported": true, "not released": true,
 }
 
 func placeholder(name string) bool { return placeholders[strings.ToLower(strings.TrimSpace(name))] }

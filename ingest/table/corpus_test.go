@@ -64,3 +64,20 @@ func TestSharedCorpus(t *testing.T) {
 	}
 	t.Logf("whole corpus: %d tables, %d passages in %v", total.tables, total.passages, time.Since(start))
 }
+
+// TestDropMarks: footnote marks the WikiTables/OTT-QA releases keep in a
+// cell are dropped, brackets that are text are kept.
+func TestDropMarks(t *testing.T) {
+	for in, want := range map[string]string{
+		"Bill Harris [ 18 ]": "Bill Harris",
+		"Votes [ a ]":        "Votes",
+		"Smith [1] [2]":      "Smith",
+		"Jones [note 3]":     "Jones",
+		"[ABC] Records":      "[ABC] Records",
+		"Plain":              "Plain",
+	} {
+		if got := dropMarks(Detokenize(in)); got != want {
+			t.Errorf("dropMarks(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

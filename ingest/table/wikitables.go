@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/url"
+	"regexp"
 	"strconv"
 	"strings"
 )
@@ -86,7 +87,7 @@ func ParseWikiTablesLine(line []byte) (*Table, error) {
 	hasLink := false
 	links := make([][]string, len(j.Header))
 	for i, h := range j.Header {
-		t.Header[i] = Detokenize(h.Text)
+		t.Header[i] = dropMarks(Detokenize(h.Text))
 		links[i] = titles(h.Links)
 		hasLink = hasLink || len(links[i]) > 0
 	}
@@ -106,7 +107,7 @@ func wtRows(data [][]wtCell, width int) ([][]Cell, int) {
 		}
 		row := make([]Cell, width)
 		for i := 0; i < width && i < len(r); i++ {
-			row[i] = Cell{Text: Detokenize(r[i].Text), Links: titles(r[i].Links)}
+			row[i] = Cell{Text: dropMarks(Detokenize(r[i].Text)), Links: titles(r[i].Links)}
 		}
 		rows = append(rows, row)
 	}
@@ -184,4 +185,17 @@ func passageTitle(u string) string {
 		return collapseSpace(strings.ReplaceAll(raw, "_", " "))
 	}
 	return ""
+}
+
+// footMark matches a footnote mark the WikiTables and OTT-QA releases
+// keep in a cell's text ("Bill Harris [ 18 ]", "Votes [ a ]"), which the
+// HTML readers drop with the page's sup.reference elements.
+var footMark = regexp.MustCompile(`\s*\[(\d{1,3}|[a-z]|note \d{1,3}|nb \d{1,3})\]`)
+
+// dropMarks removes footnote marks from a detokenised cell or header.
+func dropMarks(s string) string {
+	if !strings.Contains(s, "[") {
+		return s
+	}
+	return strings.TrimSpace(footMark.ReplaceAllString(s, ""))
 }

@@ -1,0 +1,307 @@
+package synth
+
+import (
+	"regexp"
+	"strings"
+	"unicode"
+
+	"github.com/leaper-dev/leaper/audit"
+	"github.com/leaper-dev/leaper/graph"
+)
+
+// A Basic task asks for a table's keys by what they are and for their
+// values by their headers' words: readers of Basic tasks stumbled most
+// over keys that are no names (dates, ranks, a statistic's category, a
+// pick number), headers that are no noun ("Venue/Event", "Change,
+// reason", "Year (Ceremony)") and cells that carry the export's marks
+// ("PARI:", "/ Michael Haneke", "35.", "Russia; Astrakhan"). The checks
+// here keep a Basic task to tables and columns a person can ask about in
+// words and answer as the table writes them.
+
+// notNameKeys are key headers whose cells are not names of things but
+// positions, times or labels of a row ("Category" of a team's leaders,
+// "Dates" of a convention's editions, "Pick" of a draft).
+var notNameKeys = map[string]bool{
+	"date": true, "dates": true, "year": true, "years": true, "season": true, "seasons": true,
+	"category": true, "categories": true, "rank": true, "ranking": true, "no": true, "number": true,
+	"round": true, "pick": true, "result": true, "results": true, "score": true, "total": true,
+	"time": true, "period": true, "status": true, "type": true, "position": true, "pos": true,
+	"edition": true, "week": true, "game": true, "match": true, "event": true, "events": true,
+	"record": true, "records": true, "stage": true, "heat": true, "place": true, "order": true,
+}
+
+// plainKeys reports whether the keys of t read as the names of the
+// things a question asks for: a header that is a noun (no "/", ",", "("),
+// not a date or a row's label, and cells that are names, not numbers,
+// codes or marked text.
+func (s *synth) plainKeys(t *graph.Tree) bool {
+	if t.KeyDomain == "time" || !plainHeader(t.KeyHeader, false) {
+		return false
+	}
+	if notNameKeys[strings.ToLower(strings.Trim(words(t.KeyHeader), " ."))] {
+		return false
+	}
+	bad := 0
+	for _, r := range t.Rows {
+		if n := s.shownText(t, r.Key); !nameCell(n) {
+			bad++
+		}
+	}
+	return len(t.Rows) > 0 && 10*bad < len(t.Rows)
+}
+
+// nameCell reports whether a key cell reads as a name: it has letters,
+// begins with a letter or a digit and is not a code or a long text.
+func nameCell(n string) bool {
+	rs := []rune(strings.TrimSpace(n))
+	if len(rs) < 2 || len(rs) > 60 || plainMark(n) {
+		return false
+	}
+	if !unicode.IsLetter(rs[0]) && !unicode.IsDigit(rs[0]) {
+		return false
+	}
+	letters := 0
+	for _, r := range rs {
+		if unicode.IsLetter(r) {
+			letters++
+		}
+	}
+	return letters >= 2 && !code(n)
+}
+
+// plainHeader reports whether a header reads as a noun in a question
+// once spelled out: no "/", ",", ";", ":", "%" or "#", and a parenthesis
+// only for a unit or a year ("Height (m)", "Population (2011)"); value
+// headers (unit true) may keep such a parenthesis, key headers may not.
+func plainHeader(h string, unit bool) bool {
+	w := words(h)
+	if audit.RawHeader(h) || strings.ContainsAny(w, "/,;:%#&+=\\[]") || len(strings.Fields(w)) > 5 {
+		return false
+	}
+	// "Party list seats Votes PSUV": a table's header rows joined.
+	if fs := strings.Fields(w); len(fs) > 3 && titleCase(fs[1:]) {
+		return false
+	}
+	if i := strings.IndexByte(w, '('); i >= 0 {
+		j := strings.IndexByte(w, ')')
+		if !unit || j < i || j != len(w)-1 || !unitParen(w[i+1:j]) {
+			return false
+		}
+	}
+	return !strings.ContainsRune(w, '.') || audit.Words(h) != h
+}
+
+// unitParen reports whether a header's parenthesis gives a unit or a
+// year: "m", "MW", "km²", "2011", "US$".
+func unitParen(p string) bool {
+	if p == "" || len(p) > 5 {
+		return len(p) == 4 && strings.IndexFunc(p, func(r rune) bool { return !unicode.IsDigit(r) }) < 0
+	}
+	return !strings.ContainsRune(p, ' ')
+}
+
+// plainColumn reports whether column c of t may be asked for of keys:
+// a plain header, and in every row of a key one value that a person can
+// give as the table writes it (no mark of the export, no code, no cell
+// listing several things).
+func (s *synth) plainColumn(t *graph.Tree, c int, keys []uint32) bool {
+	if !plainHeader(t.Columns[c].Header, true) {
+		return false
+	}
+	in := make(map[uint32]bool, len(keys))
+	for _, k := range keys {
+		in[k] = true
+	}
+	codes, n := 0, 0
+	for _, r := range t.Rows {
+		if !in[r.Key] {
+			continue
+		}
+		if len(r.Values[c]) > 1 {
+			return false
+		}
+		for _, v := range r.Values[c] {
+			txt := s.shownText(t, v)
+			if v == r.Key || seriesTitle(txt, t.PageTitle) || placeholder(txt) {
+				return false // a cell linking the key itself, or an event of the page's own series
+			}
+			if plainMark(txt) || strings.Contains(txt, "; ") || len(txt) > 60 || strings.Count(txt, ",") > 3 {
+				return false
+			}
+			n++
+			if code(txt) {
+				codes++
+			}
+		}
+	}
+	return 2*codes < max(n, 1)
+}
+
+// plainMark matches what an export leaves in a cell that no one would
+// give as a value: a leading mark ("/ Michael Haneke", ".660", "^"), a
+// trailing colon ("PARI:"), a number ending in a dot ("35.", "6."), an
+// error bar ("± 20"), a bare "No." or "Yes.", and the raw cells audit
+// knows (coordinates, lost text).
+var plainMarkRe = regexp.MustCompile(`^[\s/.,;:^*†‡§#|–-]+\S|\S:$|^\d+\.$|±|\^|[*†‡§|]|align=|^\d{8}\s|^\d{4}-\d{2}(-\d{2})?\s+\S|^\(.*\)$|^(No|Yes)\.$|\b[A-Z][a-z]+ian:|[A-Z][a-z]+i:\s`)
+
+func plainMark(v string) bool {
+	v = strings.TrimSpace(v)
+	return plainMarkRe.MatchString(v) || audit.RawValue(v)
+}
+
+// code reports whether a value is a short code ("LT", "MM", "C.T", "c",
+// "LW") rather than a word: at most three letters, no digit, not a
+// known word.
+func code(v string) bool {
+	v = strings.TrimSpace(v)
+	letters := 0
+	for _, r := range v {
+		switch {
+		case unicode.IsLetter(r):
+			letters++
+		case unicode.IsDigit(r):
+			return false
+		}
+	}
+	if letters == 0 || letters > 3 {
+		return false
+	}
+	switch strings.ToLower(v) {
+	case "yes", "no", "won", "out", "red", "tie", "win", "men", "all", "new", "old", "sea", "air", "art", "tv":
+		return false
+	}
+	return true
+}
+
+// commonSections are one-word sections and captions that are common
+// nouns, lowered mid-sentence ("the transfers of 2010 Santos FC
+// season"); any other one-word section may be a name ("Kansas") and is
+// kept as written.
+var commonSections = map[string]bool{}
+
+func init() {
+	for _, w := range strings.Fields(`results standings transfers roster squad statistics awards
+		discography filmography films winners members champions medalists medallists schedule
+		personnel players teams clubs venues stadiums singles albums records rankings season
+		seasons draft nominations finals history overview events participants candidates
+		elections coaches staff owners episodes cast songs works publications books television
+		accolades honours honors achievements career competitions tournaments matches fixtures
+		summary notes list buildings stations locations facilities programs programmes shows
+		releases recordings videography bibliography appearances statistics scorers leaders
+		managers presidents chairmen captains drivers riders entrants nominees recipients
+		laureates winners qualifiers qualification classification rosters selections picks
+		men women boys girls juniors seniors current former past present future retired
+		active defunct national international domestic regional local`) {
+		commonSections[w] = true
+	}
+}
+
+// sectionCase returns a section or caption part as it reads mid-sentence,
+// and whether it does: sentence case has its first word lowered ("Regular
+// season" → "regular season"), a known common word too ("Transfers");
+// anything else keeps its case ("Disc 3: Tweety and Sylvester and
+// Friends", "Kansas") and reads only in parentheses.
+func sectionCase(p string) (string, bool) {
+	fs := strings.Fields(p)
+	if len(fs) == 0 {
+		return p, false
+	}
+	first := []rune(fs[0])
+	if !unicode.IsUpper(first[0]) || (len(first) > 1 && strings.ContainsFunc(string(first[1:]), unicode.IsUpper)) {
+		return p, len(fs) > 1 && !titleCase(fs[1:]) // "2015", "iPhone", "NHL"
+	}
+	// Only a common word is lowered: "Pliocene (5.3 – 2.58 million years
+	// old)" and "Kansas" are names, "Transfers" and "Current members" are
+	// not.
+	if !commonSections[strings.ToLower(fs[0])] || titleCase(fs[1:]) || strings.ContainsAny(p, ",:") {
+		return p, false
+	}
+	fs[0] = string(unicode.ToLower(first[0])) + string(first[1:])
+	return strings.Join(fs, " "), true
+}
+
+// titleCase reports whether some word of ws other than a short function
+// word is capitalised while not an acronym: Title Case or a name.
+func titleCase(ws []string) bool {
+	for _, w := range ws {
+		rs := []rune(strings.Trim(w, "(),;:'\"’"))
+		if len(rs) < 2 {
+			continue
+		}
+		if unicode.IsUpper(rs[0]) && !strings.ContainsFunc(string(rs[1:]), unicode.IsUpper) {
+			return true
+		}
+	}
+	return false
+}
+
+// plainClue reports whether a value reads as a clue in words: a name of
+// at most six words, without a disambiguator, a sentence or a mark.
+func plainClue(v string) bool {
+	if _, ok := audit.Disambiguated(v); ok {
+		return false
+	}
+	return len(strings.Fields(v)) <= 6 && !strings.Contains(v, ". ") && !plainMark(v)
+}
+
+// shownText is how tree t writes entity id (Tree.Shown), else its name
+// as displayed.
+func (s *synth) shownText(t *graph.Tree, id uint32) string {
+	if sh, ok := t.Shown[id]; ok {
+		return sh
+	}
+	return s.display(id)
+}
+
+// measures are the headers a lower bound reads well on ("whose capacity
+// is at least 3400"); other numbers ("whose champion is at least 7",
+// "whose super region is at least 2") are no quantity of the key.
+var measures = map[string]bool{}
+
+func init() {
+	for _, w := range strings.Fields(`capacity population height length area elevation attendance
+		gross revenue budget votes points goals wins losses seats apps appearances caps titles
+		medals score age weight distance depth width speed members
+		employees students enrollment enrolment tonnage displacement floors storeys stories
+		runs wickets assists rebounds yards touchdowns saves games matches starts podiums poles
+		championships trophies awards nominations viewers rating ratings density income gdp
+		emissions production output power value price cost salary sales copies circulation
+		passengers ridership traffic visitors spectators crowd km miles metres meters feet`) {
+		measures[w] = true
+	}
+}
+
+// measureHeader reports whether a number column's header names a
+// quantity of its key: a plural count ("winners") or a measure.
+func measureHeader(h string) bool {
+	if pluralWord(h) {
+		return true
+	}
+	ws := strings.Fields(strings.ToLower(strings.Trim(h, " .")))
+	if len(ws) == 0 {
+		return false
+	}
+	last := strings.Trim(ws[len(ws)-1], "()")
+	if i := strings.IndexByte(strings.ToLower(h), '('); i > 0 { // "Height (m)"
+		f := strings.Fields(strings.ToLower(h[:i]))
+		if len(f) > 0 {
+			last = f[len(f)-1]
+		}
+	}
+	return measures[last]
+}
+
+// seriesTitle reports whether a value is the title of an event of the
+// page's own edition ("Cycling at the 1968 Summer Olympics" in "Venues of
+// the 1968 Summer Olympics"): a link's target where the table writes
+// "Cycling".
+func seriesTitle(v, page string) bool {
+	loc := yearRe.FindStringIndex(v)
+	if loc == nil || loc[0] == 0 {
+		return false
+	}
+	tail := v[loc[0]:]
+	return len(strings.Fields(tail)) >= 2 && strings.Contains(page, tail)
+}
+
+var yearRe = regexp.MustCompile(`\b(1[5-9]|20)\d{2}\b`)

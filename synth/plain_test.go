@@ -1,0 +1,71 @@
+package synth
+
+import "testing"
+
+// TestPlainWords: the cells, headers and sections readers of Basic tasks
+// stumbled over are told from those they read without a pause.
+func TestPlainWords(t *testing.T) {
+	for _, c := range []struct {
+		v    string
+		mark bool
+	}{
+		{"PARI:", true}, {"/ Michael Haneke", true}, {".660", true}, {"35.", true}, {"6.", true},
+		{"± 20", true}, {"Baltimore Bullets*", true}, {"Herman C. Wallace †", true},
+		{"align=right| 0", true}, {"20160227 February 27, 2016", true}, {"1955-11 November 1955", true},
+		{"(fl. c. late-16th century BC)", true}, {"Baku Azerbaijani: Bakı", true}, {"No.", true},
+		{"Michael Haneke", false}, {"79.9", false}, {"Star Wars: Episode I", false}, {"U.S. Route 1", false},
+		{"Jr.", false}, {"1992 (65th)", false}, {"Dr. No", false},
+	} {
+		if got := plainMark(c.v); got != c.mark {
+			t.Errorf("plainMark(%q) = %v, want %v", c.v, got, c.mark)
+		}
+	}
+	for _, c := range []struct {
+		v    string
+		code bool
+	}{{"LT", true}, {"c", true}, {"C.T", true}, {"LW", true}, {"Yes", false}, {"SP19", false}, {"Tamil", false}, {"12", false}} {
+		if got := code(c.v); got != c.code {
+			t.Errorf("code(%q) = %v, want %v", c.v, got, c.code)
+		}
+	}
+	for _, c := range []struct {
+		h           string
+		unit, plain bool
+	}{
+		{"Venue/Event", true, false}, {"Change, reason", true, false}, {"Year (Ceremony)", true, false},
+		{"Height (m)", true, true}, {"Height (m)", false, false}, {"Population (2011)", true, true},
+		{"Team (league)", false, false}, {"Party list seats Votes PSUV", true, false}, {"Pos", true, true},
+		{"Date of birth", true, true}, {"#GM", true, false}, {"R.A. (J2000)", true, false},
+	} {
+		if got := plainHeader(c.h, c.unit); got != c.plain {
+			t.Errorf("plainHeader(%q, %v) = %v, want %v", c.h, c.unit, got, c.plain)
+		}
+	}
+	for _, c := range []struct {
+		p, want string
+		inline  bool
+	}{
+		{"Transfers", "transfers", true}, {"Current members", "current members", true},
+		{"Kansas", "Kansas", false}, {"Regular season", "Regular season", false},
+		{"Disc 3: Tweety and Sylvester and Friends", "Disc 3: Tweety and Sylvester and Friends", false},
+		{"Super Series rankings", "Super Series rankings", false}, {"Results, men", "Results, men", false},
+	} {
+		if got, ok := sectionCase(c.p); got != c.want || ok != c.inline {
+			t.Errorf("sectionCase(%q) = %q, %v, want %q, %v", c.p, got, ok, c.want, c.inline)
+		}
+	}
+	for _, c := range []struct {
+		h  string
+		ok bool
+	}{{"Winners", true}, {"Capacity", true}, {"Height (m)", true}, {"Champion", false}, {"Super region", false}, {"Gold", false}} {
+		if got := measureHeader(c.h); got != c.ok {
+			t.Errorf("measureHeader(%q) = %v, want %v", c.h, got, c.ok)
+		}
+	}
+	if !seriesTitle("Cycling at the 1968 Summer Olympics", "Venues of the 1968 Summer Olympics") {
+		t.Error("an event of the page's own Olympics is a link's target")
+	}
+	if seriesTitle("1968 Summer Olympics", "Venues of the 1968 Summer Olympics") || seriesTitle("Cycling", "Venues of the 1968 Summer Olympics") {
+		t.Error("the edition itself, or a plain sport, is a value")
+	}
+}
