@@ -375,6 +375,7 @@ func (a *Auditor) Audit(ctx context.Context, t *task.Task) (*Report, error) {
 		trees = append(trees, tr)
 	}
 	a.readShown(t, trees)
+	a.alike(t, trees, r)
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -1026,6 +1027,37 @@ func twice(t *task.Task, r *Report) {
 			return
 		}
 		seen[k] = true
+	}
+}
+
+// alike flags two keys of one named table that the answer names alike
+// while the table writes them apart: "Abahani Limited" and "Abahani
+// Limited (Chittagong)", two clubs, both answered "Abahani Limited" once
+// the disambiguator is left out. No reader or grader can tell which row is
+// which. (Keys of two tables named alike, two churches of one name in two
+// counties, are two things the tables write alike: they stay.)
+func (au *Auditor) alike(t *task.Task, trees []*graph.Tree, r *Report) {
+	for _, tr := range trees {
+		by := map[string][]uint32{}
+		for _, tg := range t.Targets {
+			if tg.Layer != 2 || tg.Tree != tr.ID {
+				continue
+			}
+			k := Fold(tg.Name)
+			if !slices.Contains(by[k], tg.Entity) {
+				by[k] = append(by[k], tg.Entity)
+			}
+		}
+		for _, es := range by {
+			if len(es) < 2 {
+				continue
+			}
+			a, b := tr.Shown[es[0]], tr.Shown[es[1]]
+			if a == "" || b == "" || Fold(a) != Fold(b) {
+				r.add(Unmatched, "the answer names two keys of tree %d alike that the table writes apart (%q, %q)", tr.ID, au.entity(es[0]).Name, au.entity(es[1]).Name)
+				return
+			}
+		}
 	}
 }
 

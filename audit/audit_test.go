@@ -109,6 +109,21 @@ func TestAuditFindsDefects(t *testing.T) {
 		{"a coded column", func(tk *task.Task) { tk.Answer.Columns[len(tk.Answer.Columns)-1] = "#GM" }, audit.RawClue},
 		{"a link label", func(tk *task.Task) { tk.Targets[len(tk.Targets)-1].Name = "Website" }, audit.LinkValue},
 		{"a row twice", func(tk *task.Task) { tk.Answer.Rows = append(tk.Answer.Rows, slices.Clone(tk.Answer.Rows[0])) }, audit.Unmatched},
+		{"two keys of one table named alike", func(tk *task.Task) {
+			var first *task.Target
+			for i := range tk.Targets {
+				tg := &tk.Targets[i]
+				if tg.Layer != 2 {
+					continue
+				}
+				if first == nil {
+					first = tg
+				} else if tg.Tree == first.Tree && tg.Entity != first.Entity {
+					tg.Name = first.Name + " "
+					return
+				}
+			}
+		}, audit.Unmatched},
 	}
 	for _, c := range cases {
 		tk := clone(t, base)

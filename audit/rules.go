@@ -186,7 +186,7 @@ var abbrevs = map[string]string{
 	"gd": "goal difference", "apps": "appearances", "ht": "height", "wt": "weight",
 	"dob": "date of birth", "yr": "year", "yrs": "years", "lga": "local government area",
 	"pct": "percentage", "pct.": "percentage", "avg": "average", "avg.": "average",
-	"min": "minutes", "mins": "minutes", "att": "attendance", "att.": "attendance",
+	"min": "minutes", "mins": "minutes",
 	"ref": "referee", "tv": "television network", "cap": "capacity", "est": "established",
 	"est.": "established", "pop": "population", "pop.": "population", "elev": "elevation",
 	"dist": "district", "dist.": "district", "nrhp": "NRHP listing", "fg": "field goals",

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/RoaringBitmap/roaring/v2"
 	"github.com/leaper-dev/leaper/audit"
 	"github.com/leaper-dev/leaper/graph"
 )
@@ -105,8 +106,9 @@ func unitParen(p string) bool {
 // give as the table writes it (no mark of the export, no code, no cell
 // listing several things).
 func (s *synth) plainColumn(t *graph.Tree, c int, keys []uint32) bool {
-	if !plainHeader(t.Columns[c].Header, true) {
-		return false
+	h := strings.ToLower(strings.TrimSpace(t.Columns[c].Header))
+	if !plainHeader(t.Columns[c].Header, true) || h == "name" || h == "names" {
+		return false // "give the name" of a club: whose name?
 	}
 	in := make(map[uint32]bool, len(keys))
 	for _, k := range keys {
@@ -134,7 +136,7 @@ func (s *synth) plainColumn(t *graph.Tree, c int, keys []uint32) bool {
 			}
 		}
 	}
-	return 2*codes < max(n, 1)
+	return 5*codes < max(n, 1)
 }
 
 // plainMark matches what an export leaves in a cell that no one would
@@ -241,7 +243,7 @@ func plainClue(v string) bool {
 	if _, ok := audit.Disambiguated(v); ok {
 		return false
 	}
-	return len(strings.Fields(v)) <= 6 && !strings.Contains(v, ". ") && !plainMark(v)
+	return len(strings.Fields(v)) <= 6 && !strings.Contains(v, ". ") && !strings.Contains(v, "/") && !plainMark(v)
 }
 
 // shownText is how tree t writes entity id (Tree.Shown), else its name
@@ -305,3 +307,30 @@ func seriesTitle(v, page string) bool {
 }
 
 var yearRe = regexp.MustCompile(`\b(1[5-9]|20)\d{2}\b`)
+
+// plainPivot reports whether relation rel reads as a Reverse-Union pivot
+// in every tree of ts that has it, for every key of space: "the same
+// type" of a list whose types are "1." and "1, 2, 6" is no question.
+func (s *synth) plainPivot(ts []*graph.Tree, rel string, space *roaring.Bitmap) bool {
+	keys := space.ToArray()
+	for _, t := range ts {
+		if c := colIndex(t, rel); c >= 0 && !s.plainColumn(t, c, keys) {
+			return false
+		}
+	}
+	return true
+}
+
+// markedKeys reports whether a key of some tree of ts is written with a
+// mark of the export ("Robert James†", "Baltimore Bullets*"), which an
+// answer would then have to copy.
+func (s *synth) markedKeys(ts []*graph.Tree) bool {
+	for _, t := range ts {
+		for _, r := range t.Rows {
+			if plainMark(s.shownText(t, r.Key)) {
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -71,7 +71,6 @@ func keyNoun(t *graph.Tree) noun {
 func words(h string) string {
 	h = strings.TrimPrefix(h, "has_")
 	h = strings.ReplaceAll(h, "_", " ")
-	h = strings.ReplaceAll(h, " (s)", "s") // "Win (s)" → "Wins"
 	h = strings.ReplaceAll(h, "(s)", "")
 	h = strings.ReplaceAll(h, "(es)", "")
 	h = strings.Join(strings.Fields(h), " ")
@@ -274,13 +273,19 @@ func list(items []string) string {
 func colWords(cols []column) []string {
 	out := make([]string, len(cols))
 	for i, c := range cols {
-		out[i] = lowerFirst(words(c.header))
-		// "each one's opened" → "each one's date opened"
-		if w := out[i]; !strings.Contains(w, " ") && strings.HasSuffix(w, "ed") && len(w) > 4 && w != "seed" {
-			out[i] = "date " + w
-		}
+		out[i] = colWord(c.header)
 	}
 	return out
+}
+
+// colWord is a header as a noun of the answer: "each one's opened" reads
+// "each one's date opened".
+func colWord(h string) string {
+	w := lowerFirst(words(h))
+	if !strings.Contains(w, " ") && strings.HasSuffix(w, "ed") && len(w) > 4 && w != "seed" {
+		return "date " + w
+	}
+	return w
 }
 
 func pick(rng *rand.Rand, ts []string) string { return ts[rng.IntN(len(ts))] }

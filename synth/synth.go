@@ -66,7 +66,7 @@ const (
 	DropDuplicate  = "duplicate"   // same formalization as an emitted task
 	DropNoHop      = "no_hop"      // Basic: no attribute of most keys lies beyond the table
 	DropNoTheme    = "no_theme"    // a union's trees share no theme a question can name
-	DropNoName     = "key_no_name" // Basic: the table's keys are no names (dates, ranks, codes, marked cells)
+	DropNoName     = "key_no_name" // keys are no names: dates, ranks, codes (Basic), cells marked by the export
 	// DropAudit prefixes the auditor's class of a refused task
 	// ("audit_context"): see package audit.
 	DropAudit      = "audit_"
@@ -139,7 +139,8 @@ func Run(ctx context.Context, g *graph.Store, opts *Options, emit func(*task.Tas
 	if v != task.Basic {
 		s.largeFirst(bases, order)
 	}
-	seen := map[string]bool{}
+	s.seen = map[string]bool{}
+	seen := s.seen
 	// A base may give several tasks (other columns, filters, anchors):
 	// a few rounds over the bases before giving up.
 	// A union theme gives many: each round draws other trees of it.
@@ -224,6 +225,9 @@ func formKey(t *task.Task) string {
 // synth holds what candidates share: the trees in memory and caches of
 // store reads.
 type synth struct {
+	// seen holds the formalizations emitted (formKey): a duplicate is
+	// dropped before it is paraphrased.
+	seen  map[string]bool
 	g     *graph.Store
 	o     *Options
 	trees []*graph.Tree

@@ -602,7 +602,7 @@ func (s *synth) finish(ctx context.Context, d *draft, rng *rand.Rand, st *Stats)
 	if len(r.Findings) > 0 {
 		return nil, DropAudit + string(worst(r)), nil
 	}
-	if s.o.Paraphraser != nil {
+	if s.o.Paraphraser != nil && !s.seen[formKey(t)] {
 		template := t.Question
 		q, err := s.paraphrase(ctx, d, t, st)
 		if err != nil {

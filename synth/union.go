@@ -605,6 +605,9 @@ func (s *synth) union(ctx context.Context, group []int, rng *rand.Rand) (*draft,
 	}
 	ts := s.baseTrees(sp.trees)
 	keys := sp.keys.ToArray()
+	if s.markedKeys(ts) {
+		return nil, DropNoName, nil
+	}
 	good, wide, err := s.sharedColsSplit(ts, keys)
 	if err != nil {
 		return nil, "", err
@@ -780,6 +783,9 @@ func (s *synth) reverse(ctx context.Context, group []int, rng *rand.Rand) (*draf
 		return nil, DropSmall, nil
 	}
 	ts := s.baseTrees(base)
+	if s.markedKeys(ts) {
+		return nil, DropNoName, nil
+	}
 	keys := space.ToArray()
 	// Anchors: keys of two or more of the trees (else any key).
 	var anchors []uint32
@@ -917,7 +923,7 @@ func (s *synth) pivots(ts []*graph.Tree, base []int, space *roaring.Bitmap, anch
 		if err != nil {
 			return nil, nil, err
 		}
-		if ok {
+		if ok && s.plainPivot(ts, c.rel, space) {
 			good = append(good, c)
 		}
 	}
@@ -989,7 +995,8 @@ func (s *synth) clues(base []int, space *roaring.Bitmap, anchor uint32, pivotRel
 		}
 		// A clue is a fact in words: no abbreviation for a header, no raw
 		// cell or link label for a value.
-		if audit.RawHeader(f.header) || audit.RawValue(nm) || audit.LinkLabel(nm) {
+		if audit.RawHeader(f.header) || audit.RawValue(nm) || audit.LinkLabel(nm) ||
+			!plainHeader(f.header, false) || !plainClue(s.name(f.v)) || strings.Count(nm, ",") > 1 {
 			continue
 		}
 		sub, err := s.subjects(f.rel, f.v)
@@ -1093,7 +1100,7 @@ func (s *synth) reverseDraft(ctx context.Context, ts []*graph.Tree, base []int, 
 	d.given = append(d.given, cw...)
 	d.question = fill(pick(rng, reverseTemplates), "many", d.keyNoun.many, "one", d.keyNoun.one,
 		"sets", sets, "clues", strings.Join(cluePhrases, " and whose "),
-		"pivot", lowerFirst(words(pivot.header)), "cols", list(cw))
+		"pivot", colWord(pivot.header), "cols", list(cw))
 	return d, "", nil
 }
 
