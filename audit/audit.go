@@ -59,10 +59,14 @@ const (
 	// cannot tell which the question means (a season-by-season table per
 	// decade).
 	TwinTable Class = "twin_table"
+	// CutTable: a named table was cut by its source to its first rows
+	// (graph.Tree.Cut: OTT-QA keeps 20), so "all" its keys are not on
+	// record: the live article's table goes on.
+	CutTable Class = "cut_table"
 )
 
 // Classes lists every class in report order.
-var Classes = []Class{Mismatch, Unsupported, Context, StringJoin, Unmatched, TwinTable, Incoherent, Merged,
+var Classes = []Class{Mismatch, Unsupported, Context, StringJoin, Unmatched, TwinTable, CutTable, Incoherent, Merged,
 	ListsPages, RawClue, FileTitle, LinkValue, Disambiguator}
 
 // Severity is how a class counts in the rubric: "wrong" (the target set or
@@ -70,7 +74,7 @@ var Classes = []Class{Mismatch, Unsupported, Context, StringJoin, Unmatched, Twi
 // read the question without the tables) or "minor".
 func (c Class) Severity() string {
 	switch c {
-	case Mismatch, Unsupported, Context, StringJoin, Unmatched, TwinTable:
+	case Mismatch, Unsupported, Context, StringJoin, Unmatched, TwinTable, CutTable:
 		return "wrong"
 	case RawClue, FileTitle:
 		return "unanswerable"
@@ -138,6 +142,9 @@ func (r *Report) count(c Class) int {
 // trees' rows as a person reads the tables, not through the query engine
 // or the synthesiser, and compares what it finds with each task.
 type Auditor struct {
+	// Cut accepts tables their source cut (CutTable is not reported): the
+	// tasks are then true of the offline web, not of the live article.
+	Cut   bool
 	g     *graph.Store
 	rels  map[string][]uint32
 	trees map[uint32]*graph.Tree
@@ -376,6 +383,12 @@ func (a *Auditor) Audit(ctx context.Context, t *task.Task) (*Report, error) {
 	}
 	a.readShown(t, trees)
 	a.alike(t, trees, r)
+	for _, tr := range trees {
+		if tr.Cut && !a.Cut {
+			r.add(CutTable, "tree %d (%s) is the head of a longer table: its source kept the first rows only", tr.ID, tr.Title())
+			break
+		}
+	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}

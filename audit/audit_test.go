@@ -17,7 +17,7 @@ import (
 func tasks(t *testing.T, g *graph.Store, variant string) []*task.Task {
 	t.Helper()
 	var out []*task.Task
-	_, err := synth.Run(context.Background(), g, &synth.Options{Variant: variant, N: 4, Seed: 2}, func(tk *task.Task) error {
+	_, err := synth.Run(context.Background(), g, &synth.Options{Variant: variant, N: 4, Seed: 2, Cut: true}, func(tk *task.Task) error {
 		out = append(out, tk)
 		return nil
 	})
@@ -51,6 +51,7 @@ func TestAuditFindsDefects(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	a.Cut = true // the sample's unions are of OTT-QA tables, cut to 20 rows
 	ctx := context.Background()
 	shown := 0 // answers that write an article as its table does ("Cleveland")
 	for _, v := range []string{"basic", "union", "reverse-union"} {
@@ -282,6 +283,59 @@ func TestSubPage(t *testing.T) {
 	} {
 		if got := audit.SubPage(v, page); got != want {
 			t.Errorf("SubPage(%q) = %v, want %v", v, got, want)
+		}
+	}
+}
+
+// TestCutTables: tables their source cut to their first rows (OTT-QA's 20)
+// are left out by default, and a task over one is cut_table (wrong) unless
+// the auditor accepts them.
+func TestCutTables(t *testing.T) {
+	g := storetest.OpenGraph(t)
+	ctx := context.Background()
+	cut := map[uint32]bool{}
+	if err := g.EachTree(ctx, func(tr *graph.Tree) error {
+		if tr.Cut {
+			cut[tr.ID] = true
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if len(cut) == 0 {
+		t.Fatal("the sample corpus has no cut table")
+	}
+	for _, v := range []string{"basic", "union"} {
+		st, err := synth.Run(ctx, g, &synth.Options{Variant: v, N: 20, Seed: 3}, func(tk *task.Task) error {
+			for _, id := range tk.Trees {
+				if cut[id] {
+					t.Errorf("%s names cut tree %d", tk.ID, id)
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.Cut != len(cut) {
+			t.Errorf("%s: %d cut trees left out, the store has %d", v, st.Cut, len(cut))
+		}
+	}
+	a, err := audit.New(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tk := range tasks(t, g, "union") { // Cut: true
+		r, err := a.Audit(ctx, tk)
+		if err != nil {
+			t.Fatal(err)
+		}
+		named := false
+		for _, id := range tk.Trees {
+			named = named || cut[id]
+		}
+		if named != r.Has(audit.CutTable) {
+			t.Errorf("%s: names a cut tree %v, cut_table %v", tk.ID, named, r.Has(audit.CutTable))
 		}
 	}
 }

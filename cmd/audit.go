@@ -19,6 +19,7 @@ type AuditOptions struct {
 	Tasks     string
 	JSON      bool
 	All       bool // print sound tasks too
+	Cut       bool // accept tables their source cut (synth --cut)
 }
 
 func newAuditCmd(f *Factory, runF func(context.Context, *AuditOptions) error) *cobra.Command {
@@ -32,7 +33,9 @@ a target set or value the tables do not give (mismatch), a target its
 recorded source does not state (unsupported), a value read beyond the
 tables that belongs to another table's context (context), a join through a
 string that names no one thing (string_join), equal values not matched
-(unmatched_equal), a union of pages without a theme (incoherent), a cell
+(unmatched_equal), a table whose page has a twin titled alike
+(twin_table), a table its source cut to its first rows (cut_table; --cut
+accepts it), a union of pages without a theme (incoherent), a cell
 merging different sources (merged_cell), a question listing page titles
 (lists_pages), a header or clue that is no word (raw_clue), a page named
 by its file (file_title), a link's label as a value (link_value), a
@@ -59,6 +62,7 @@ whatever it finds.`,
 	c.Flags().StringVar(&opts.Tasks, "tasks", "", "task file (JSONL)")
 	c.Flags().BoolVar(&opts.JSON, "json", false, "one JSON report per task, then the totals")
 	c.Flags().BoolVar(&opts.All, "all", false, "print sound tasks too")
+	c.Flags().BoolVar(&opts.Cut, "cut", false, "accept tables their source cut to their first rows (tasks of synth --cut)")
 	return c
 }
 
@@ -86,6 +90,7 @@ func runAudit(ctx context.Context, o *AuditOptions) error {
 	if err != nil {
 		return err
 	}
+	a.Cut = o.Cut
 	tot := AuditTotals{Verdicts: map[string]int{}, Classes: map[audit.Class]int{}, Variants: map[string]map[string]int{}}
 	enc := json.NewEncoder(o.IO.Out)
 	printed := false

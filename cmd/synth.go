@@ -30,6 +30,7 @@ type SynthOptions struct {
 	Seed       int64
 	Expand     int
 	Aggregate  bool
+	Cut        bool
 	MinTargets int
 	MinTrees   int
 	Op         string
@@ -99,6 +100,7 @@ counted on stderr. Same store, flags and seed give byte-identical output.`,
 	cmdutil.AtLeast(fl, "expand", 0)
 	cmdutil.AtMost(fl, "expand", 8)
 	fl.BoolVar(&opts.Aggregate, "aggregate", false, "ask for a computed answer: count, sum, avg, min/max, top-k, diff, member")
+	fl.BoolVar(&opts.Cut, "cut", false, "also ask of tables their source cut to their first rows (OTT-QA keeps 20): true of the offline web only")
 	fl.IntVar(&opts.MinTargets, "min-targets", 0, "keep only tasks with at least this many targets")
 	fl.IntVar(&opts.MinTrees, "min-trees", 0, "union and reverse-union: keep only tasks over at least this many trees")
 	fl.StringVar(&opts.Op, "op", "", "union: only this operation (union, intersect, difference, count, compare); default all, drawn by the seed")
@@ -120,7 +122,7 @@ func runSynth(ctx context.Context, o *SynthOptions) error {
 		return err
 	}
 	so := &synth.Options{Variant: o.Variant, N: o.N, Seed: o.Seed, Expand: o.Expand,
-		Aggregate: o.Aggregate, MinTargets: o.MinTargets, MinTrees: o.MinTrees, Op: o.Op}
+		Aggregate: o.Aggregate, Cut: o.Cut, MinTargets: o.MinTargets, MinTrees: o.MinTrees, Op: o.Op}
 	if o.LLM {
 		l := synth.NewLLM(o.BaseURL, o.Model, o.APIKey, o.Seed)
 		l.Timeout, l.Retries = o.Timeout, o.Retries
@@ -182,6 +184,9 @@ func printSynthStats(w interface{ Write([]byte) (int, error) }, st *synth.Stats,
 		fmt.Fprintf(w, " (%d union groups)", st.Groups)
 	}
 	fmt.Fprintln(w)
+	if st.Cut > 0 {
+		fmt.Fprintf(w, "left out %d tables their source cut to their first rows (graph.Tree.Cut)\n", st.Cut)
+	}
 	dropped := 0
 	for _, c := range st.Dropped {
 		dropped += c

@@ -69,14 +69,14 @@ func TestSynthTaskStats(t *testing.T) {
 	store := storetest.SampleStore(t)
 	var files []string
 	for _, v := range []string{"basic", "union", "reverse-union"} {
-		out, errOut, code := run(t, "synth", "--store", store, "--variant", v, "-n", "2", "--seed", "2", "--aggregate")
+		out, errOut, code := run(t, "synth", "--store", store, "--variant", v, "-n", "2", "--seed", "2", "--aggregate", "--cut")
 		if code != 0 {
 			t.Fatalf("synth %s: exit %d\n%s", v, code, errOut)
 		}
 		if !strings.Contains(errOut, "2 of 2 tasks") {
 			t.Errorf("synth %s summary: %s", v, errOut)
 		}
-		again, _, _ := run(t, "synth", "--store", store, "--variant", v, "-n", "2", "--seed", "2", "--aggregate")
+		again, _, _ := run(t, "synth", "--store", store, "--variant", v, "-n", "2", "--seed", "2", "--aggregate", "--cut")
 		if out != again {
 			t.Errorf("synth %s: output differs between runs", v)
 		}

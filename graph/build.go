@@ -210,13 +210,14 @@ type Prepared struct {
 	// Key is the table's content key (32 hex digits): a table whose key
 	// is stored already is a duplicate.
 	Key string
-	// Source, PageTitle, PageURL, Index, Section, Caption and Untitled
-	// are the table's, as read (see Tree).
+	// Source, PageTitle, PageURL, Index, Section, Caption, Untitled and
+	// Cut are the table's, as read (see Tree).
 	Source             string
 	PageTitle, PageURL string
 	Index              int
 	Section, Caption   string
 	Untitled           bool
+	Cut                bool
 	// Shaped is the table as a tree whose entities are still keys; nil
 	// when Reject says why there is none.
 	Shaped *Shaped
@@ -247,7 +248,7 @@ func (b *Builder) AddPrepared(p *Prepared) (*Tree, *Reject, error) {
 	}
 	tr := &Tree{ID: b.nextT, TableKey: key, Source: t.Source, PageTitle: t.PageTitle, PageURL: t.PageURL,
 		TableIndex: t.Index, Section: t.Section, Caption: t.Caption, Group: sh.Group,
-		KeyHeader: sh.KeyHeader, KeyDatatype: sh.KeyDatatype, KeyDomain: sh.KeyDomain, Dropped: sh.Dropped, Untitled: t.Untitled}
+		KeyHeader: sh.KeyHeader, KeyDatatype: sh.KeyDatatype, KeyDomain: sh.KeyDomain, Dropped: sh.Dropped, Untitled: t.Untitled, Cut: t.Cut}
 	b.nextT++
 	for _, v := range sh.Question {
 		id, err := b.entity(v)

@@ -84,6 +84,10 @@ type Tree struct {
 	// by ids): PageTitle is empty and task synthesis leaves the tree out,
 	// so that no question names a file.
 	Untitled bool `json:"untitled,omitempty"`
+	// Cut marks a tree whose source kept only the table's first rows (the
+	// WikiTables-WithLinks and OTT-QA releases keep 20): "all" of it is
+	// not on record, so task synthesis leaves it out.
+	Cut bool `json:"cut,omitempty"`
 	// Shown holds, for an article a table writes otherwise than its title
 	// ("Drumcondra" linking "Drumcondra, Dublin", "Jim Thomas" linking
 	// "Jimmy Thomas (American football)"), the text the table shows for
@@ -116,7 +120,21 @@ func Writes(name, surface string) bool {
 	if len(s) <= 3 || s == n || len(s) > len(n)+3 || strings.HasSuffix(strings.TrimSpace(surface), ")") {
 		return false
 	}
-	return !strings.HasSuffix(n, " "+s)
+	return !strings.HasSuffix(n, " "+s) || !personLike(n)
+}
+
+// personLike reports whether a normalised title may be a person's name,
+// whose last word is a surname: no "of", "the", "at"... ("University of
+// Pittsburgh" is written "Pittsburgh" by a draft's college column, a
+// name the answer should give).
+func personLike(n string) bool {
+	for _, w := range strings.Fields(n) {
+		switch w {
+		case "of", "the", "at", "in", "for", "and", "on":
+			return false
+		}
+	}
+	return true
 }
 
 // Title is a short human name for the tree: page title, then section or

@@ -19,8 +19,10 @@ func TestWrites(t *testing.T) {
 		{"Jimmy Thomas (American football)", "Jim Thomas", true},
 		{"Jay, Maine", "North Jay", true},
 		{"United Kingdom", "Great Britain", true},
-		{"William Golding", "Golding", false}, // a surname: the title is the better answer
-		{"United States", "USA", false},       // a code
+		{"William Golding", "Golding", false},            // a surname: the title is the better answer
+		{"University of Pittsburgh", "Pittsburgh", true}, // a draft's college column
+		{"Saint Mary's College of California", "St. Mary's (CA)", false},
+		{"United States", "USA", false}, // a code
 		{"Centre (ice hockey)", "c", false},
 		{"Paris", "PARIS", false},
 		{"Cork (city)", "", false},

@@ -82,6 +82,15 @@ func (t *Tree) fast(b []byte) error {
 			default:
 				err = errRowSyntax
 			}
+		case "cut":
+			switch {
+			case p.lit("true"):
+				t.Cut = true
+			case p.lit("false"):
+				t.Cut = false
+			default:
+				err = errRowSyntax
+			}
 		default:
 			return errRowSyntax
 		}

@@ -802,7 +802,7 @@ func questionValues(t *table.Table) []graph.Value {
 // stores them in input order.
 func Prepare(t *table.Table, opts CleanOptions) *graph.Prepared {
 	p := &graph.Prepared{Key: t.Key(), Source: t.Source, PageTitle: t.PageTitle, PageURL: t.PageURL,
-		Index: t.Index, Section: t.Section, Caption: t.Caption, Untitled: t.Untitled}
+		Index: t.Index, Section: t.Section, Caption: t.Caption, Untitled: t.Untitled, Cut: t.Cut}
 	p.Shaped, p.Reject = Shape(t, opts)
 	return p
 }

@@ -60,7 +60,7 @@ func chatServer(t *testing.T, status int, reply func(q string) string) *httptest
 
 func TestParaphrase(t *testing.T) {
 	g := storetest.OpenGraph(t)
-	base := synth.Options{Variant: "reverse-union", N: 6, Seed: 2}
+	base := synth.Options{Variant: "reverse-union", Cut: true, N: 6, Seed: 2}
 	plain, _ := run(t, g, base)
 	if len(plain) == 0 {
 		t.Fatal("no tasks")
@@ -113,7 +113,7 @@ func TestParaphrase(t *testing.T) {
 // endpoint's message instead of keeping every template in silence.
 func TestParaphraseEndpointFails(t *testing.T) {
 	g := storetest.OpenGraph(t)
-	o := synth.Options{Variant: "reverse-union", N: 2, Seed: 2}
+	o := synth.Options{Variant: "reverse-union", Cut: true, N: 2, Seed: 2}
 	for _, c := range []struct {
 		name     string
 		status   int

@@ -54,6 +54,9 @@ func (s *synth) plainKeys(t *graph.Tree) bool {
 // nameCell reports whether a key cell reads as a name: it has letters,
 // begins with a letter or a digit and is not a code or a long text.
 func nameCell(n string) bool {
+	if gameCell.MatchString(n) {
+		return false // "vs. Saskatchewan Roughriders", "at Ottawa": a game, not a team
+	}
 	rs := []rune(strings.TrimSpace(n))
 	if len(rs) < 2 || len(rs) > 60 || plainMark(n) {
 		return false
@@ -333,4 +336,116 @@ func (s *synth) markedKeys(ts []*graph.Tree) bool {
 		}
 	}
 	return false
+}
+
+// uniqueByText reports whether no key of space but anchor has, for every
+// clue, a value that reads as the clue's (clueText).
+func (s *synth) uniqueByText(space *roaring.Bitmap, anchor uint32, clues []clueFact) (bool, error) {
+	want := make([]string, len(clues))
+	for i, f := range clues {
+		want[i] = clueText(s.name(f.v))
+	}
+	it := space.Iterator()
+	for it.HasNext() {
+		k := it.Next()
+		if k == anchor {
+			continue
+		}
+		all := true
+		for i, f := range clues {
+			vs, err := s.objects(f.rel, k)
+			if err != nil {
+				return false, err
+			}
+			hit := false
+			for _, v := range vs {
+				if clueText(s.name(v)) == want[i] {
+					hit = true
+					break
+				}
+			}
+			if !hit {
+				all = false
+				break
+			}
+		}
+		if all {
+			return false, nil
+		}
+	}
+	return true, nil
+}
+
+// clueText is a value as a reader compares it: folded, without a
+// trailing parenthesis ("Regina Pats (WHL)"), British and American
+// spellings alike ("Defense", "Center").
+func clueText(v string) string {
+	if i := strings.LastIndex(v, " ("); i > 0 && strings.HasSuffix(v, ")") {
+		v = v[:i]
+	}
+	v = audit.Fold(v)
+	return spelling.Replace(v)
+}
+
+var spelling = strings.NewReplacer("defense", "defence", "offense", "offence", "center", "centre", "color", "colour", "theater", "theatre")
+
+// gameCell matches a schedule's opponent cell, which names a game.
+var gameCell = regexp.MustCompile(`^(?i:vs\.?|v\.|at|@)\s`)
+
+// mixedKeys reports whether some trees of a union key their rows by an
+// original-language title or name while others do not ("Original title"
+// of the Venezuelan submissions, "Film title used in nomination" of the
+// others): the answer's key column would mix two things under one header.
+func mixedKeys(ts []*graph.Tree) bool {
+	orig := 0
+	for _, t := range ts {
+		h := strings.ToLower(t.KeyHeader)
+		if strings.Contains(h, "original") || strings.Contains(h, "native") {
+			orig++
+		}
+	}
+	return orig > 0 && orig < len(ts)
+}
+
+// typoOf reports whether value v reads one letter off another value w of
+// the same column ("Rignt wing" of "Right wing"): a clue a reader takes
+// for the other, or a misprint no one can state.
+func typoOf(v, w string) bool {
+	a, b := []rune(audit.Fold(v)), []rune(audit.Fold(w))
+	if len(a) < 5 || string(a) == string(b) {
+		return false
+	}
+	if d := len(a) - len(b); d > 1 || d < -1 {
+		return false
+	}
+	// one substitution, insertion or deletion
+	i := 0
+	for i < len(a) && i < len(b) && a[i] == b[i] {
+		i++
+	}
+	j, k := len(a)-1, len(b)-1
+	for j >= i && k >= i && a[j] == b[k] {
+		j--
+		k--
+	}
+	return j-i < 1 && k-i < 1
+}
+
+// typoClue reports whether clue f's value is one letter off a value of
+// the same relation that another key of space has.
+func (s *synth) typoClue(space *roaring.Bitmap, f clueFact) (bool, error) {
+	name := s.name(f.v)
+	it := space.Iterator()
+	for it.HasNext() {
+		vs, err := s.objects(f.rel, it.Next())
+		if err != nil {
+			return false, err
+		}
+		for _, v := range vs {
+			if v != f.v && typoOf(name, s.name(v)) {
+				return true, nil
+			}
+		}
+	}
+	return false, nil
 }

@@ -69,3 +69,36 @@ func TestPlainWords(t *testing.T) {
 		t.Error("the edition itself, or a plain sport, is a value")
 	}
 }
+
+// TestClueText: clue values compare as a reader compares them.
+func TestClueText(t *testing.T) {
+	for _, c := range [][2]string{{"Regina Pats (WHL)", "Regina Pats"}, {"Defense", "Defence"}, {"Centre", "center"}} {
+		if clueText(c[0]) != clueText(c[1]) {
+			t.Errorf("%q and %q read alike", c[0], c[1])
+		}
+	}
+	if clueText("Regina Pats") == clueText("Regina") {
+		t.Error("a shorter name is another value")
+	}
+}
+
+func TestNameCell(t *testing.T) {
+	for n, want := range map[string]bool{"vs. Saskatchewan Roughriders": false, "at Ottawa Rough Riders": false, "@ Boston": false,
+		"Atlanta": true, "Regina Pats": true, "1985": false, "USA": false, "/ Michael Haneke": false} {
+		if got := nameCell(n); got != want {
+			t.Errorf("nameCell(%q) = %v, want %v", n, got, want)
+		}
+	}
+}
+
+func TestTypoOf(t *testing.T) {
+	for _, c := range []struct {
+		a, b string
+		want bool
+	}{{"Rignt wing", "Right wing", true}, {"Light wing", "Right wing", true}, {"Right wing", "Right wing", false},
+		{"Right wing", "Left wing", false}, {"Defence", "Defense", true}, {"Canada", "Canadas", true}, {"Iran", "Iraq", false}} {
+		if got := typoOf(c.a, c.b); got != c.want {
+			t.Errorf("typoOf(%q, %q) = %v, want %v", c.a, c.b, got, c.want)
+		}
+	}
+}

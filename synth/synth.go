@@ -34,6 +34,11 @@ type Options struct {
 	// Aggregate asks for a computed answer (count, sum, avg, min, max,
 	// top-k, diff, member) on top of the collected set.
 	Aggregate bool
+	// Cut also takes tables their source cut to their first rows
+	// (graph.Tree.Cut; OTT-QA keeps 20) as bases. Such a task is true of
+	// the offline web, whose page shows the same rows, not of the live
+	// article, whose table goes on: left out by default.
+	Cut bool
 	// MinTargets drops tasks with fewer targets (|R|).
 	MinTargets int
 	// MinTrees drops Union and Reverse-Union tasks over fewer trees.
@@ -84,7 +89,10 @@ type Stats struct {
 	// accepted.
 	Paraphrase map[string]int `json:"paraphrase,omitempty"`
 	Groups     int            `json:"union_groups,omitempty"`
-	Seconds    float64        `json:"seconds"`
+	// Cut counts the trees left out as bases because their source kept
+	// only their first rows (graph.Tree.Cut).
+	Cut     int     `json:"cut_trees,omitempty"`
+	Seconds float64 `json:"seconds"`
 }
 
 // Run synthesises up to opts.N tasks of one variant and passes each to
@@ -122,12 +130,17 @@ func Run(ctx context.Context, g *graph.Store, opts *Options, emit func(*task.Tas
 		return nil, err
 	}
 	st := &Stats{Variant: v, Dropped: map[string]int{}, Paraphrase: map[string]int{}}
+	if !o.Cut {
+		st.Cut = s.cut
+	}
 	defer func() { st.Seconds = time.Since(start).Seconds() }()
 	var bases [][]int // tree indices per candidate base
 	switch v {
 	case task.Basic:
-		for i := range s.trees {
-			bases = append(bases, []int{i})
+		for i, t := range s.trees {
+			if !t.Cut || o.Cut {
+				bases = append(bases, []int{i})
+			}
 		}
 	default:
 		if bases, err = s.unionBases(ctx); err != nil {
@@ -241,6 +254,7 @@ type synth struct {
 	// beyond a task's tables.
 	relstab map[string]bool
 	groups  int
+	cut     int // trees their source cut, left out as bases
 	// requireHop drops Basic candidates with no attribute beyond the
 	// table (the first round over the trees).
 	requireHop bool
@@ -265,6 +279,9 @@ func newSynth(ctx context.Context, g *graph.Store, o *Options) (*synth, error) {
 		if t.Untitled {
 			return nil // a question would have to name it by its file
 		}
+		if t.Cut {
+			s.cut++
+		}
 		s.index[t.ID] = len(s.trees)
 		s.trees = append(s.trees, t)
 		bm := roaring.New()
@@ -284,6 +301,7 @@ func newSynth(ctx context.Context, g *graph.Store, o *Options) (*synth, error) {
 	if s.aud, err = audit.New(g); err != nil {
 		return nil, fmt.Errorf("synth: %w", err)
 	}
+	s.aud.Cut = o.Cut
 	for _, r := range rels {
 		s.rels[r.Name] = append(s.rels[r.Name], r.ID)
 	}

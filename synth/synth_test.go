@@ -54,20 +54,20 @@ var configs = []struct {
 	opts synth.Options
 }{
 	{"basic", synth.Options{Variant: "basic"}},
-	{"basic-expand", synth.Options{Variant: "basic", Expand: 1}},
+	{"basic-expand", synth.Options{Variant: "basic", Expand: 1, Cut: true}},
 	{"basic-aggregate", synth.Options{Variant: "basic", Aggregate: true}},
-	{"union", synth.Options{Variant: "union"}},
-	{"union-op-union", synth.Options{Variant: "union", Op: synth.OpUnion}},
-	{"union-op-intersect", synth.Options{Variant: "union", Op: synth.OpIntersect}},
-	{"union-op-difference", synth.Options{Variant: "union", Op: synth.OpDifference}},
-	{"union-op-count", synth.Options{Variant: "union", Op: synth.OpCount}},
-	{"union-op-compare", synth.Options{Variant: "union", Op: synth.OpCompare}},
-	{"union-min-trees", synth.Options{Variant: "union", MinTrees: 4}},
-	{"union-expand", synth.Options{Variant: "union", Expand: 1}},
-	{"union-aggregate", synth.Options{Variant: "union", Aggregate: true}},
-	{"reverse-union", synth.Options{Variant: "reverse-union"}},
-	{"reverse-union-expand2", synth.Options{Variant: "reverse-union", Expand: 2}},
-	{"reverse-union-aggregate", synth.Options{Variant: "reverse-union", Aggregate: true}},
+	{"union", synth.Options{Variant: "union", Cut: true}},
+	{"union-op-union", synth.Options{Variant: "union", Cut: true, Op: synth.OpUnion}},
+	{"union-op-intersect", synth.Options{Variant: "union", Cut: true, Op: synth.OpIntersect}},
+	{"union-op-difference", synth.Options{Variant: "union", Cut: true, Op: synth.OpDifference}},
+	{"union-op-count", synth.Options{Variant: "union", Cut: true, Op: synth.OpCount}},
+	{"union-op-compare", synth.Options{Variant: "union", Cut: true, Op: synth.OpCompare}},
+	{"union-min-trees", synth.Options{Variant: "union", Cut: true, MinTrees: 4}},
+	{"union-expand", synth.Options{Variant: "union", Cut: true, Expand: 1}},
+	{"union-aggregate", synth.Options{Variant: "union", Cut: true, Aggregate: true}},
+	{"reverse-union", synth.Options{Variant: "reverse-union", Cut: true}},
+	{"reverse-union-expand2", synth.Options{Variant: "reverse-union", Cut: true, Expand: 2}},
+	{"reverse-union-aggregate", synth.Options{Variant: "reverse-union", Cut: true, Aggregate: true}},
 }
 
 // refusedOnSample are the configurations the sample store has no sound
@@ -308,7 +308,7 @@ func TestBasicHopsOnStore(t *testing.T) {
 // rejects a changed value.
 func TestCompare(t *testing.T) {
 	g := storetest.OpenGraph(t)
-	tasks, _ := run(t, g, synth.Options{Variant: "union", Op: synth.OpCompare, N: 10, Seed: 7})
+	tasks, _ := run(t, g, synth.Options{Variant: "union", Cut: true, Op: synth.OpCompare, N: 10, Seed: 7})
 	if len(tasks) == 0 {
 		t.Fatal("no compare tasks")
 	}

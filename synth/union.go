@@ -60,9 +60,11 @@ const (
 // relations. Groups are sorted, so the order does not depend on the
 // enumeration.
 func (s *synth) unionBases(ctx context.Context) ([][]int, error) {
-	all := make([]int, len(s.trees))
-	for i := range all {
-		all[i] = i
+	var all []int // a union of cut tables would not be "all" of anything
+	for i, t := range s.trees {
+		if !t.Cut || s.o.Cut {
+			all = append(all, i)
+		}
 	}
 	seen := map[string]bool{}
 	var out [][]int
@@ -608,6 +610,9 @@ func (s *synth) union(ctx context.Context, group []int, rng *rand.Rand) (*draft,
 	if s.markedKeys(ts) {
 		return nil, DropNoName, nil
 	}
+	if mixedKeys(ts) {
+		return nil, DropNoTheme, nil
+	}
 	good, wide, err := s.sharedColsSplit(ts, keys)
 	if err != nil {
 		return nil, "", err
@@ -785,6 +790,9 @@ func (s *synth) reverse(ctx context.Context, group []int, rng *rand.Rand) (*draf
 	ts := s.baseTrees(base)
 	if s.markedKeys(ts) {
 		return nil, DropNoName, nil
+	}
+	if mixedKeys(ts) {
+		return nil, DropNoTheme, nil
 	}
 	keys := space.ToArray()
 	// Anchors: keys of two or more of the trees (else any key).
@@ -1011,6 +1019,19 @@ func (s *synth) clues(base []int, space *roaring.Bitmap, anchor uint32, pivotRel
 	}
 	if match.GetCardinality() != 1 || !match.Contains(anchor) {
 		return nil, nil
+	}
+	// A clue one letter off another value of its column is a misprint
+	// or a trap: "Rignt wing" beside "Right wing".
+	for _, f := range clues {
+		if ok, err := s.typoClue(space, f); err != nil || ok {
+			return nil, err
+		}
+	}
+	// Read as a person reads them, the clues must still single out the
+	// anchor: "Regina Pats (WHL)" is "Regina Pats", "Defense" is
+	// "Defence".
+	if ok, err := s.uniqueByText(space, anchor, clues); err != nil || !ok {
+		return nil, err
 	}
 	return clues, nil
 

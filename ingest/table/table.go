@@ -72,6 +72,10 @@ type Table struct {
 	// title and its file name is none ("19536913-601237.csv"). PageTitle
 	// is then empty, and the tree must not be named by its source.
 	Untitled bool `json:"untitled,omitempty"`
+	// Cut is true when the source kept only the table's first rows: the
+	// WikiTables-WithLinks and OTT-QA releases keep at most 20, so a table
+	// of 20 rows there is, most likely, the head of a longer one.
+	Cut bool `json:"cut,omitempty"`
 	// Fixes counts what the reader repaired (CSV exports).
 	Fixes Fixes `json:"fixes,omitzero"`
 }
