@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -195,6 +196,7 @@ func profile(t *table.Table, rows [][]table.Cell, s *graph.Shaped) ([]*colInfo, 
 		h := cleanHeader(t.Header[j])
 		col := column(rows, j)
 		cutDetails(col)
+		splitLinks(col)
 		if reason := dropReason(h, col); reason != "" {
 			s.Dropped = append(s.Dropped, headerOr(h, j)+": "+reason)
 			continue
@@ -805,4 +807,56 @@ func Prepare(t *table.Table, opts CleanOptions) *graph.Prepared {
 		Index: t.Index, Section: t.Section, Caption: t.Caption, Untitled: t.Untitled, Cut: t.Cut}
 	p.Shaped, p.Reject = Shape(t, opts)
 	return p
+}
+
+// splitLinks unlinks the cells of a column that link one article under
+// names of different things: "Stone Boy", "Chlorophyll Kid" and
+// "Infectious Lass" all linking Legion of Substitute Heroes; "Saint
+// John's University" and "College of Saint Benedict" linking the article
+// of both. Each cell names a member or a part, not the article, and keeps
+// its text; read as the article, every row would show one of the names.
+// Names of one thing ("J. Smith", "John Smith"; "Ireland", "Republic of
+// Ireland") end alike and stay links, as do the title and codes. col holds
+// copies of the table's cells; the table is not changed.
+func splitLinks(col []table.Cell) {
+	texts := map[string][]string{}
+	for _, c := range col {
+		if len(c.Links) != 1 || c.Links[0] == "" {
+			continue
+		}
+		t := graph.NormText(c.Text)
+		if len(t) <= 3 || t == graph.NormText(c.Links[0]) || slices.Contains(texts[c.Links[0]], t) {
+			continue
+		}
+		texts[c.Links[0]] = append(texts[c.Links[0]], t)
+	}
+	split := map[string]bool{}
+	for l, ts := range texts {
+		for i := 0; i < len(ts) && !split[l]; i++ {
+			for j := i + 1; j < len(ts); j++ {
+				if !sameName(ts[i], ts[j]) {
+					split[l] = true
+					break
+				}
+			}
+		}
+	}
+	if len(split) == 0 {
+		return
+	}
+	for i, c := range col {
+		if len(c.Links) == 1 && split[c.Links[0]] && graph.NormText(c.Text) != graph.NormText(c.Links[0]) {
+			col[i].Links = nil
+		}
+	}
+}
+
+// sameName reports whether two normalised texts may name one thing: one
+// holds the other, or they end with the same word.
+func sameName(a, b string) bool {
+	if strings.Contains(a, b) || strings.Contains(b, a) {
+		return true
+	}
+	fa, fb := strings.Fields(a), strings.Fields(b)
+	return len(fa) > 0 && len(fb) > 0 && fa[len(fa)-1] == fb[len(fb)-1]
 }

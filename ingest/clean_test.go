@@ -471,3 +471,22 @@ func TestHeaderRow(t *testing.T) {
 		}
 	}
 }
+
+// TestSplitLinks: cells naming different things through one article (the
+// members of a team, the two schools of a joint article) keep their text;
+// names of one thing stay links.
+func TestSplitLinks(t *testing.T) {
+	l := func(text, link string) table.Cell { return table.Cell{Text: text, Links: []string{link}} }
+	col := []table.Cell{
+		l("Stone Boy", "Legion of Substitute Heroes"), l("Chlorophyll Kid", "Legion of Substitute Heroes"),
+		l("Legion of Substitute Heroes", "Legion of Substitute Heroes"),
+		l("John Smith", "John Smith (footballer)"), l("J. Smith", "John Smith (footballer)"),
+		l("USA", "United States"), l("United States of America", "United States"),
+	}
+	splitLinks(col)
+	for i, want := range []bool{false, false, true, true, true, true, true} {
+		if got := len(col[i].Links) == 1; got != want {
+			t.Errorf("%q linked %v, want %v", col[i].Text, got, want)
+		}
+	}
+}

@@ -339,11 +339,16 @@ func (s *synth) markedKeys(ts []*graph.Tree) bool {
 }
 
 // uniqueByText reports whether no key of space but anchor has, for every
-// clue, a value that reads as the clue's (clueText).
-func (s *synth) uniqueByText(space *roaring.Bitmap, anchor uint32, clues []clueFact) (bool, error) {
-	want := make([]string, len(clues))
+// clue, a value that reads as the clue's: by its title, the texts the
+// trees ts write for it ("Hebrew" for the link "Hebrew language"), or an
+// item of a cell listing several ("French, Hebrew").
+func (s *synth) uniqueByText(ts []*graph.Tree, space *roaring.Bitmap, anchor uint32, clues []clueFact) (bool, error) {
+	want := make([]map[string]bool, len(clues))
 	for i, f := range clues {
-		want[i] = clueText(s.name(f.v))
+		want[i] = map[string]bool{}
+		for _, t := range s.texts(ts, f.v) {
+			want[i][clueText(t)] = true
+		}
 	}
 	it := space.Iterator()
 	for it.HasNext() {
@@ -359,9 +364,10 @@ func (s *synth) uniqueByText(space *roaring.Bitmap, anchor uint32, clues []clueF
 			}
 			hit := false
 			for _, v := range vs {
-				if clueText(s.name(v)) == want[i] {
-					hit = true
-					break
+				for _, t := range s.texts(ts, v) {
+					for _, part := range listItems(t) {
+						hit = hit || want[i][clueText(part)]
+					}
 				}
 			}
 			if !hit {
@@ -374,6 +380,31 @@ func (s *synth) uniqueByText(space *roaring.Bitmap, anchor uint32, clues []clueF
 		}
 	}
 	return true, nil
+}
+
+// texts are the names a reader may see for entity id: its title, as
+// displayed, and what each tree of ts writes for it.
+func (s *synth) texts(ts []*graph.Tree, id uint32) []string {
+	out := []string{s.name(id), s.display(id)}
+	for _, t := range ts {
+		if sh, ok := t.Shown[id]; ok {
+			out = append(out, sh)
+		}
+	}
+	return out
+}
+
+// listItems splits a cell listing several things ("Spanish, English,
+// Italian", "French and Hebrew") into its items, the whole cell first.
+func listItems(v string) []string {
+	out := []string{v}
+	f := func(r rune) bool { return r == ',' || r == ';' || r == '/' }
+	for _, p := range strings.FieldsFunc(strings.ReplaceAll(v, " and ", ","), f) {
+		if p = strings.TrimSpace(p); p != "" && p != v {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // clueText is a value as a reader compares it: folded, without a

@@ -1030,7 +1030,7 @@ func (s *synth) clues(base []int, space *roaring.Bitmap, anchor uint32, pivotRel
 	// Read as a person reads them, the clues must still single out the
 	// anchor: "Regina Pats (WHL)" is "Regina Pats", "Defense" is
 	// "Defence".
-	if ok, err := s.uniqueByText(space, anchor, clues); err != nil || !ok {
+	if ok, err := s.uniqueByText(s.baseTrees(base), space, anchor, clues); err != nil || !ok {
 		return nil, err
 	}
 	return clues, nil
