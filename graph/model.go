@@ -113,11 +113,14 @@ func (t *Tree) ShownName(id uint32, name string) string {
 // Not a surname for a full name ("Golding" for "William Golding": the
 // title is the better answer), not a code of three letters or fewer
 // ("c", "USA"), not a text with a parenthesis of its own ("Jeff Miller
-// (R)": a party, a country code), and not a text much longer than the
-// title (the link is then part of the text, not its value).
+// (R)": a party, a country code). A longer text is the table's name for
+// the row ("Carbon County Section of the Lehigh Canal" linking Lehigh
+// Canal, "Au Sable Light Station"); the build has already made text of
+// cells whose link is only a part ("Toronto, Ontario", "Sport
+// (Finland)").
 func Writes(name, surface string) bool {
 	n, s := NormText(name), NormText(surface)
-	if len(s) <= 3 || s == n || len(s) > len(n)+3 || strings.HasSuffix(strings.TrimSpace(surface), ")") {
+	if len(s) <= 3 || s == n || strings.HasSuffix(strings.TrimSpace(surface), ")") {
 		return false
 	}
 	return !strings.HasSuffix(n, " "+s) || !personLike(n)

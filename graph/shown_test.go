@@ -26,7 +26,8 @@ func TestWrites(t *testing.T) {
 		{"Centre (ice hockey)", "c", false},
 		{"Paris", "PARIS", false},
 		{"Cork (city)", "", false},
-		{"Finland", "Sport (Finland)", false}, // the link is part of the text
+		{"Finland", "Sport (Finland)", false},                               // the link is part of the text
+		{"Lehigh Canal", "Carbon County Section of the Lehigh Canal", true}, // the table's name for its row
 		{"Jeff Miller (politician)", "Jeff Miller (R)", false},
 	} {
 		if got := Writes(c.name, c.surface); got != c.want {

@@ -648,6 +648,7 @@ func cellValues(c table.Cell, typ graph.Datatype, buf []graph.Value) []graph.Val
 func cellValue(c table.Cell, typ graph.Datatype) graph.Value {
 	text := strings.TrimSpace(textnorm.SqueezeSpaces(c.Text))
 	if len(c.Links) == 1 && c.Links[0] != "" && !trailingLink(text, c.Links[0]) && !labelLink(text, c.Links[0]) && !parenLink(text, c.Links[0]) &&
+		!(pairText(text) && unlinkedNames(c)) &&
 		(typ == graph.TypeEntity || typ == graph.TypeText && linkIsCell(text, c.Links[0])) {
 		l := c.Links[0]
 		return graph.Value{Key: "w:" + l, Name: l, Type: graph.TypeEntity, URL: table.URL(l), Surface: text}
@@ -859,4 +860,11 @@ func sameName(a, b string) bool {
 	}
 	fa, fb := strings.Fields(a), strings.Fields(b)
 	return len(fa) > 0 && len(fb) > 0 && fa[len(fa)-1] == fb[len(fb)-1]
+}
+
+// pairText reports whether a cell joins names with "&" or "and"
+// ("Philippe Arthuys & Jean-Louis Levi-Alvarès"): with one of them
+// linked (unlinkedNames), the cell's value is its text, not the one name.
+func pairText(text string) bool {
+	return strings.Contains(text, " & ") || strings.Contains(text, " and ")
 }

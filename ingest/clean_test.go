@@ -490,3 +490,16 @@ func TestSplitLinks(t *testing.T) {
 		}
 	}
 }
+
+// TestPairText: a cell naming two people of whom one is linked is its
+// text; a linked name with "and" in it stays the link.
+func TestPairText(t *testing.T) {
+	two := table.Cell{Text: "Philippe Arthuys & Jean-Louis Levi-Alvarès", Links: []string{"Philippe Arthuys"}}
+	if v := cellValue(two, graph.TypeEntity); v.Type != graph.TypeText {
+		t.Errorf("%q read as %v %q", two.Text, v.Type, v.Name)
+	}
+	one := table.Cell{Text: "Trinidad and Tobago", Links: []string{"Trinidad and Tobago"}}
+	if v := cellValue(one, graph.TypeEntity); v.Type != graph.TypeEntity {
+		t.Errorf("%q read as %v", one.Text, v.Type)
+	}
+}

@@ -282,10 +282,25 @@ func colWords(cols []column) []string {
 // "each one's date opened".
 func colWord(h string) string {
 	w := lowerFirst(words(h))
-	if !strings.Contains(w, " ") && strings.HasSuffix(w, "ed") && len(w) > 4 && w != "seed" {
+	if timeParticiples[w] {
 		return "date " + w
 	}
 	return w
+}
+
+// timeParticiples are one-word headers that name when something happened
+// ("Opened", "Founded"); another participle ("Penanced": a count of
+// people) is no date.
+var timeParticiples = map[string]bool{}
+
+func init() {
+	for _, w := range strings.Fields(`opened founded established built inducted commissioned
+		completed launched released elected appointed died born formed created listed designated
+		closed retired signed acquired joined started ended renamed discovered published married
+		decommissioned demolished dissolved merged incorporated chartered debuted premiered aired
+		consecrated dedicated installed introduced promoted relegated enacted awarded`) {
+		timeParticiples[w] = true
+	}
 }
 
 func pick(rng *rand.Rand, ts []string) string { return ts[rng.IntN(len(ts))] }
