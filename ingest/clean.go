@@ -648,7 +648,7 @@ func cellValues(c table.Cell, typ graph.Datatype, buf []graph.Value) []graph.Val
 func cellValue(c table.Cell, typ graph.Datatype) graph.Value {
 	text := strings.TrimSpace(textnorm.SqueezeSpaces(c.Text))
 	if len(c.Links) == 1 && c.Links[0] != "" && !trailingLink(text, c.Links[0]) && !labelLink(text, c.Links[0]) && !parenLink(text, c.Links[0]) &&
-		!(pairText(text) && unlinkedNames(c)) &&
+		!(pairText(text) && unlinkedNames(c)) && !strings.HasSuffix(text, " vicinity") &&
 		(typ == graph.TypeEntity || typ == graph.TypeText && linkIsCell(text, c.Links[0])) {
 		l := c.Links[0]
 		return graph.Value{Key: "w:" + l, Name: l, Type: graph.TypeEntity, URL: table.URL(l), Surface: text}
@@ -817,8 +817,9 @@ func Prepare(t *table.Table, opts CleanOptions) *graph.Prepared {
 // of both. Each cell names a member or a part, not the article, and keeps
 // its text; read as the article, every row would show one of the names.
 // Names of one thing ("J. Smith", "John Smith"; "Ireland", "Republic of
-// Ireland") end alike and stay links, as do the title and codes. col holds
-// copies of the table's cells; the table is not changed.
+// Ireland") stay links, as do the title and codes; "Left Wing" and "Right
+// Wing" linking Winger do not. col holds copies of the table's cells; the
+// table is not changed.
 func splitLinks(col []table.Cell) {
 	texts := map[string][]string{}
 	for _, c := range col {
@@ -853,14 +854,19 @@ func splitLinks(col []table.Cell) {
 }
 
 // sameName reports whether two normalised texts may name one thing: one
-// holds the other, or they end with the same word.
+// holds the other, or they end with the same word and begin with the same
+// letter ("j smith", "john smith"; not "left wing", "right wing").
 func sameName(a, b string) bool {
 	if strings.Contains(a, b) || strings.Contains(b, a) {
 		return true
 	}
 	fa, fb := strings.Fields(a), strings.Fields(b)
-	return len(fa) > 0 && len(fb) > 0 && fa[len(fa)-1] == fb[len(fb)-1]
+	return len(fa) > 0 && len(fb) > 0 && fa[len(fa)-1] == fb[len(fb)-1] && a[0] == b[0]
 }
+
+// A cell "Inverness vicinity" linking Inverness, Florida (the National
+// Register's listings) names a place near the town, not the town: its
+// value is its text.
 
 // pairText reports whether a cell joins names with "&" or "and"
 // ("Philippe Arthuys & Jean-Louis Levi-Alvarès"): with one of them

@@ -482,9 +482,10 @@ func TestSplitLinks(t *testing.T) {
 		l("Legion of Substitute Heroes", "Legion of Substitute Heroes"),
 		l("John Smith", "John Smith (footballer)"), l("J. Smith", "John Smith (footballer)"),
 		l("USA", "United States"), l("United States of America", "United States"),
+		l("Left Wing", "Winger (ice hockey)"), l("Right Wing", "Winger (ice hockey)"),
 	}
 	splitLinks(col)
-	for i, want := range []bool{false, false, true, true, true, true, true} {
+	for i, want := range []bool{false, false, true, true, true, true, true, false, false} {
 		if got := len(col[i].Links) == 1; got != want {
 			t.Errorf("%q linked %v, want %v", col[i].Text, got, want)
 		}
@@ -497,6 +498,10 @@ func TestPairText(t *testing.T) {
 	two := table.Cell{Text: "Philippe Arthuys & Jean-Louis Levi-Alvarès", Links: []string{"Philippe Arthuys"}}
 	if v := cellValue(two, graph.TypeEntity); v.Type != graph.TypeText {
 		t.Errorf("%q read as %v %q", two.Text, v.Type, v.Name)
+	}
+	near := table.Cell{Text: "Inverness vicinity", Links: []string{"Inverness, Florida"}}
+	if v := cellValue(near, graph.TypeEntity); v.Type != graph.TypeText {
+		t.Errorf("%q read as %v %q", near.Text, v.Type, v.Name)
 	}
 	one := table.Cell{Text: "Trinidad and Tobago", Links: []string{"Trinidad and Tobago"}}
 	if v := cellValue(one, graph.TypeEntity); v.Type != graph.TypeEntity {
