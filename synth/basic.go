@@ -159,7 +159,10 @@ func (s *synth) chooseFilter(d *draft, t *graph.Tree, keys []uint32, cols []int,
 		case graph.TypeEntity, graph.TypeText:
 			var good []uint32
 			for _, v := range vals {
-				if by[v] >= 2 && by[v] < n && len(es[v].Name) >= 2 && !placeholder(es[v].Name) && !audit.LinkLabel(es[v].Name) && plainClue(es[v].Name) {
+				if by[v] >= 2 && by[v] < n && len(es[v].Name) >= 2 && !placeholder(es[v].Name) && !audit.LinkLabel(es[v].Name) && plainClue(es[v].Name) &&
+					!slices.ContainsFunc(vals, func(o uint32) bool { return o != v && typoOf(es[o].Name, es[v].Name) }) {
+					// A value one letter off another ("Rignt wing" beside
+					// "Right wing") would leave out the misprinted rows.
 					// A name that names one entity only: the constant then
 					// means what the table cell does, and an expansion that
 					// identifies the entity keeps the answer.
