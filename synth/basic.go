@@ -160,9 +160,12 @@ func (s *synth) chooseFilter(d *draft, t *graph.Tree, keys []uint32, cols []int,
 			var good []uint32
 			for _, v := range vals {
 				if by[v] >= 2 && by[v] < n && len(es[v].Name) >= 2 && !placeholder(es[v].Name) && !audit.LinkLabel(es[v].Name) && plainClue(es[v].Name) &&
-					!slices.ContainsFunc(vals, func(o uint32) bool { return o != v && typoOf(es[o].Name, es[v].Name) }) {
+					!slices.ContainsFunc(vals, func(o uint32) bool { return o != v && typoOf(es[o].Name, es[v].Name) }) &&
+					!s.listedIn(t, c, keys, v) {
 					// A value one letter off another ("Rignt wing" beside
-					// "Right wing") would leave out the misprinted rows.
+					// "Right wing") would leave out the misprinted rows, and
+					// one a cell lists among others ("French, Hebrew") the
+					// rows of that cell.
 					// A name that names one entity only: the constant then
 					// means what the table cell does, and an expansion that
 					// identifies the entity keeps the answer.
@@ -180,7 +183,7 @@ func (s *synth) chooseFilter(d *draft, t *graph.Tree, keys []uint32, cols []int,
 			}
 			v := good[rng.IntN(len(good))]
 			name := es[v].Name
-			ref := d.addSlot(name, v, name)
+			ref := d.addSlot(name, v, s.shownText(t, v)) // "French" for the link "French language"
 			phrase := pick(rng, []string{" whose " + h + " is " + ref, " with " + ref + " as " + h})
 			return filter{col: c, triple: task.Triple{S: task.Term{Target: true}, R: col.Name, O: task.C(name)},
 				phrase: phrase, static: d.render(phrase), ids: []uint32{v}}, true, nil

@@ -480,3 +480,38 @@ func (s *synth) typoClue(space *roaring.Bitmap, f clueFact) (bool, error) {
 	}
 	return false, nil
 }
+
+// listedIn reports whether a row of keys in column c of t has another
+// value whose text lists v's among other items ("French, Hebrew" for the
+// link "French language", written "French"): a filter on v would leave
+// that row out, which a person counts.
+func (s *synth) listedIn(t *graph.Tree, c int, keys []uint32, v uint32) bool {
+	want := map[string]bool{}
+	for _, x := range s.texts([]*graph.Tree{t}, v) {
+		want[clueText(x)] = true
+		want[clueText(strings.TrimSuffix(x, " language"))] = true
+	}
+	in := make(map[uint32]bool, len(keys))
+	for _, k := range keys {
+		in[k] = true
+	}
+	for _, r := range t.Rows {
+		if !in[r.Key] {
+			continue
+		}
+		for _, o := range r.Values[c] {
+			if o == v {
+				continue
+			}
+			for _, x := range s.texts([]*graph.Tree{t}, o) {
+				items := listItems(x)
+				for _, it := range items[1:] {
+					if want[clueText(it)] {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
+}
