@@ -39,6 +39,13 @@ func (s *synth) plainKeys(t *graph.Tree) bool {
 	if t.KeyDomain == "time" || !plainHeader(t.KeyHeader, false) {
 		return false
 	}
+	// "Color" twice (a tip's and a ring's): the key is one of two
+	// columns of its name, and a reader takes both.
+	for _, d := range t.Dropped {
+		if h, reason, ok := strings.Cut(d, ": "); ok && strings.EqualFold(h, t.KeyHeader) && reason == graph.DropDuplicateHeader {
+			return false
+		}
+	}
 	if notNameKeys[strings.ToLower(strings.Trim(words(t.KeyHeader), " ."))] {
 		return false
 	}
@@ -147,7 +154,7 @@ func (s *synth) plainColumn(t *graph.Tree, c int, keys []uint32) bool {
 // trailing colon ("PARI:"), a number ending in a dot ("35.", "6."), an
 // error bar ("± 20"), a bare "No." or "Yes.", and the raw cells audit
 // knows (coordinates, lost text).
-var plainMarkRe = regexp.MustCompile(`^[\s/.,;:^*†‡§#|–-]+\S|\S:$|^\d+\.$|±|\^|[*†‡§|]|align=|^\d{8}\s|^\d{4}-\d{2}(-\d{2})?\s+\S|^\(.*\)$|^(No|Yes)\.$|\b[A-Z][a-z]+ian:|[A-Z][a-z]+i:\s`)
+var plainMarkRe = regexp.MustCompile(`^[\s/.,;:^*†‡§#|–-]+\S|\S:$|^\d+\.$|±|\^|[*†‡§|]|align=|^\d{8}\s|^\d{4}-\d{2}(-\d{2})?\s+\S|^\(.*\)$|\(\d+/\d+\)|\s\([A-HJ-UWYZ]\)$|^(No|Yes)\.$|\b[A-Z][a-z]+ian:|[A-Z][a-z]+i:\s`)
 
 func plainMark(v string) bool {
 	v = strings.TrimSpace(v)

@@ -15,6 +15,7 @@ func TestPlainWords(t *testing.T) {
 		{"(fl. c. late-16th century BC)", true}, {"Baku Azerbaijani: Bakı", true}, {"No.", true},
 		{"Michael Haneke", false}, {"79.9", false}, {"Star Wars: Episode I", false}, {"U.S. Route 1", false},
 		{"Jr.", false}, {"1992 (65th)", false}, {"Dr. No", false},
+		{"Everton Weekes (1/2)", true}, {"Pavie (A)", true}, {"Super Bowl (I)", false},
 	} {
 		if got := plainMark(c.v); got != c.mark {
 			t.Errorf("plainMark(%q) = %v, want %v", c.v, got, c.mark)

@@ -1204,4 +1204,7 @@ var placeholders = map[string]bool{
 	"not listed": true, "not available": true, "not reported": true, "not released": true,
 }
 
-func placeholder(name string) bool { return placeholders[strings.ToLower(strings.TrimSpace(name))] }
+func placeholder(name string) bool {
+	n := strings.ToLower(strings.TrimSpace(name))
+	return placeholders[n] || n != "" && strings.Trim(n, "-–—‒ ") == ""
+}

@@ -15,13 +15,26 @@ func Detokenize(s string) string {
 	var b strings.Builder
 	b.Grow(len(s))
 	noSpace := true // no space before the next token
-	quoteOpen := false
+	quoteOpen, single := false, false
+	prev := ""
 	for tok := range strings.FieldsSeq(s) {
 		attachLeft, attachRight := false, false
 		switch tok {
 		case ",", ".", "!", "?", ";", ":", "%", ")", "]", "}", "...",
-			"'s", "'S", "'re", "'ve", "'ll", "'d", "'m", "n't", "'":
+			"'s", "'S", "'re", "'ve", "'ll", "'d", "'m", "n't":
 			attachLeft = true
+		case "'":
+			// A quote ("Returning to the ' A '") opens after a word
+			// not ending in s and closes the next; after "s" it is a
+			// possessive ("Williams ' house").
+			switch {
+			case single:
+				attachLeft, single = true, false
+			case prev != "" && !strings.HasSuffix(prev, "s") && !strings.HasSuffix(prev, "S"):
+				attachRight, single = true, true
+			default:
+				attachLeft = true
+			}
 		case "(", "[", "{":
 			attachRight = true
 		case "\"":
@@ -37,6 +50,7 @@ func Detokenize(s string) string {
 		}
 		b.WriteString(tok)
 		noSpace = attachRight
+		prev = tok
 	}
 	return b.String()
 }

@@ -74,6 +74,8 @@ func TestDetokenize(t *testing.T) {
 		{"Episode : Tank : Experiment 586", "Episode: Tank: Experiment 586"},
 		{"he said \" hello \" twice", "he said \"hello\" twice"},
 		{"do n't", "don't"},
+		{"Returning to the ' A '", "Returning to the 'A'"},
+		{"the Williams ' house", "the Williams' house"},
 		{"as of 2007 [ update ]", "as of 2007 [update]"},
 		{"plain text", "plain text"},
 		{"  padded  ", "padded"},
