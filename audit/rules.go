@@ -191,7 +191,7 @@ var abbrevs = map[string]string{
 	"est.": "established", "pop": "population", "pop.": "population", "elev": "elevation",
 	"dist": "district", "dist.": "district", "nrhp": "NRHP listing", "fg": "field goals",
 	"ppg": "points per game", "rpg": "rebounds per game", "apg": "assists per game",
-	"g": "goals", "a": "assists", "gs": "games started", "ab": "at bats", "hr": "home runs",
+	"a": "assists", "gs": "games started", "ab": "at bats", "hr": "home runs",
 	"rbi": "runs batted in", "era": "earned run average", "ip": "innings pitched",
 	"so": "strikeouts", "bb": "walks", "sv": "saves", "r": "runs", "h": "hits",
 	"res": "result", "res.": "result", "pens": "penalties", "sub": "substitute appearances",

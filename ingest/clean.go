@@ -90,7 +90,9 @@ func Shape(t *table.Table, opts CleanOptions) (*graph.Shaped, *graph.Reject) {
 	}
 	for i := range rows {
 		k := key.vals[i]
-		if k.Key == "" || summaryRow(rows[i]) || headerRow(rows[i], t.Header) {
+		// A key cell that is its column's header ("Club" over "Pos", "W",
+		// "D": a second header row of sub-columns) is no key.
+		if k.Key == "" || summaryRow(rows[i]) || headerRow(rows[i], t.Header) || graph.NormText(rows[i][key.idx].Text) == graph.NormText(key.header) {
 			s.DroppedRows++
 			continue
 		}

@@ -41,10 +41,8 @@ func (s *synth) plainKeys(t *graph.Tree) bool {
 	}
 	// "Color" twice (a tip's and a ring's): the key is one of two
 	// columns of its name, and a reader takes both.
-	for _, d := range t.Dropped {
-		if h, reason, ok := strings.Cut(d, ": "); ok && strings.EqualFold(h, t.KeyHeader) && reason == graph.DropDuplicateHeader {
-			return false
-		}
+	if twiceHeaded(t, t.KeyHeader) || sectionSuffix(t) {
+		return false
 	}
 	if notNameKeys[strings.ToLower(strings.Trim(words(t.KeyHeader), " ."))] {
 		return false
@@ -117,8 +115,8 @@ func unitParen(p string) bool {
 // listing several things).
 func (s *synth) plainColumn(t *graph.Tree, c int, keys []uint32) bool {
 	h := strings.ToLower(strings.TrimSpace(t.Columns[c].Header))
-	if !plainHeader(t.Columns[c].Header, true) || h == "name" || h == "names" {
-		return false // "give the name" of a club: whose name?
+	if !plainHeader(t.Columns[c].Header, true) || h == "name" || h == "names" || twiceHeaded(t, t.Columns[c].Header) {
+		return false // "give the name" of a club: whose name? "Home" of W, D, L: which?
 	}
 	in := make(map[uint32]bool, len(keys))
 	for _, k := range keys {
@@ -521,4 +519,42 @@ func (s *synth) listedIn(t *graph.Tree, c int, keys []uint32, v uint32) bool {
 		}
 	}
 	return false
+}
+
+// twiceHeaded reports whether header h headed another column of t that
+// the build dropped as a duplicate ("Home" over W, D and L; "Color" of a
+// tip and of a ring): the column kept is one of several a reader sees.
+func twiceHeaded(t *graph.Tree, h string) bool {
+	for _, d := range t.Dropped {
+		if dh, reason, ok := strings.Cut(d, ": "); ok && strings.EqualFold(dh, h) && reason == graph.DropDuplicateHeader {
+			return true
+		}
+	}
+	return false
+}
+
+// sectionSuffix reports whether every header of t ends with one word
+// ("Pos WRC", "Driver WRC", "Co-driver WRC"): a section row of the table
+// read into its header, whose rows then mix sections.
+func sectionSuffix(t *graph.Tree) bool {
+	hs := []string{t.KeyHeader}
+	for _, c := range t.Columns {
+		hs = append(hs, c.Header)
+	}
+	if len(hs) < 3 {
+		return false
+	}
+	var last string
+	for i, h := range hs {
+		fs := strings.Fields(h)
+		if len(fs) < 2 {
+			return false
+		}
+		if w := fs[len(fs)-1]; i == 0 {
+			last = w
+		} else if w != last {
+			return false
+		}
+	}
+	return true
 }
