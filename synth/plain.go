@@ -2,6 +2,7 @@ package synth
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 	"unicode"
 
@@ -349,6 +350,20 @@ func (s *synth) markedKeys(ts []*graph.Tree) bool {
 // item of a cell listing several ("French, Hebrew").
 func (s *synth) uniqueByText(ts []*graph.Tree, space *roaring.Bitmap, anchor uint32, clues []clueFact) (bool, error) {
 	want := make([]map[string]bool, len(clues))
+	// A reader takes "Language (s)" of one table and "Main language (s)"
+	// of another for one column: the clue must single out the anchor
+	// across both.
+	kin := make([][]string, len(clues))
+	for i, f := range clues {
+		kin[i] = []string{f.rel}
+		for _, t := range ts {
+			for _, c := range t.Columns {
+				if c.Name != f.rel && !slices.Contains(kin[i], c.Name) && headNoun(c.Header) == headNoun(f.header) {
+					kin[i] = append(kin[i], c.Name)
+				}
+			}
+		}
+	}
 	for i, f := range clues {
 		want[i] = map[string]bool{}
 		for _, t := range s.texts(ts, f.v) {
@@ -362,10 +377,14 @@ func (s *synth) uniqueByText(ts []*graph.Tree, space *roaring.Bitmap, anchor uin
 			continue
 		}
 		all := true
-		for i, f := range clues {
-			vs, err := s.objects(f.rel, k)
-			if err != nil {
-				return false, err
+		for i := range clues {
+			var vs []uint32
+			for _, rel := range kin[i] {
+				v, err := s.objects(rel, k)
+				if err != nil {
+					return false, err
+				}
+				vs = append(vs, v...)
 			}
 			hit := false
 			for _, v := range vs {
@@ -557,4 +576,29 @@ func sectionSuffix(t *graph.Tree) bool {
 		}
 	}
 	return true
+}
+
+// headNoun is a header as a reader compares two tables' columns: lower
+// case, without "(s)" or a plural s, and without qualifiers such as
+// "main" or "original" ("Main Language (s)" and "Language (s)" are one).
+func headNoun(h string) string {
+	var out []string
+	for _, w := range strings.Fields(strings.ToLower(words(h))) {
+		switch w {
+		case "main", "primary", "original", "official", "principal":
+			continue
+		}
+		out = append(out, strings.TrimSuffix(w, "s"))
+	}
+	return strings.Join(out, " ")
+}
+
+// clueHeader is a header as a clue's subject, in the singular of one
+// value: "whose language is French", not "whose languages is French".
+func clueHeader(h string) string {
+	w := lowerFirst(words(h))
+	if pluralWord(w) && !measures[w] {
+		w = strings.TrimSuffix(w, "s")
+	}
+	return w
 }

@@ -103,3 +103,20 @@ func TestTypoOf(t *testing.T) {
 		}
 	}
 }
+
+func TestHeadNoun(t *testing.T) {
+	if headNoun("Main Language (s)") != headNoun("Language (s)") || headNoun("Languages") != headNoun("Language") {
+		t.Error("one column to a reader")
+	}
+	if headNoun("Language") == headNoun("Original title") {
+		t.Error("two columns")
+	}
+}
+
+func TestClueHeader(t *testing.T) {
+	for h, want := range map[string]string{"Languages": "language", "Director (s)": "director", "Goals": "goals", "Nationality": "nationality"} {
+		if got := clueHeader(h); got != want {
+			t.Errorf("clueHeader(%q) = %q, want %q", h, got, want)
+		}
+	}
+}

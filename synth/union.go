@@ -1004,7 +1004,7 @@ func (s *synth) clues(base []int, space *roaring.Bitmap, anchor uint32, pivotRel
 		// A clue is a fact in words: no abbreviation for a header, no raw
 		// cell or link label for a value.
 		if audit.RawHeader(f.header) || audit.RawValue(nm) || audit.LinkLabel(nm) ||
-			!plainHeader(f.header, false) || !plainClue(s.name(f.v)) || strings.Count(nm, ",") > 1 {
+			!plainHeader(f.header, false) || !plainClue(s.name(f.v)) || strings.Contains(nm, ",") {
 			continue
 		}
 		sub, err := s.subjects(f.rel, f.v)
@@ -1062,7 +1062,7 @@ func (s *synth) reverseDraft(ctx context.Context, ts []*graph.Tree, base []int, 
 		}
 		ref := d.addSlot(name, c.v, said)
 		anchorTriples = append(anchorTriples, task.Triple{S: A, R: c.rel, O: task.C(name)})
-		cluePhrases = append(cluePhrases, lowerFirst(words(c.header))+" is "+ref)
+		cluePhrases = append(cluePhrases, clueHeader(c.header)+" is "+ref)
 	}
 	// The clues must single out the anchor for the engine too (names
 	// resolve to every entity so named).
