@@ -29,6 +29,9 @@ type PassageOptions struct {
 	// that the runs load instead of one served in-process; storeDir is
 	// then not opened and Lucene cannot run.
 	URL string
+	// Evaluations is the in-process server's serve.Options.Evaluations
+	// (0: its default).
+	Evaluations int
 }
 
 // PassageRun is one /retrieve load run on a passage store.
@@ -58,7 +61,8 @@ func Passages(ctx context.Context, o PassageOptions, storeDir string, qs []strin
 			return nil, 0, err
 		}
 		defer w.Close()
-		srv := serve.NewServer(w, nil)
+		srv := serve.NewServer(w, &serve.Options{Evaluations: o.Evaluations})
+		fmt.Fprintf(o.Log, "server: in-process, workers %d, evaluations %d\n", srv.Stats().Workers, srv.Stats().Evaluations)
 		ln, err := net.Listen("tcp", "127.0.0.1:0")
 		if err != nil {
 			return nil, 0, err

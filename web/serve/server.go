@@ -36,6 +36,7 @@ type Server struct {
 	mu       sync.Mutex
 	mountFns map[string]func(*web.Web) http.Handler
 	sem      chan struct{}
+	eval     *gate
 	cache    *cache
 	start    time.Time
 	token    [sha256.Size]byte
@@ -59,6 +60,7 @@ func NewServer(w *web.Web, opts *Options) *Server {
 	s := &Server{
 		opts:     o,
 		sem:      make(chan struct{}, o.Workers),
+		eval:     newGate(o.Evaluations),
 		cache:    newCache(o.Cache),
 		start:    time.Now(),
 		mux:      http.NewServeMux(),
@@ -122,6 +124,7 @@ func (s *Server) Stats() *Stats {
 		InFlight:      s.flight.Load(),
 		Queued:        s.queued.Load(),
 		Workers:       s.opts.Workers,
+		Evaluations:   s.opts.Evaluations,
 		CacheEntries:  s.cache.len(),
 		CacheCapacity: s.opts.Cache,
 		Endpoints:     map[string]EndpointStats{},
