@@ -279,6 +279,9 @@ func (s *Server) batchHits(ctx context.Context, qs []string, k int) ([][]web.Hit
 	w := webOf(ctx)
 	hits := func(ctx context.Context, i int) error {
 		return s.eval.do(ctx, func() error {
+			if s.beforeEval != nil {
+				s.beforeEval(qs[i])
+			}
 			h, err := w.Hits(ctx, qs[i], k, 0)
 			out[i] = h
 			return err

@@ -52,6 +52,9 @@ type Server struct {
 	// beforeTool, when set (tests), runs inside the worker slot before a
 	// tool executes.
 	beforeTool func(endpoint string)
+	// beforeEval, when set (tests), runs in the gate before a /retrieve
+	// query is evaluated.
+	beforeEval func(query string)
 }
 
 // NewServer returns a Server over w.
