@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"net/http"
 	"runtime"
 	"time"
 
@@ -75,6 +76,11 @@ func Passages(ctx context.Context, o PassageOptions, storeDir string, qs []strin
 	} else if o.Lucene {
 		return nil, 0, fmt.Errorf("load: Lucene runs need the store served in-process, not --url")
 	}
+	took, err := waitReady(ctx, base, o.Timeout)
+	if err != nil {
+		return nil, 0, err
+	}
+	fmt.Fprintf(o.Log, "server: ready after %.1fs\n", took.Seconds())
 	post, err := httpDoer(base, "", o.Clients)
 	if err != nil {
 		return nil, 0, err
@@ -112,6 +118,35 @@ func Passages(ctx context.Context, o PassageOptions, storeDir string, qs []strin
 		runs = append(runs, lr...)
 	}
 	return runs, rssKB() << 10, nil
+}
+
+// waitReady polls GET /readyz until the server says it is ready (its
+// warm-up done), as a balancer would before sending it work; a server
+// without /readyz is taken as ready.
+func waitReady(ctx context.Context, base string, timeout time.Duration) (time.Duration, error) {
+	start := time.Now()
+	hc := &http.Client{Timeout: 10 * time.Second}
+	for {
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, base+"/readyz", nil)
+		if err != nil {
+			return 0, err
+		}
+		resp, err := hc.Do(req)
+		if err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusOK || resp.StatusCode == http.StatusNotFound {
+				return time.Since(start), nil
+			}
+		}
+		if time.Since(start) > timeout {
+			return 0, fmt.Errorf("load: %s not ready within %s (%v)", base, timeout, err)
+		}
+		select {
+		case <-ctx.Done():
+			return 0, ctx.Err()
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
 }
 
 func passageRun(target string, batch, clients int, r BenchRun) PassageRun {
