@@ -152,7 +152,6 @@ func (ix *Index) PostingsCache() int64 {
 	return ix.plists.budget
 }
 
-
 // fieldAvgs are the average field lengths BM25 uses, as searches compute
 // them from the stats' cardinalities and the page count n; ok is false
 // when a field has none.
