@@ -73,7 +73,8 @@
 // behind the token.
 //
 // Replicas behind a load balancer (replica.go): several servers may open
-// one store directory read-only at once. Serve warms the store (a few
+// one store directory read-only at once. Serve warms the store (the most
+// frequent terms' posting lists decoded, up to two minutes, then a few
 // searches and visits) before /readyz says ready; once its context is done
 // it says 503 for Options.Drain, still answering, then stops accepting and
 // lets in-flight requests finish. Switch (or POST /admin/store) opens a
