@@ -29,10 +29,12 @@ type ServeOptions struct {
 	Addr      string
 	TokenFile string
 	Workers   int
-	Cache     int
-	Tasks     string
-	Grace     time.Duration
-	Drain     time.Duration
+	// Evaluations bounds the search queries evaluated at once.
+	Evaluations int
+	Cache       int
+	Tasks       string
+	Grace       time.Duration
+	Drain       time.Duration
 	// MaxBatch bounds the queries of one /retrieve call; BatchTimeout
 	// the time it may take.
 	MaxBatch     int
@@ -80,8 +82,8 @@ new requests go to it, and the old one closes once its requests finish.`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, args []string) error {
 			opts.IO, opts.Web, opts.Store = f.IO, f.Web, f.Store
-			if opts.Workers < 0 || opts.Cache < 0 || opts.Drain < 0 {
-				return usageErrorf("--workers, --cache and --drain must not be negative")
+			if opts.Workers < 0 || opts.Evaluations < 0 || opts.Cache < 0 || opts.Drain < 0 {
+				return usageErrorf("--workers, --evaluations, --cache and --drain must not be negative")
 			}
 			if opts.MaxBatch < 1 || opts.BatchTimeout <= 0 {
 				return usageErrorf("--max-batch and --batch-timeout must be positive")
@@ -98,6 +100,7 @@ new requests go to it, and the old one closes once its requests finish.`,
 	c.Flags().StringVar(&opts.Addr, "addr", "127.0.0.1:8080", "listen address (host:port)")
 	c.Flags().StringVar(&opts.TokenFile, "token-file", "", "file holding the bearer token clients must send (required off loopback)")
 	c.Flags().IntVar(&opts.Workers, "workers", 0, "concurrent tool executions; more requests queue (0: 2 x CPUs)")
+	c.Flags().IntVar(&opts.Evaluations, "evaluations", 0, "search queries evaluated at once (each query of a /retrieve batch is one); more wait in arrival order (0: CPUs)")
 	c.Flags().IntVar(&opts.Cache, "cache", 0, "responses kept in an LRU cache (0: off)")
 	c.Flags().StringVar(&opts.Tasks, "tasks", "", "tasks JSONL that /reward resolves task_id against")
 	c.Flags().DurationVar(&opts.Grace, "grace", 30*time.Second, "how long in-flight requests may finish on shutdown (and on the old store, after a switch)")
@@ -115,6 +118,7 @@ new requests go to it, and the old one closes once its requests finish.`,
 func serveOptions(o *ServeOptions) (*serve.Options, []*task.Task, error) {
 	so := &serve.Options{
 		Workers:       o.Workers,
+		Evaluations:   o.Evaluations,
 		Cache:         o.Cache,
 		ShutdownGrace: o.Grace,
 		Drain:         o.Drain,

@@ -12,6 +12,8 @@
 //     URL), [Index.Search] (free-text query, optional filter year, top K
 //     [Hit]s with snippets), [Index.Count], [Index.Delete], [Index.Sync],
 //     [Index.Compact], [Index.Close].
+//   - [Index.WarmPostings] decodes the most frequent terms' posting
+//     lists ahead of searches; [Index.PostingsCache] is their budget.
 //   - [Options] (nil means defaults; InMemory for tests; ReadOnly for
 //     serving replicas) and [SearchOptions].
 //
@@ -88,7 +90,9 @@
 //     Go heap (not bounded by GOMEMLIMIT or leaper serve --max-memory):
 //     up to Options.PostingsCache, by default an eighth of the machine's
 //     memory, and are kept until Close. The first search with a frequent
-//     term pays for decoding its list (about 50 ns a posting).
+//     term pays for decoding its list (about 50 ns a posting), unless
+//     [Index.WarmPostings] decoded it before (leaper serve does, before
+//     it says ready).
 //   - Block maxima are computed at the field's average length when the
 //     list is decoded; a read-only index's averages do not change, and a
 //     list whose average differs falls back to the loose bound.

@@ -5,10 +5,11 @@ package index
 func SetBleveOnly(ix *Index, on bool) { ix.bleveOnly = on }
 
 // CachePostings makes a read-only index decode every posting list of at
-// least minDF postings, within budget bytes.
+// least minDF postings, within budget bytes; WarmPostings then decodes
+// lists of minDF postings or more.
 func CachePostings(ix *Index, minDF uint64, budget int64) {
 	ix.plists.free()
-	ix.plists = &plistCache{budget: budget, minDF: minDF}
+	ix.plists = &plistCache{budget: budget, minDF: minDF, warmDF: minDF}
 }
 
 // BlockSkips is the number of block ranges MaxScore has skipped.

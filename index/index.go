@@ -145,7 +145,7 @@ func Open(dir string, opts *Options) (*Index, error) {
 		}
 	}
 	if o.ReadOnly && o.PostingsCache > 0 {
-		ix.plists = &plistCache{budget: o.PostingsCache, minDF: minCachedDF}
+		ix.plists = &plistCache{budget: o.PostingsCache, minDF: minCachedDF, warmDF: minWarmDF}
 	}
 	ix.log.Debug("index opened", "dir", dir, "in_memory", o.InMemory, "read_only", o.ReadOnly, "created", created)
 	return ix, nil

@@ -119,10 +119,11 @@ type maxScore struct {
 	theta float64 // the k-th best score once k pages are held
 	// passed is the last page of the block range blockSkip last could
 	// not skip, while theta stays: pages up to it are not checked again.
-	passed uint64
-	buf    [8]byte // a document number for Advance
-	held   []*cursor
-	at     []*cursor // essential cursors on the page being scored
+	passed  uint64
+	buf     [8]byte // a document number for Advance
+	held    []*cursor
+	at      []*cursor // essential cursors on the page being scored
+	seedBuf []int
 }
 
 // newMaxScore opens the clauses of terms: each term in the title (boosted)
@@ -325,18 +326,20 @@ func (m *maxScore) run(ctx context.Context, k int) ([]scoredDoc, error) {
 	return cands, nil
 }
 
-// seedMax is the longest list seed scores the pages of.
+// seedMax is the most pages seed scores.
 const seedMax = 512
 
 // seed starts theta before the loop, so that clauses are non-essential
-// from the first page: it scores the pages of the shortest decoded list
-// (the rarest clause, the likeliest to be on the best pages) over the
-// decoded clauses, with cursors of its own, and takes the k-th best. A
-// page's score there leaves out the clauses without a decoded list (and
-// their share of the coord factor), so it is at most the page's score:
-// the k-th best of k distinct pages is at most the k-th best score of
-// the query, and nothing that reaches it is pruned. The loop finds and
-// scores those pages again. Not with a filter year.
+// from the first page: it scores pages of the shortest decoded list (the
+// rarest clause, the likeliest to be on the best pages) over the decoded
+// clauses, with cursors of its own, and takes the k-th best. A list of
+// more than seedMax pages gives the pages of its blocks with the highest
+// maxima, seedMax of them. A page's score there leaves out the clauses
+// without a decoded list (and their share of the coord factor), so it is
+// at most the page's score: the k-th best of k distinct pages is at most
+// the k-th best score of the query, and nothing that reaches it is
+// pruned. The loop finds and scores those pages again. Not with a filter
+// year.
 func (m *maxScore) seed(k int) error {
 	pivot := -1
 	for i, c := range m.cls {
@@ -345,9 +348,12 @@ func (m *maxScore) seed(k int) error {
 		}
 	}
 	// With a filter year, the pages seed scores may be filtered out.
-	if pivot < 0 || m.filter != nil || m.cls[pivot].list.n > seedMax || m.cls[pivot].list.n < k {
+	if pivot < 0 || m.filter != nil || m.cls[pivot].list.n < k {
 		return nil
 	}
+	p := m.cls[pivot].list
+	blocks := seedBlocks(p, m.seedBuf[:0])
+	m.seedBuf = blocks
 	own := make([]cursor, 0, len(m.cls))
 	for _, c := range m.cls {
 		if c.list != nil {
@@ -357,23 +363,24 @@ func (m *maxScore) seed(k int) error {
 			own = append(own, o)
 		}
 	}
-	p := m.cls[pivot].list
 	top := topScores{h: make(minHeap, 0, k), k: k}
-	for i := 0; i < p.n; i++ {
-		doc := p.docAt(i/blockSize, i%blockSize)
-		var sum float64
-		matched := 0
-		for j := range own {
-			o := &own[j]
-			if err := o.advance(doc, &m.buf); err != nil {
-				return err
+	for _, b := range blocks {
+		for j := range min(blockSize, p.n-b*blockSize) {
+			doc := p.docAt(b, j)
+			var sum float64
+			matched := 0
+			for i := range own {
+				o := &own[i]
+				if err := o.advance(doc, &m.buf); err != nil {
+					return err
+				}
+				if o.cur == doc {
+					sum += o.score()
+					matched++
+				}
 			}
-			if o.cur == doc {
-				sum += o.score()
-				matched++
-			}
+			top.add(sum * float64(matched) / m.total)
 		}
-		top.add(sum * float64(matched) / m.total)
 	}
 
 	if th := top.threshold(); th > m.theta {
@@ -383,6 +390,38 @@ func (m *maxScore) seed(k int) error {
 		}
 	}
 	return nil
+}
+
+// seedBlocks appends to buf the blocks of l that seed scores, in order:
+// all of them when l has seedMax postings or fewer, else the seedMax /
+// blockSize blocks with the highest maxima (the first of equals).
+func seedBlocks(l *plist, buf []int) []int {
+	nb := len(l.last)
+	if l.n <= seedMax {
+		for b := range nb {
+			buf = append(buf, b)
+		}
+		return buf
+	}
+	want := seedMax / blockSize
+	// A short selection: buf holds the best blocks so far, by maximum
+	// descending.
+	for b := range nb {
+		v := l.bmax[b]
+		if len(buf) == want && v <= l.bmax[buf[want-1]] {
+			continue
+		}
+		if len(buf) < want {
+			buf = append(buf, b)
+		} else {
+			buf[want-1] = b
+		}
+		for i := len(buf) - 1; i > 0 && l.bmax[buf[i]] > l.bmax[buf[i-1]]; i-- {
+			buf[i], buf[i-1] = buf[i-1], buf[i]
+		}
+	}
+	slices.Sort(buf)
+	return buf
 }
 
 // blockSkips counts the block ranges blockSkip skipped, for tests.

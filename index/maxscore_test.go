@@ -236,6 +236,16 @@ func TestBlockMaxMatchesBleve(t *testing.T) {
 			t.Errorf("minDF %d: no block range was skipped", minDF)
 		}
 	}
+	// The frequent terms' lists decoded before any search, by
+	// WarmPostings: the same rankings.
+	for _, budget := range []int64{1 << 30, 64 << 10} {
+		index.CachePostings(ro, 200, 1<<30)
+		st, err := ro.WarmPostings(ctx, budget)
+		if err != nil || st.Lists == 0 || st.Bytes <= 0 || st.Bytes > budget+budget/2 {
+			t.Fatalf("WarmPostings(%d): %+v, %v", budget, st, err)
+		}
+		compareWithBleve(t, ro, qs, ys)
+	}
 }
 
 // TestMaxScoreMatchesBleveCorpus compares the two evaluations on real

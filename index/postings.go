@@ -75,6 +75,9 @@ type plist struct {
 type plistCache struct {
 	budget int64
 	minDF  uint64 // minCachedDF but in tests
+	// warmDF is the shortest list WarmPostings decodes: minWarmDF but
+	// in tests.
+	warmDF uint64
 	used   atomic.Int64
 	m      sync.Map // string(field + "\x00" + term) -> *plistEntry
 	mem    arena

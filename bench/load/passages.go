@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"net/http"
 	"runtime"
 	"time"
 
@@ -29,6 +30,9 @@ type PassageOptions struct {
 	// that the runs load instead of one served in-process; storeDir is
 	// then not opened and Lucene cannot run.
 	URL string
+	// Evaluations is the in-process server's serve.Options.Evaluations
+	// (0: its default).
+	Evaluations int
 }
 
 // PassageRun is one /retrieve load run on a passage store.
@@ -58,7 +62,8 @@ func Passages(ctx context.Context, o PassageOptions, storeDir string, qs []strin
 			return nil, 0, err
 		}
 		defer w.Close()
-		srv := serve.NewServer(w, nil)
+		srv := serve.NewServer(w, &serve.Options{Evaluations: o.Evaluations})
+		fmt.Fprintf(o.Log, "server: in-process, workers %d, evaluations %d\n", srv.Stats().Workers, srv.Stats().Evaluations)
 		ln, err := net.Listen("tcp", "127.0.0.1:0")
 		if err != nil {
 			return nil, 0, err
@@ -71,6 +76,11 @@ func Passages(ctx context.Context, o PassageOptions, storeDir string, qs []strin
 	} else if o.Lucene {
 		return nil, 0, fmt.Errorf("load: Lucene runs need the store served in-process, not --url")
 	}
+	took, err := waitReady(ctx, base, o.Timeout)
+	if err != nil {
+		return nil, 0, err
+	}
+	fmt.Fprintf(o.Log, "server: ready after %.1fs\n", took.Seconds())
 	post, err := httpDoer(base, "", o.Clients)
 	if err != nil {
 		return nil, 0, err
@@ -108,6 +118,35 @@ func Passages(ctx context.Context, o PassageOptions, storeDir string, qs []strin
 		runs = append(runs, lr...)
 	}
 	return runs, rssKB() << 10, nil
+}
+
+// waitReady polls GET /readyz until the server says it is ready (its
+// warm-up done), as a balancer would before sending it work; a server
+// without /readyz is taken as ready.
+func waitReady(ctx context.Context, base string, timeout time.Duration) (time.Duration, error) {
+	start := time.Now()
+	hc := &http.Client{Timeout: 10 * time.Second}
+	for {
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, base+"/readyz", nil)
+		if err != nil {
+			return 0, err
+		}
+		resp, err := hc.Do(req)
+		if err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusOK || resp.StatusCode == http.StatusNotFound {
+				return time.Since(start), nil
+			}
+		}
+		if time.Since(start) > timeout {
+			return 0, fmt.Errorf("load: %s not ready within %s (%v)", base, timeout, err)
+		}
+		select {
+		case <-ctx.Done():
+			return 0, ctx.Err()
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
 }
 
 func passageRun(target string, batch, clients int, r BenchRun) PassageRun {

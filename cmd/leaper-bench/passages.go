@@ -52,6 +52,9 @@ type BenchPassagesOptions struct {
 	// CPUProfile, when set, is where the CPU profile of the load runs
 	// (the in-process server and the load generator) is written.
 	CPUProfile string
+	// Evaluations is the in-process server's serve.Options.Evaluations
+	// (0: its default).
+	Evaluations int
 }
 
 // PassageResult is one size: the replay, the build and the load runs.
@@ -99,6 +102,9 @@ after the other. The machine's load average is reported beside them.`,
 			if opts.Batches, err = counts(batches, "--batches", 1, serve.DefaultMaxBatch); err != nil {
 				return err
 			}
+			if opts.Evaluations < 0 {
+				return usageErrorf("--evaluations must not be negative")
+			}
 			if opts.Clients < 1 || opts.Clients > load.MaxClients || opts.Queries < 1 {
 				return usageErrorf("--clients must be within 1..%d and --queries positive", load.MaxClients)
 			}
@@ -135,6 +141,7 @@ after the other. The machine's load average is reported beside them.`,
 	c.Flags().IntVar(&opts.Rounds, "rounds", 2, "rounds of the --lucene comparison")
 	c.Flags().BoolVar(&opts.Reuse, "reuse", false, "load the stores an earlier --keep run left in --work; no replay or build")
 	c.Flags().StringVar(&opts.URL, "url", "", "load this running server (leaper serve over the store of the one --passages size) instead of serving in-process; no replay or build")
+	c.Flags().IntVar(&opts.Evaluations, "evaluations", 0, "the in-process server's search queries evaluated at once, as leaper serve --evaluations (0: its default, the CPUs)")
 	c.Flags().StringVar(&opts.CPUProfile, "cpuprofile", "", "write the CPU profile of the load runs (in-process server and load generator) to this file")
 	return c
 }
@@ -259,7 +266,7 @@ func benchPassageSize(ctx context.Context, o *BenchPassagesOptions, work string,
 	// The server's collector paced as leaper serve paces it.
 	restore := cmdutil.CollectNear(1<<30, -1)
 	r.Runs, r.ServeRSS, err = load.Passages(ctx, load.PassageOptions{Log: errOut, Clients: o.Clients,
-		Batches: o.Batches, Timeout: o.Timeout, Lucene: o.Lucene, Rounds: o.Rounds, URL: o.URL}, storeDir, qs)
+		Batches: o.Batches, Timeout: o.Timeout, Lucene: o.Lucene, Rounds: o.Rounds, URL: o.URL, Evaluations: o.Evaluations}, storeDir, qs)
 	restore()
 	if err == nil && !o.Keep && !o.Reuse && o.URL == "" {
 		os.RemoveAll(storeDir)

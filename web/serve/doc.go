@@ -73,7 +73,8 @@
 // behind the token.
 //
 // Replicas behind a load balancer (replica.go): several servers may open
-// one store directory read-only at once. Serve warms the store (a few
+// one store directory read-only at once. Serve warms the store (the most
+// frequent terms' posting lists decoded, up to two minutes, then a few
 // searches and visits) before /readyz says ready; once its context is done
 // it says 503 for Options.Drain, still answering, then stops accepting and
 // lets in-flight requests finish. Switch (or POST /admin/store) opens a
@@ -95,9 +96,14 @@
 //
 // A Server answers many clients at once over one read-only store; there is
 // no global lock. At most Options.Workers tool executions run at a time;
-// further requests queue (and give up when their client goes away). A
-// /retrieve batch holds one slot and answers its queries on up to Workers
-// goroutines, within Options.BatchTimeout. The optional response cache is
+// further requests queue (and give up when their client goes away). Within
+// them, at most Options.Evaluations search queries (default GOMAXPROCS)
+// are evaluated at once, admitted in arrival order (admit.go): latency is
+// then a wait in line plus the query's own time, not every request's
+// share of the cores. A /retrieve batch holds one worker slot and sends
+// its queries to that line from up to Evaluations goroutines, one query
+// each at a time, so calls sent meanwhile are admitted between its
+// queries; it is answered within Options.BatchTimeout. The optional response cache is
 // an LRU split into shards, keyed by store id as well; counters and
 // latency histograms are atomics. The store a request reads is held by a
 // counter on an atomically swapped pointer, so a switch takes no lock on

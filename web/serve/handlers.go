@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"unicode"
 
 	"github.com/leaper-dev/leaper/graph"
@@ -116,7 +117,11 @@ func (s *Server) search(r *http.Request, body []byte) ([]byte, bool, error) {
 	}
 	key := "search|" + strconv.Itoa(year) + "|" + jsonKey(qs)
 	return s.cached(r.Context(), "search", key, func(ctx context.Context) (any, error) {
-		o, err := webOf(ctx).Search(ctx, qs, year)
+		var o *web.Observation
+		err := s.eval.do(ctx, func() (err error) {
+			o, err = webOf(ctx).Search(ctx, qs, year)
+			return err
+		})
 		return normalize(o), err
 	})
 }
@@ -260,28 +265,47 @@ func (s *Server) retrieve(r *http.Request, body []byte) ([]byte, bool, error) {
 	})
 }
 
-// batchHits runs the queries of one /retrieve call on up to
-// Options.Workers goroutines (the call holds one worker slot: a batch of
-// thousands would otherwise take one core for minutes), each query's hits
-// at its own index.
+// batchHits answers the queries of one /retrieve call, each query's hits
+// at its own index. Each query is evaluated in the gate (Options.Evaluations,
+// in arrival order). A batch sends its queries to the gate from up to
+// Evaluations goroutines, each taking the next query once its last is
+// answered: the batch has at most that many queries waiting, so a query
+// arriving meanwhile (a single call, another batch's) is admitted after
+// those few rather than after the whole batch, and a batch of thousands
+// still keeps every core busy when it is alone. The call holds one
+// worker slot.
 func (s *Server) batchHits(ctx context.Context, qs []string, k int) ([][]web.Hit, error) {
 	out := make([][]web.Hit, len(qs))
 	w := webOf(ctx)
-	if len(qs) == 1 {
-		h, err := w.Hits(ctx, qs[0], k, 0)
-		out[0] = h
-		return out, err
-	}
-	g, gctx := errgroup.WithContext(ctx)
-	g.SetLimit(s.opts.Workers)
-	for i, q := range qs {
-		g.Go(func() error {
-			if err := gctx.Err(); err != nil {
-				return err
+	hits := func(ctx context.Context, i int) error {
+		return s.eval.do(ctx, func() error {
+			if s.beforeEval != nil {
+				s.beforeEval(qs[i])
 			}
-			h, err := w.Hits(gctx, q, k, 0)
+			h, err := w.Hits(ctx, qs[i], k, 0)
 			out[i] = h
 			return err
+		})
+	}
+	if len(qs) == 1 {
+		return out, hits(ctx, 0)
+	}
+	g, gctx := errgroup.WithContext(ctx)
+	var next atomic.Int64
+	for range min(s.opts.Evaluations, len(qs)) {
+		g.Go(func() error {
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= len(qs) {
+					return nil
+				}
+				if err := gctx.Err(); err != nil {
+					return err
+				}
+				if err := hits(gctx, i); err != nil {
+					return err
+				}
+			}
 		})
 	}
 	if err := g.Wait(); err != nil {

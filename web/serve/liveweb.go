@@ -111,7 +111,11 @@ func (s *Server) serper(r *http.Request, body []byte) ([]byte, bool, error) {
 	return s.cached(r.Context(), "serper/search", key, func(ctx context.Context) (any, error) {
 		out := make([]*SerperResponse, len(reqs))
 		for i, q := range reqs {
-			hits, err := webOf(ctx).Hits(ctx, q.Q, q.Num*q.Page, 0)
+			var hits []web.Hit
+			err := s.eval.do(ctx, func() (err error) {
+				hits, err = webOf(ctx).Hits(ctx, q.Q, q.Num*q.Page, 0)
+				return err
+			})
 			if err != nil {
 				return nil, err
 			}

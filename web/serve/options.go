@@ -17,6 +17,13 @@ type Options struct {
 	// Default 2×GOMAXPROCS: tools are CPU-bound, and a little more than one
 	// per core hides the short waits on Badger and the index.
 	Workers int
+	// Evaluations bounds the search queries evaluated at once (a
+	// /retrieve query, a /search or Serper call); further ones wait in
+	// the order they came. Default GOMAXPROCS: evaluation is CPU-bound,
+	// and one per core answers each query at a core's speed instead of
+	// sharing the cores among every request in flight, which stretches
+	// every latency by the number of requests (see admit.go).
+	Evaluations int
 	// Cache is the number of responses kept in an LRU cache keyed by
 	// endpoint and canonical arguments; 0 turns it off.
 	Cache int
@@ -72,6 +79,7 @@ func (o *Options) Validate() error {
 		neg  bool
 	}{
 		{"Workers", o.Workers < 0},
+		{"Evaluations", o.Evaluations < 0},
 		{"Cache", o.Cache < 0},
 		{"MaxBody", o.MaxBody < 0},
 		{"MaxQueries", o.MaxQueries < 0},
@@ -98,6 +106,9 @@ func (o *Options) withDefaults() Options {
 	}
 	if c.Workers <= 0 {
 		c.Workers = 2 * runtime.GOMAXPROCS(0)
+	}
+	if c.Evaluations <= 0 {
+		c.Evaluations = runtime.GOMAXPROCS(0)
 	}
 	if c.Cache < 0 {
 		c.Cache = 0

@@ -36,6 +36,7 @@ type Server struct {
 	mu       sync.Mutex
 	mountFns map[string]func(*web.Web) http.Handler
 	sem      chan struct{}
+	eval     *gate
 	cache    *cache
 	start    time.Time
 	token    [sha256.Size]byte
@@ -51,6 +52,9 @@ type Server struct {
 	// beforeTool, when set (tests), runs inside the worker slot before a
 	// tool executes.
 	beforeTool func(endpoint string)
+	// beforeEval, when set (tests), runs in the gate before a /retrieve
+	// query is evaluated.
+	beforeEval func(query string)
 }
 
 // NewServer returns a Server over w.
@@ -59,6 +63,7 @@ func NewServer(w *web.Web, opts *Options) *Server {
 	s := &Server{
 		opts:     o,
 		sem:      make(chan struct{}, o.Workers),
+		eval:     newGate(o.Evaluations),
 		cache:    newCache(o.Cache),
 		start:    time.Now(),
 		mux:      http.NewServeMux(),
@@ -122,6 +127,7 @@ func (s *Server) Stats() *Stats {
 		InFlight:      s.flight.Load(),
 		Queued:        s.queued.Load(),
 		Workers:       s.opts.Workers,
+		Evaluations:   s.opts.Evaluations,
 		CacheEntries:  s.cache.len(),
 		CacheCapacity: s.opts.Cache,
 		Endpoints:     map[string]EndpointStats{},

@@ -117,6 +117,7 @@ type Stats struct {
 	InFlight      int64                    `json:"in_flight"`
 	Queued        int64                    `json:"queued"`
 	Workers       int                      `json:"workers"`
+	Evaluations   int                      `json:"evaluations"`
 	CacheEntries  int                      `json:"cache_entries"`
 	CacheCapacity int                      `json:"cache_capacity"`
 	Endpoints     map[string]EndpointStats `json:"endpoints"`
