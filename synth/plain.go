@@ -42,7 +42,7 @@ func (s *synth) plainKeys(t *graph.Tree) bool {
 	}
 	// "Color" twice (a tip's and a ring's): the key is one of two
 	// columns of its name, and a reader takes both.
-	if twiceHeaded(t, t.KeyHeader) || sectionSuffix(t) {
+	if twiceHeaded(t, t.KeyHeader) || sectionSuffix(t) || attributeKey(t) {
 		return false
 	}
 	if notNameKeys[strings.ToLower(strings.Trim(words(t.KeyHeader), " ."))] {
@@ -601,4 +601,27 @@ func clueHeader(h string) string {
 		w = strings.TrimSuffix(w, "s")
 	}
 	return w
+}
+
+// personHeaders name a column of the people a row is about.
+var personHeaders = map[string]bool{"name": true, "player": true, "athlete": true, "driver": true, "rider": true, "member": true}
+
+// attributeKey reports whether t's key is not what its rows are about: a
+// roster keyed by "High School" while a "Name" or "Player" column holds
+// the people (each school's "height" is its player's), or a key whose
+// header is a plural of people ("Drivers": a cell names a crew).
+func attributeKey(t *graph.Tree) bool {
+	kh := strings.ToLower(strings.TrimSpace(words(t.KeyHeader)))
+	if t.KeyDomain == "person" && pluralWord(kh) {
+		return true
+	}
+	if personHeaders[kh] || personHeaders[strings.TrimSuffix(kh, "s")] {
+		return false
+	}
+	for _, c := range t.Columns {
+		if personHeaders[strings.ToLower(strings.TrimSpace(c.Header))] {
+			return true
+		}
+	}
+	return false
 }

@@ -1,6 +1,10 @@
 package synth
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/leaper-dev/leaper/graph"
+)
 
 // TestPlainWords: the cells, headers and sections readers of Basic tasks
 // stumbled over are told from those they read without a pause.
@@ -117,6 +121,18 @@ func TestClueHeader(t *testing.T) {
 	for h, want := range map[string]string{"Languages": "language", "Director (s)": "director", "Goals": "goals", "Nationality": "nationality"} {
 		if got := clueHeader(h); got != want {
 			t.Errorf("clueHeader(%q) = %q, want %q", h, got, want)
+		}
+	}
+}
+
+func TestAttributeKey(t *testing.T) {
+	roster := &graph.Tree{KeyHeader: "High School", Columns: []graph.Column{{Header: "Name"}, {Header: "Height"}}}
+	crews := &graph.Tree{KeyHeader: "Drivers", KeyDomain: "person", Columns: []graph.Column{{Header: "Team"}}}
+	players := &graph.Tree{KeyHeader: "Player", KeyDomain: "person", Columns: []graph.Column{{Header: "Name"}, {Header: "Club"}}}
+	medals := &graph.Tree{KeyHeader: "Nation", Columns: []graph.Column{{Header: "Gold"}}}
+	for tr, want := range map[*graph.Tree]bool{roster: true, crews: true, players: false, medals: false} {
+		if got := attributeKey(tr); got != want {
+			t.Errorf("attributeKey(%q) = %v, want %v", tr.KeyHeader, got, want)
 		}
 	}
 }
