@@ -1049,7 +1049,7 @@ func twice(t *task.Task, r *Report) {
 // the disambiguator is left out. No reader or grader can tell which row is
 // which. (Keys of two tables named alike, two churches of one name in two
 // counties, are two things the tables write alike: they stay.)
-func (au *Auditor) alike(t *task.Task, trees []*graph.Tree, r *Report) {
+func (a *Auditor) alike(t *task.Task, trees []*graph.Tree, r *Report) {
 	for _, tr := range trees {
 		by := map[string][]uint32{}
 		for _, tg := range t.Targets {
@@ -1065,9 +1065,9 @@ func (au *Auditor) alike(t *task.Task, trees []*graph.Tree, r *Report) {
 			if len(es) < 2 {
 				continue
 			}
-			a, b := tr.Shown[es[0]], tr.Shown[es[1]]
-			if a == "" || b == "" || Fold(a) != Fold(b) {
-				r.add(Unmatched, "the answer names two keys of tree %d alike that the table writes apart (%q, %q)", tr.ID, au.entity(es[0]).Name, au.entity(es[1]).Name)
+			x, y := tr.Shown[es[0]], tr.Shown[es[1]]
+			if x == "" || y == "" || Fold(x) != Fold(y) {
+				r.add(Unmatched, "the answer names two keys of tree %d alike that the table writes apart (%q, %q)", tr.ID, a.entity(es[0]).Name, a.entity(es[1]).Name)
 				return
 			}
 		}

@@ -74,23 +74,9 @@ func (t *Tree) fast(b []byte) error {
 		case "shown":
 			t.Shown, err = p.shown()
 		case "untitled":
-			switch {
-			case p.lit("true"):
-				t.Untitled = true
-			case p.lit("false"):
-				t.Untitled = false
-			default:
-				err = errRowSyntax
-			}
+			t.Untitled, err = p.bool()
 		case "cut":
-			switch {
-			case p.lit("true"):
-				t.Cut = true
-			case p.lit("false"):
-				t.Cut = false
-			default:
-				err = errRowSyntax
-			}
+			t.Cut, err = p.bool()
 		default:
 			return errRowSyntax
 		}
@@ -164,6 +150,16 @@ func (p *rowParser) s() (string, error) {
 		p.i++
 	}
 	return "", errRowSyntax
+}
+
+func (p *rowParser) bool() (bool, error) {
+	switch {
+	case p.lit("true"):
+		return true, nil
+	case p.lit("false"):
+		return false, nil
+	}
+	return false, errRowSyntax
 }
 
 func (p *rowParser) u32() (uint32, error) {

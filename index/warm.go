@@ -1,6 +1,7 @@
 package index
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math"
@@ -87,15 +88,7 @@ func (ix *Index) WarmPostings(ctx context.Context, budget int64) (WarmStats, err
 			return st, nil
 		}
 	}
-	slices.SortFunc(lists, func(a, b list) int {
-		switch {
-		case a.df > b.df:
-			return -1
-		case a.df < b.df:
-			return 1
-		}
-		return 0
-	})
+	slices.SortFunc(lists, func(a, b list) int { return cmp.Compare(b.df, a.df) }) // longest first
 	budget = min(budget, pc.budget)
 	var spent int64
 	var next atomic.Int64

@@ -650,6 +650,8 @@ func cellValues(c table.Cell, typ graph.Datatype, buf []graph.Value) []graph.Val
 func cellValue(c table.Cell, typ graph.Datatype) graph.Value {
 	text := strings.TrimSpace(textnorm.SqueezeSpaces(c.Text))
 	if len(c.Links) == 1 && c.Links[0] != "" && !trailingLink(text, c.Links[0]) && !labelLink(text, c.Links[0]) && !parenLink(text, c.Links[0]) &&
+		// "Inverness vicinity" linking Inverness, Florida (the National
+		// Register's listings) names a place near the town: its text.
 		!(pairText(text) && unlinkedNames(c)) && !strings.HasSuffix(text, " vicinity") &&
 		(typ == graph.TypeEntity || typ == graph.TypeText && linkIsCell(text, c.Links[0])) {
 		l := c.Links[0]
@@ -865,10 +867,6 @@ func sameName(a, b string) bool {
 	fa, fb := strings.Fields(a), strings.Fields(b)
 	return len(fa) > 0 && len(fb) > 0 && fa[len(fa)-1] == fb[len(fb)-1] && a[0] == b[0]
 }
-
-// A cell "Inverness vicinity" linking Inverness, Florida (the National
-// Register's listings) names a place near the town, not the town: its
-// value is its text.
 
 // pairText reports whether a cell joins names with "&" or "and"
 // ("Philippe Arthuys & Jean-Louis Levi-Alvarès"): with one of them

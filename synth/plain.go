@@ -11,14 +11,16 @@ import (
 	"github.com/leaper-dev/leaper/graph"
 )
 
-// A Basic task asks for a table's keys by what they are and for their
-// values by their headers' words: readers of Basic tasks stumbled most
-// over keys that are no names (dates, ranks, a statistic's category, a
-// pick number), headers that are no noun ("Venue/Event", "Change,
-// reason", "Year (Ceremony)") and cells that carry the export's marks
-// ("PARI:", "/ Michael Haneke", "35.", "Russia; Astrakhan"). The checks
-// here keep a Basic task to tables and columns a person can ask about in
-// words and answer as the table writes them.
+// A task asks for a table's keys by what they are and for their values
+// by their headers' words: readers stumbled most over keys that are no
+// names (dates, ranks, a statistic's category, a pick number), headers
+// that are no noun ("Venue/Event", "Change, reason", "Year (Ceremony)"),
+// cells that carry the export's marks ("PARI:", "/ Michael Haneke", "35.",
+// "Russia; Astrakhan") and clues or filters a person reads otherwise than
+// the store ("Defense" for "Defence", "French, Hebrew" for French). The
+// checks here keep Basic keys and columns, and the union variants'
+// columns, pivots, clues and filters, to what a person can ask about in
+// words and answer as the tables write it.
 
 // notNameKeys are key headers whose cells are not names of things but
 // positions, times or labels of a row ("Category" of a team's leaders,
@@ -40,8 +42,9 @@ func (s *synth) plainKeys(t *graph.Tree) bool {
 	if t.KeyDomain == "time" || !plainHeader(t.KeyHeader, false) {
 		return false
 	}
-	// "Color" twice (a tip's and a ring's): the key is one of two
-	// columns of its name, and a reader takes both.
+	// A key headed like a dropped duplicate ("Color" of a tip and of a
+	// ring), headers carrying a section row, or a key that is a row's
+	// attribute: a reader takes other rows or another column.
 	if twiceHeaded(t, t.KeyHeader) || sectionSuffix(t) || attributeKey(t) {
 		return false
 	}
