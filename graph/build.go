@@ -557,7 +557,10 @@ func sortedIDs(m map[uint32]bool) []uint32 {
 // a cell of its own, to make Tree.Shown: the text the table writes most
 // often for it, where an answer should give that text (Writes). A title
 // written as such, or as a code ("D.C."), votes for the title; on a tie
-// the title stays ("Washington" and "D.C." for Washington, D.C.).
+// the title stays ("Washington" and "D.C." for Washington, D.C.). A table
+// that writes one article two ways ("Washington" as a city, "District of
+// Columbia" as a state) has no one text for it: the title stays, since
+// Shown stands for every cell of the article.
 type cellTexts map[uint32]*writtenTexts
 
 type writtenTexts struct {
@@ -585,6 +588,9 @@ func (c cellTexts) add(id uint32, v Value) {
 func (c cellTexts) shown() map[uint32]string {
 	var out map[uint32]string
 	for id, t := range c {
+		if t.ways() > 1 {
+			continue
+		}
 		best, n := "", t.votes[""]
 		for text, k := range t.votes {
 			if text != "" && (k > n || k == n && best != "" && better(t.name, text, best)) {
@@ -600,6 +606,15 @@ func (c cellTexts) shown() map[uint32]string {
 		out[id] = best
 	}
 	return out
+}
+
+// ways counts the texts other than the title written for an article.
+func (t *writtenTexts) ways() int {
+	n := len(t.votes)
+	if _, ok := t.votes[""]; ok {
+		n--
+	}
+	return n
 }
 
 // better orders two texts of one title for Shown ties: the title's own

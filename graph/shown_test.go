@@ -50,11 +50,12 @@ func TestShownTexts(t *testing.T) {
 		{{link("Cork", "Cork (city)")}, {link("Golding", "William Golding")}},
 		{{link("Drumcondra", "Drumcondra, Dublin")}, {link("Ann Smith", "Ann Smith")}},
 		{{link("Bray, County Wicklow", "Bray, County Wicklow"), link("Greystones", "Greystones")}, {link("Bo Li", "Bo Li")}},
-		// One article written two ways keeps its title.
+		// One article written as a text and as a code keeps its title.
 		{{link("Washington", "Washington, D.C.")}, {link("D.C.", "Washington, D.C.")}},
-		// Written two ways that both name it: the more frequent text.
+		// Written one way in two rows: that text.
 		{{link("La Plata", "La Plata, Maryland")}, nil},
-		{{link("La Plata vicinity", "La Plata, Maryland")}, nil},
+		// Written as two texts (a city, a state): no one text, the title.
+		{{link("District of Columbia", "Washington, D.C.")}, nil},
 		{{link("La Plata", "La Plata, Maryland")}, nil},
 	}
 	ids := map[string]uint32{}
