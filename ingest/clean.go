@@ -198,6 +198,7 @@ func profile(t *table.Table, rows [][]table.Cell, s *graph.Shaped) ([]*colInfo, 
 		h := cleanHeader(t.Header[j])
 		col := column(rows, j)
 		cutDetails(col)
+		cutNotes(col)
 		splitLinks(col)
 		if reason := dropReason(h, col); reason != "" {
 			s.Dropped = append(s.Dropped, headerOr(h, j)+": "+reason)
@@ -343,6 +344,40 @@ func detailsCut(s string) (string, bool) {
 		return s, false
 	}
 	return t, true
+}
+
+// rosterNote matches a squad list's note after a player's name: "(on
+// loan from Granada)", "(Captain)", "(c)", "(vice-captain)".
+var rosterNote = regexp.MustCompile(`(?i)^(.*\S)\s*\((?:on loan (?:from|to) [^()]*|loaned from [^()]*|captain|vice[- ]captain|c|vc)\)$`)
+
+// cutNotes takes a squad list's notes off its names: "Essaïd Belkalem (on
+// loan from Granada)" is the player, linked as such, not a text naming a
+// loan. Links the note holds go with it; a name whose link cannot be told
+// keeps the cell's first. col holds copies of the table's cells.
+func cutNotes(col []table.Cell) {
+	for i, c := range col {
+		m := rosterNote.FindStringSubmatch(strings.TrimSpace(textnorm.SqueezeSpaces(c.Text)))
+		if m == nil {
+			continue
+		}
+		col[i].Text = m[1]
+		if len(c.Links) < 2 {
+			continue
+		}
+		var keep []string
+		for _, l := range c.Links {
+			for _, n := range linkNames(l) {
+				if strings.Contains(m[1], n) {
+					keep = append(keep, l)
+					break
+				}
+			}
+		}
+		if len(keep) == 0 {
+			keep = c.Links[:1]
+		}
+		col[i].Links = keep
+	}
 }
 
 // summaryRow reports a row that totals or averages the others: its first

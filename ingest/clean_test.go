@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"reflect"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -489,6 +490,37 @@ func TestSplitLinks(t *testing.T) {
 		if got := len(col[i].Links) == 1; got != want {
 			t.Errorf("%q linked %v, want %v", col[i].Text, got, want)
 		}
+	}
+}
+
+// TestCutNotes: a squad list's notes come off its names, with the links
+// they hold; other parentheses stay.
+func TestCutNotes(t *testing.T) {
+	col := []table.Cell{
+		{Text: "Essaïd Belkalem (on loan from Granada)", Links: []string{"Essaïd Belkalem", "Granada CF"}},
+		{Text: "Manuel Almunia (Captain)", Links: []string{"Manuel Almunia"}},
+		{Text: "Brian McBride (c)", Links: []string{"Brian McBride"}},
+		{Text: "Park Chu-Young (on loan from Arsenal)", Links: []string{"Park Chu-young", "Arsenal F.C."}},
+		{Text: "Sport (Finland)", Links: []string{"Finland"}},
+	}
+	cutNotes(col)
+	want := []struct {
+		text  string
+		links []string
+	}{
+		{"Essaïd Belkalem", []string{"Essaïd Belkalem"}},
+		{"Manuel Almunia", []string{"Manuel Almunia"}},
+		{"Brian McBride", []string{"Brian McBride"}},
+		{"Park Chu-Young", []string{"Park Chu-young"}}, // no name in the text: the first link
+		{"Sport (Finland)", []string{"Finland"}},
+	}
+	for i, w := range want {
+		if col[i].Text != w.text || !slices.Equal(col[i].Links, w.links) {
+			t.Errorf("cell %d = %q %v, want %q %v", i, col[i].Text, col[i].Links, w.text, w.links)
+		}
+	}
+	if v := cellValue(col[0], graph.TypeEntity); v.Type != graph.TypeEntity || v.Name != "Essaïd Belkalem" {
+		t.Errorf("loan cell read as %v %q", v.Type, v.Name)
 	}
 }
 
