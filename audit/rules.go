@@ -180,7 +180,7 @@ var abbrev = regexp.MustCompile(`^(?:[A-Z0-9#+/.%-]{1,4}|[A-Z]{1,3}\d*\s+\w+|\W*
 // for: a question says the words.
 var abbrevs = map[string]string{
 	"pos": "position", "pos.": "position", "conf": "conference", "conf.": "conference",
-	"pts": "points", "pts.": "points", "gp": "games played", "pld": "games played", "p": "played",
+	"pts": "points", "pts.": "points", "gp": "games played", "pld": "games played",
 	"no": "number", "no.": "number", "nat": "nationality", "nat.": "nationality", "w": "wins",
 	"l": "losses", "d": "draws", "t": "ties", "gf": "goals for", "ga": "goals against",
 	"gd": "goal difference", "apps": "appearances", "ht": "height", "wt": "weight",

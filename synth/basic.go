@@ -412,7 +412,11 @@ func (s *synth) basic(ctx context.Context, t *graph.Tree, rng *rand.Rand) (*draf
 		d.given = append(d.given, known)
 	}
 	d.triples = append(d.triples, colTriples(d.cols)...)
-	r := concept(t, rng)
+	siblings, err := s.g.TreesOfPage(t.PageURL)
+	if err != nil {
+		return nil, "", err
+	}
+	r := concept(t, len(siblings) <= 1, rng)
 	cw := colWords(d.cols)
 	d.given = append(d.given, r)
 	d.given = append(d.given, cw...)

@@ -32,6 +32,9 @@ var notNameKeys = map[string]bool{
 	"time": true, "period": true, "status": true, "type": true, "position": true, "pos": true,
 	"edition": true, "week": true, "game": true, "match": true, "event": true, "events": true,
 	"record": true, "records": true, "stage": true, "heat": true, "place": true, "order": true,
+	// A medal's column keys its winners as "golds", often a country and
+	// its athletes run together in one cell.
+	"gold": true, "silver": true, "bronze": true,
 }
 
 // plainKeys reports whether the keys of t read as the names of the
@@ -92,7 +95,13 @@ func plainHeader(h string, unit bool) bool {
 		return false
 	}
 	// "Party list seats Votes PSUV": a table's header rows joined.
-	if fs := strings.Fields(w); len(fs) > 3 && titleCase(fs[1:]) {
+	fs := strings.Fields(w)
+	if len(fs) > 3 && titleCase(fs[1:]) {
+		return false
+	}
+	// "From", "To", "Vs": no noun to ask for. "Length km", "Rainfall in":
+	// a unit row joined to its header, read as words ("length km").
+	if len(fs) == 1 && prepositions[strings.ToLower(fs[0])] || len(fs) > 1 && unitWords[fs[len(fs)-1]] {
 		return false
 	}
 	if i := strings.IndexByte(w, '('); i >= 0 {
@@ -103,6 +112,17 @@ func plainHeader(h string, unit bool) bool {
 	}
 	return !strings.ContainsRune(w, '.') || audit.Words(h) != h
 }
+
+// prepositions are headers that name no thing: the column's relation
+// to the key is its word alone ("From" a college, "To" a club).
+var prepositions = map[string]bool{"from": true, "to": true, "vs": true, "vs.": true, "versus": true,
+	"with": true, "against": true, "at": true, "in": true, "for": true, "by": true, "of": true, "via": true}
+
+// unitWords are units a header row writes under a header ("Length" over
+// "km"), as the last word of the joined header.
+var unitWords = map[string]bool{"km": true, "mi": true, "m": true, "ft": true, "in": true, "cm": true,
+	"mm": true, "kg": true, "lb": true, "lbs": true, "km2": true, "mi2": true, "km²": true, "mi²": true,
+	"ha": true, "acres": true, "sq": true, "mph": true, "km/h": true, "t": true, "MW": true, "GW": true}
 
 // unitParen reports whether a header's parenthesis gives a unit or a
 // year: "m", "MW", "km²", "2011", "US$".

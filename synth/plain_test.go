@@ -1,6 +1,7 @@
 package synth
 
 import (
+	"math/rand/v2"
 	"testing"
 
 	"github.com/leaper-dev/leaper/graph"
@@ -41,6 +42,9 @@ func TestPlainWords(t *testing.T) {
 		{"Height (m)", true, true}, {"Height (m)", false, false}, {"Population (2011)", true, true},
 		{"Team (league)", false, false}, {"Party list seats Votes PSUV", true, false}, {"Pos", true, true},
 		{"Date of birth", true, true}, {"#GM", true, false}, {"R.A. (J2000)", true, false},
+		{"From", true, false}, {"Length km", true, false}, {"Rainfall in", true, false},
+		{"Catchment area mi2", true, false}, {"Length (km)", true, true}, {"Born in", true, false},
+		{"P", true, false}, {"Pld", true, true},
 	} {
 		if got := plainHeader(c.h, c.unit); got != c.plain {
 			t.Errorf("plainHeader(%q, %v) = %v, want %v", c.h, c.unit, got, c.plain)
@@ -133,6 +137,21 @@ func TestAttributeKey(t *testing.T) {
 	for tr, want := range map[*graph.Tree]bool{roster: true, crews: true, players: false, medals: false} {
 		if got := attributeKey(tr); got != want {
 			t.Errorf("attributeKey(%q) = %v, want %v", tr.KeyHeader, got, want)
+		}
+	}
+}
+
+// TestConceptSection: a section its page's name already says is left out
+// only when the page has no other table ("Draft" of "1947 BAA draft"
+// beside its "Other picks").
+func TestConceptSection(t *testing.T) {
+	tr := &graph.Tree{PageTitle: "1947 BAA draft", Section: "Draft"}
+	for seed := uint64(0); seed < 6; seed++ {
+		if got := concept(tr, true, rand.New(rand.NewPCG(seed, 0))); got != "1947 BAA draft" {
+			t.Errorf("alone: concept = %q", got)
+		}
+		if got := concept(tr, false, rand.New(rand.NewPCG(seed, 0))); got != "1947 BAA draft (Draft)" {
+			t.Errorf("beside another table: concept = %q lacks its section", got)
 		}
 	}
 }

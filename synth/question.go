@@ -143,7 +143,7 @@ func plural(s string) string {
 // concept (WebLeaper's "Nobel Prize winners in Literature"): from the
 // entities of its page title and section or caption, never as "the table
 // X on the page Y". Words such as "table" are left out of the section.
-func concept(t *graph.Tree, rng *rand.Rand) string {
+func concept(t *graph.Tree, alone bool, rng *rand.Rand) string {
 	page := strings.Join(strings.Fields(t.PageTitle), " ")
 	isList := false
 	for _, p := range []string{"List of ", "list of ", "Lists of "} {
@@ -166,9 +166,17 @@ func concept(t *graph.Tree, rng *rand.Rand) string {
 		})
 		p = strings.Trim(strings.Join(strings.Fields(p), " "), " ,;:-–")
 		switch {
-		case p == "" || wordsWithin(p, page):
+		case p == "":
+		case wordsWithin(p, page):
 			// "National monuments" of "National Monuments in County
-			// Dublin" says nothing the page's name does not.
+			// Dublin" says nothing the page's name does not, when the
+			// page has no other table; "Draft" of "1947 BAA draft" beside
+			// its "Other picks" tells which table, as written.
+			if !alone && !slices.Contains(orig, p) {
+				parts = append(parts, p)
+				orig = append(orig, p)
+				inline = false
+			}
 		case containsFold(p, page):
 			// A caption that names the page itself ("1996 Frankfurt Galaxy
 			// World League draft selections" on "1996 Frankfurt Galaxy
