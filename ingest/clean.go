@@ -350,13 +350,36 @@ func detailsCut(s string) (string, bool) {
 // loan from Granada)", "(Captain)", "(c)", "(vice-captain)".
 var rosterNote = regexp.MustCompile(`(?i)^(.*\S)\s*\((?:on loan (?:from|to) [^()]*|loaned from [^()]*|captain|vice[- ]captain|c|vc)\)$`)
 
+// footSign matches a name with a footnote sign after it ("Green Island
+// ‡", "Baltimore Bullets*"), which the table explains below it.
+var footSign = regexp.MustCompile(`^(.*\pL[^\s*†‡§]*)\s*[*†‡§]{1,3}$`)
+
+// scoreSuffix matches a name followed by a score ("Clara 3-20", a GAA
+// final's goals and points).
+var scoreSuffix = regexp.MustCompile(`^(.*\pL\S*)\s+\d{1,2}\s*[-–]\s*\d{1,2}$`)
+
 // cutNotes takes a squad list's notes off its names: "Essaïd Belkalem (on
 // loan from Granada)" is the player, linked as such, not a text naming a
-// loan. Links the note holds go with it; a name whose link cannot be told
+// loan; so is a linked winner's score ("Clara 3-20"), and a footnote
+// sign ("Green Island ‡") of any cell. Links the note holds go with it; a name whose link cannot be told
 // keeps the cell's first. col holds copies of the table's cells.
 func cutNotes(col []table.Cell) {
 	for i, c := range col {
-		m := rosterNote.FindStringSubmatch(strings.TrimSpace(textnorm.SqueezeSpaces(c.Text)))
+		text := strings.TrimSpace(textnorm.SqueezeSpaces(c.Text))
+		if m := footSign.FindStringSubmatch(text); m != nil {
+			text = m[1] // "Green Island ‡": the table's footnote sign
+			col[i].Text = text
+		}
+		m := rosterNote.FindStringSubmatch(text)
+		if m == nil && len(c.Links) == 1 {
+			// "Clara 3-20" linking Clara GAA: a final's winner with its
+			// score, one club.
+			if m = scoreSuffix.FindStringSubmatch(text); m != nil && !slices.ContainsFunc(linkNames(c.Links[0]), func(n string) bool {
+				return strings.HasPrefix(n, m[1]) || strings.HasPrefix(m[1], n)
+			}) {
+				m = nil
+			}
+		}
 		if m == nil {
 			continue
 		}
@@ -403,7 +426,8 @@ func headerRow(r []table.Cell, header []string) bool {
 func summaryRow(r []table.Cell) bool {
 	for j := 0; j < len(r) && j < 3; j++ {
 		switch graph.NormText(r[j].Text) {
-		case "total", "totals", "grand total", "total (all)", "sum", "average", "overall", "totals:", "total:":
+		case "total", "totals", "grand total", "total (all)", "sum", "average", "overall", "totals:", "total:",
+			"world", "worldwide", "world total", "rest of the world", "rest of world":
 			return true
 		}
 	}

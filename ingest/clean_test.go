@@ -502,6 +502,11 @@ func TestCutNotes(t *testing.T) {
 		{Text: "Brian McBride (c)", Links: []string{"Brian McBride"}},
 		{Text: "Park Chu-Young (on loan from Arsenal)", Links: []string{"Park Chu-young", "Arsenal F.C."}},
 		{Text: "Sport (Finland)", Links: []string{"Finland"}},
+		{Text: "Clara 3-20", Links: []string{"Clara GAA"}},
+		{Text: "Mount Leinster Rangers 1-13", Links: []string{"Mount Leinster Rangers GAA"}},
+		{Text: "Clara 3-20", Links: nil},
+		{Text: "Route 66 3-4", Links: []string{"Interstate 40"}},
+		{Text: "Green Island ‡"}, {Text: "Baltimore Bullets*", Links: []string{"Baltimore Bullets (1944–1954)"}}, {Text: "5*"},
 	}
 	cutNotes(col)
 	want := []struct {
@@ -513,6 +518,11 @@ func TestCutNotes(t *testing.T) {
 		{"Brian McBride", []string{"Brian McBride"}},
 		{"Park Chu-Young", []string{"Park Chu-young"}}, // no name in the text: the first link
 		{"Sport (Finland)", []string{"Finland"}},
+		{"Clara", []string{"Clara GAA"}},
+		{"Mount Leinster Rangers", []string{"Mount Leinster Rangers GAA"}},
+		{"Clara 3-20", nil}, // unlinked: the cell's text (no name, nameCell)
+		{"Route 66 3-4", []string{"Interstate 40"}},
+		{"Green Island", nil}, {"Baltimore Bullets", []string{"Baltimore Bullets (1944–1954)"}}, {"5*", nil},
 	}
 	for i, w := range want {
 		if col[i].Text != w.text || !slices.Equal(col[i].Links, w.links) {

@@ -35,6 +35,14 @@ func Detokenize(s string) string {
 			default:
 				attachLeft = true
 			}
+		case "na", "ta":
+			// "Gon na", "wan na", "got ta": one word the tokenizer split.
+			switch strings.ToLower(prev) {
+			case "gon", "wan":
+				attachLeft = tok == "na"
+			case "got":
+				attachLeft = tok == "ta"
+			}
 		case "(", "[", "{":
 			attachRight = true
 		case "\"":
@@ -66,7 +74,7 @@ func needsDetok(s string) bool {
 				return true
 			}
 			switch s[i+1] {
-			case ',', '.', '!', '?', ';', ':', '%', ')', ']', '}', '\'', 'n', ' ', '\t', '\n', '\r', '"':
+			case ',', '.', '!', '?', ';', ':', '%', ')', ']', '}', '\'', 'n', 't', ' ', '\t', '\n', '\r', '"':
 				return true
 			}
 			switch s[i-1] {

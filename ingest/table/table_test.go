@@ -74,6 +74,7 @@ func TestDetokenize(t *testing.T) {
 		{"Episode : Tank : Experiment 586", "Episode: Tank: Experiment 586"},
 		{"he said \" hello \" twice", "he said \"hello\" twice"},
 		{"do n't", "don't"},
+		{"I 'm Gon na Git You Sucka", "I'm Gonna Git You Sucka"}, {"Wan na Be", "Wanna Be"}, {"Got ta Go", "Gotta Go"}, {"Tuna na Bay", "Tuna na Bay"},
 		{"Returning to the ' A '", "Returning to the 'A'"},
 		{"the Williams ' house", "the Williams' house"},
 		{"as of 2007 [ update ]", "as of 2007 [update]"},
