@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"strconv"
@@ -500,6 +501,40 @@ func (rd *reading) values(rel string) ([]uint32, bool) {
 	return slices.Compact(out), true
 }
 
+// acrossAlike flags an intersection or a difference of tables whose keys
+// a reader pairs by name otherwise than by article: "Astana" of the 2011
+// table links FC Lokomotiv Astana, of the 2012 table FC Astana (the club
+// renamed); "in both" counts it, the article ids do not.
+func (a *Auditor) acrossAlike(f *formal, named map[uint32]*graph.Tree, r *Report) {
+	groups := append(slices.Clone(f.in), f.notIn)
+	byName := make([]map[string][]uint32, len(groups))
+	for i, ids := range groups {
+		byName[i] = map[string][]uint32{}
+		for _, id := range ids {
+			tr := named[id]
+			for _, row := range tr.Rows {
+				n := NameKey(tr.ShownName(row.Key, a.entity(row.Key).Name))
+				if !slices.Contains(byName[i][n], row.Key) {
+					byName[i][n] = append(byName[i][n], row.Key)
+				}
+			}
+		}
+	}
+	for i := range byName {
+		for j := i + 1; j < len(byName); j++ {
+			for _, n := range slices.Sorted(maps.Keys(byName[i])) {
+				x := byName[i][n]
+				y, ok := byName[j][n]
+				if !ok || slices.ContainsFunc(x, func(k uint32) bool { return slices.Contains(y, k) }) {
+					continue
+				}
+				r.add(Unmatched, "tables of the task write %q for different articles (%s, %s): a reader pairs them by name", n, a.entity(x[0]).Name, a.entity(y[0]).Name)
+				return
+			}
+		}
+	}
+}
+
 func (a *Auditor) keysOf(ids []uint32, named map[uint32]*graph.Tree) map[uint32]bool {
 	out := map[uint32]bool{}
 	for _, id := range ids {
@@ -710,6 +745,9 @@ func (a *Auditor) derive(t *task.Task, f *formal, named map[uint32]*graph.Tree, 
 		return
 	}
 	keys := a.space(f.in, f.notIn, named)
+	if len(f.in) > 1 || len(f.notIn) > 0 {
+		a.acrossAlike(f, named, r)
+	}
 	readings := map[uint32]*reading{}
 	rd := func(k uint32) *reading {
 		if x, ok := readings[k]; ok {

@@ -339,3 +339,56 @@ func TestCutTables(t *testing.T) {
 		}
 	}
 }
+
+// TestAcrossAlike: an intersection of two tables that write one name for
+// different articles (a club renamed between seasons) is unmatched_equal:
+// a reader pairs the rows by name.
+func TestAcrossAlike(t *testing.T) {
+	g := storetest.OpenGraph(t)
+	ctx := context.Background()
+	byName := map[string]map[uint32]uint32{} // name → tree → key
+	var t1, t2 uint32
+	found := false
+	if err := g.EachTree(ctx, func(tr *graph.Tree) error {
+		for _, row := range tr.Rows {
+			e, err := g.Entity(row.Key)
+			if err != nil {
+				return err
+			}
+			n := audit.NameKey(tr.ShownName(row.Key, e.Name))
+			if byName[n] == nil {
+				byName[n] = map[uint32]uint32{}
+			}
+			for other, k := range byName[n] {
+				if !found && other != tr.ID && k != row.Key {
+					t1, t2, found = other, tr.ID, true
+				}
+			}
+			byName[n][tr.ID] = row.Key
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if !found {
+		t.Fatal("the sample store has no name two tables write for different articles")
+	}
+	a, err := audit.New(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.Cut = true
+	tk := clone(t, tasks(t, g, "basic")[0])
+	tk.Trees = []uint32{t1, t2}
+	tk.Formalization = []task.Triple{
+		{S: task.Term{Target: true}, R: "in_tree", O: task.C(jsonID(t1))},
+		{S: task.Term{Target: true}, R: "in_tree", O: task.C(jsonID(t2))},
+	}
+	r, err := a.Audit(ctx, tk)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !r.Has(audit.Unmatched) {
+		t.Errorf("trees %d and %d: want %s, got %+v", t1, t2, audit.Unmatched, r.Findings)
+	}
+}

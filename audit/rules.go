@@ -195,7 +195,9 @@ var abbrevs = map[string]string{
 	"rbi": "runs batted in", "era": "earned run average", "ip": "innings pitched",
 	"so": "strikeouts", "bb": "walks", "sv": "saves", "r": "runs", "h": "hits",
 	"res": "result", "res.": "result", "pens": "penalties", "sub": "substitute appearances",
-	"ret": "retired", "dnf": "did not finish",
+	"ret": "retired", "dnf": "did not finish", "lvl": "level", "lvl.": "level",
+	"directed by": "director", "written by": "writer", "produced by": "producer",
+	"composed by": "composer", "designed by": "designer", "owned by": "owner",
 }
 
 // Words is a header as a question says it: an abbreviation ("Pos",
