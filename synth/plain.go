@@ -54,6 +54,11 @@ func (s *synth) plainKeys(t *graph.Tree) bool {
 	if notNameKeys[strings.ToLower(strings.Trim(words(t.KeyHeader), " ."))] {
 		return false
 	}
+	// "Exited administration", "Elected": when something happened to
+	// the row, not what it names.
+	if fs := strings.Fields(strings.ToLower(t.KeyHeader)); len(fs) > 0 && participle(fs[0]) {
+		return false
+	}
 	bad := 0
 	for _, r := range t.Rows {
 		if n := s.shownText(t, r.Key); !nameCell(n) {
@@ -69,6 +74,13 @@ func nameCell(n string) bool {
 	if gameCell.MatchString(n) {
 		return false // "vs. Saskatchewan Roughriders", "at Ottawa": a game, not a team
 	}
+	// "9 July 2002 Became Airdrie United": a date and a note; "Clara
+	// 3-20": a winner and its score; "Minuscule 2298?": a doubt;
+	// "Kahlil Gibran, Lebanese American poet and artist": a name and
+	// what he was.
+	if notNameCell.MatchString(strings.TrimSpace(n)) || described(n) {
+		return false
+	}
 	rs := []rune(strings.TrimSpace(n))
 	if len(rs) < 2 || len(rs) > 60 || plainMark(n) {
 		return false
@@ -83,6 +95,29 @@ func nameCell(n string) bool {
 		}
 	}
 	return letters >= 2 && !code(n)
+}
+
+var notNameCell = regexp.MustCompile(`^\d{1,2} [A-Z][a-z]+ \d{4}\b|^[A-Z][a-z]+ \d{1,2}, \d{4}\b|\s\d{1,2}\s*[-–]\s*\d{1,2}$|\?$`)
+
+// described reports whether a cell gives a name and then, after a comma,
+// what the named is: words of which one is lowercase ("Percy Grainger,
+// Australian composer"), not a place's state ("Paris, Texas") or a
+// suffix ("Jr.").
+func described(n string) bool {
+	_, rest, ok := strings.Cut(n, ", ")
+	if !ok {
+		return false
+	}
+	fs := strings.Fields(rest)
+	if len(fs) < 2 {
+		return false
+	}
+	for _, f := range fs {
+		if r := []rune(f); unicode.IsLower(r[0]) && f != "de" && f != "la" && f != "von" && f != "van" && f != "of" && f != "the" {
+			return true
+		}
+	}
+	return false
 }
 
 // plainHeader reports whether a header reads as a noun in a question
@@ -104,6 +139,15 @@ func plainHeader(h string, unit bool) bool {
 	if len(fs) == 1 && prepositions[strings.ToLower(fs[0])] || len(fs) > 1 && unitWords[fs[len(fs)-1]] {
 		return false
 	}
+	// "Known for", "Named after", "Team based", "Eliminated": a verb's
+	// phrase, no noun ("give their known for"); when something happened
+	// ("Opened", "Year built") reads as its date (colWord).
+	last := strings.ToLower(fs[len(fs)-1])
+	spelled := audit.Words(h) != h // "Pld": "games played"
+	when := timeParticiples[last] && (len(fs) == 1 || len(fs) == 2 && (strings.EqualFold(fs[0], "date") || strings.EqualFold(fs[0], "year")))
+	if len(fs) > 1 && prepositions[last] || !spelled && participle(last) && !when {
+		return false
+	}
 	if i := strings.IndexByte(w, '('); i >= 0 {
 		j := strings.IndexByte(w, ')')
 		if !unit || j < i || j != len(w)-1 || !unitParen(w[i+1:j]) {
@@ -116,7 +160,22 @@ func plainHeader(h string, unit bool) bool {
 // prepositions are headers that name no thing: the column's relation
 // to the key is its word alone ("From" a college, "To" a club).
 var prepositions = map[string]bool{"from": true, "to": true, "vs": true, "vs.": true, "versus": true,
-	"with": true, "against": true, "at": true, "in": true, "for": true, "by": true, "of": true, "via": true}
+	"with": true, "against": true, "at": true, "in": true, "for": true, "by": true, "of": true, "via": true,
+	"after": true, "as": true, "under": true}
+
+// participle reports whether a header's word is a verb's past
+// participle ("eliminated", "based"), not a noun that ends so ("speed",
+// "hundred", "seed").
+func participle(w string) bool {
+	if len(w) < 5 || !strings.HasSuffix(w, "ed") {
+		return false
+	}
+	switch w {
+	case "hundred", "speed", "breed", "creed", "steed", "tweed", "bred", "seed", "embed":
+		return false
+	}
+	return true
+}
 
 // unitWords are units a header row writes under a header ("Length" over
 // "km"), as the last word of the joined header.
@@ -451,8 +510,14 @@ func listItems(v string) []string {
 			out = append(out, p)
 		}
 	}
+	// "Left/Right Wing": a left wing and a right wing.
+	if m := slashPair.FindStringSubmatch(v); m != nil {
+		out = append(out, m[1]+" "+m[3], m[2]+" "+m[3])
+	}
 	return out
 }
+
+var slashPair = regexp.MustCompile(`^(\S+)/(\S+)\s+(.+)$`)
 
 // clueText is a value as a reader compares it: folded, without a
 // trailing parenthesis ("Regina Pats (WHL)"), British and American

@@ -2,6 +2,7 @@ package synth
 
 import (
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/leaper-dev/leaper/graph"
@@ -44,7 +45,9 @@ func TestPlainWords(t *testing.T) {
 		{"Date of birth", true, true}, {"#GM", true, false}, {"R.A. (J2000)", true, false},
 		{"From", true, false}, {"Length km", true, false}, {"Rainfall in", true, false},
 		{"Catchment area mi2", true, false}, {"Length (km)", true, true}, {"Born in", true, false},
-		{"P", true, false}, {"Pld", true, true},
+		{"P", true, false}, {"Pld", true, true}, {"Known for", true, false}, {"Named after", false, false},
+		{"Team based", true, false}, {"Eliminated", true, false}, {"Opened", true, true}, {"Date opened", true, true}, {"Year built", true, true},
+		{"Directed by", true, true}, {"Speed", true, true}, {"Lvl", true, true}, {"Seed", true, true},
 	} {
 		if got := plainHeader(c.h, c.unit); got != c.plain {
 			t.Errorf("plainHeader(%q, %v) = %v, want %v", c.h, c.unit, got, c.plain)
@@ -152,6 +155,29 @@ func TestConceptSection(t *testing.T) {
 		}
 		if got := concept(tr, false, rand.New(rand.NewPCG(seed, 0))); got != "1947 BAA draft (Draft)" {
 			t.Errorf("beside another table: concept = %q lacks its section", got)
+		}
+	}
+}
+
+// TestListItems: a cell listing several things gives each, "Left/Right
+// Wing" a left and a right wing.
+func TestListItems(t *testing.T) {
+	for v, want := range map[string][]string{
+		"French, Hebrew":  {"French, Hebrew", "French", "Hebrew"},
+		"Left/Right Wing": {"Left/Right Wing", "Left", "Right Wing", "Left Wing", "Right Wing"},
+		"Centre":          {"Centre"},
+	} {
+		if got := listItems(v); !slices.Equal(got, want) {
+			t.Errorf("listItems(%q) = %q, want %q", v, got, want)
+		}
+	}
+	for n, want := range map[string]bool{
+		"9 July 2002 Became Airdrie United": false, "Clara 3-20": false, "Minuscule 2298?": false,
+		"Kahlil Gibran, Lebanese American poet and artist": false, "Paris, Texas": true,
+		"Washington, D.C.": true, "Percy Grainger": true, "Route 66": true,
+	} {
+		if got := nameCell(n); got != want {
+			t.Errorf("nameCell(%q) = %v, want %v", n, got, want)
 		}
 	}
 }
