@@ -111,7 +111,8 @@ func (t *Tree) ShownName(id uint32, name string) string {
 // "Cork" for "Cork (city)") or another name of the thing ("Jim Thomas",
 // "Great Britain" for "United Kingdom", "North Jay" for "Jay, Maine").
 // Not a surname for a full name ("Golding" for "William Golding": the
-// title is the better answer), not a code of three letters or fewer
+// title is the better answer; "Khurshid Anwar" for "Khawaja Khurshid
+// Anwar" is a name the table writes), not a code of three letters or fewer
 // ("c", "USA"), not a text with a parenthesis of its own ("Jeff Miller
 // (R)": a party, a country code). A longer text is the table's name for
 // the row ("Carbon County Section of the Lehigh Canal" linking Lehigh
@@ -123,7 +124,7 @@ func Writes(name, surface string) bool {
 	if len(s) <= 3 || s == n || strings.HasSuffix(strings.TrimSpace(surface), ")") {
 		return false
 	}
-	return !strings.HasSuffix(n, " "+s) || !personLike(n)
+	return !strings.HasSuffix(n, " "+s) || !personLike(n) || strings.Contains(s, " ")
 }
 
 // personLike reports whether a normalised title may be a person's name,

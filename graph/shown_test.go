@@ -19,8 +19,9 @@ func TestWrites(t *testing.T) {
 		{"Jimmy Thomas (American football)", "Jim Thomas", true},
 		{"Jay, Maine", "North Jay", true},
 		{"United Kingdom", "Great Britain", true},
-		{"William Golding", "Golding", false},            // a surname: the title is the better answer
-		{"University of Pittsburgh", "Pittsburgh", true}, // a draft's college column
+		{"William Golding", "Golding", false},              // a surname: the title is the better answer
+		{"Khawaja Khurshid Anwar", "Khurshid Anwar", true}, // a name of two words
+		{"University of Pittsburgh", "Pittsburgh", true},   // a draft's college column
 		{"Saint Mary's College of California", "St. Mary's (CA)", false},
 		{"United States", "USA", false}, // a code
 		{"Centre (ice hockey)", "c", false},
