@@ -430,6 +430,10 @@ func summaryRow(r []table.Cell) bool {
 			"world", "worldwide", "world total", "rest of the world", "rest of world":
 			return true
 		}
+		// "35 Players Team Average" under a roster
+		if n := graph.NormText(r[j].Text); strings.Contains(n, "team average") || strings.Contains(n, "team total") {
+			return true
+		}
 	}
 	return false
 }
@@ -709,6 +713,7 @@ func cellValues(c table.Cell, typ graph.Datatype, buf []graph.Value) []graph.Val
 func cellValue(c table.Cell, typ graph.Datatype) graph.Value {
 	text := strings.TrimSpace(textnorm.SqueezeSpaces(c.Text))
 	if len(c.Links) == 1 && c.Links[0] != "" && !trailingLink(text, c.Links[0]) && !labelLink(text, c.Links[0]) && !parenLink(text, c.Links[0]) &&
+		!flagLink(text, c.Links[0]) && !yearLink(text, c.Links[0]) &&
 		// "Inverness vicinity" linking Inverness, Florida (the National
 		// Register's listings) names a place near the town: its text.
 		!(pairText(text) && unlinkedNames(c)) && !strings.HasSuffix(text, " vicinity") &&
@@ -735,6 +740,22 @@ func cellValue(c table.Cell, typ graph.Datatype) graph.Value {
 		}
 	}
 	return graph.Value{Key: "t:" + graph.NormText(text), Name: text, Type: graph.TypeText, Surface: text}
+}
+
+// flagLink reports whether a cell's one link is a flag's: "Andrzej
+// Stefanek (POL)" whose athlete has no article, the flag linking "Poland
+// at the 2004 Summer Olympics". The cell names the athlete; its value is
+// its text.
+func flagLink(text, title string) bool {
+	who, _, ok := strings.Cut(title, " at the ")
+	return ok && !strings.Contains(graph.NormText(text), graph.NormText(who))
+}
+
+// yearLink reports whether a cell writes a year and links an event of it
+// ("2004" linking "Miss Nepal 2004"): the column gives years; the cell's
+// value is its year.
+func yearLink(text, title string) bool {
+	return reYear.MatchString(strings.TrimSpace(text)) && strings.TrimSpace(text) != strings.TrimSpace(title)
 }
 
 // trailingLink reports whether a cell's one link is its last

@@ -550,3 +550,26 @@ func TestPairText(t *testing.T) {
 		t.Errorf("%q read as %v", one.Text, v.Type)
 	}
 }
+
+// TestFlagAndYearLinks: an athlete without an article whose flag links
+// his country's team, and a year linking that year's event, are their
+// texts; a team written as its country stays the link.
+func TestFlagAndYearLinks(t *testing.T) {
+	for _, c := range []struct {
+		text, link string
+		entity     bool
+	}{
+		{"Andrzej Stefanek (POL)", "Poland at the 2004 Summer Olympics", false},
+		{"Poland", "Poland at the 2004 Summer Olympics", true},
+		{"2004", "Miss Nepal 2004", false},
+		{"Andrzej Stefanek", "Andrzej Stefanek", true},
+	} {
+		v := cellValue(table.Cell{Text: c.text, Links: []string{c.link}}, graph.TypeEntity)
+		if got := v.Type == graph.TypeEntity; got != c.entity {
+			t.Errorf("%q linking %q: entity %v, want %v", c.text, c.link, got, c.entity)
+		}
+	}
+	if !summaryRow([]table.Cell{{Text: "35 Players Team Average"}, {Text: "12"}}) {
+		t.Error("a roster's team average is no player")
+	}
+}
