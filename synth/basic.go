@@ -188,77 +188,99 @@ func (s *synth) chooseFilter(d *draft, t *graph.Tree, keys []uint32, cols []int,
 			return filter{col: c, triple: task.Triple{S: task.Term{Target: true}, R: col.Name, O: task.C(name)},
 				phrase: phrase, static: d.render(phrase), ids: []uint32{v}}, true, nil
 		case graph.TypeYear, graph.TypeNumber:
-			type nv struct {
-				id uint32
-				f  float64
+			if f, ok := rangeFilter(t, c, h, vals, es, by, inKeys, n, rng); ok {
+				return f, true, nil
 			}
-			var nums []nv
-			for _, v := range vals {
-				k := es[v].Key
-				if len(k) < 3 || k[1] != ':' {
-					continue
-				}
-				f, err := strconv.ParseFloat(k[2:], 64)
-				if err != nil {
-					continue
-				}
-				nums = append(nums, nv{v, f})
-			}
-			if len(nums) < 3 {
-				continue
-			}
-			slices.SortFunc(nums, func(a, b nv) int {
-				switch {
-				case a.f < b.f:
-					return -1
-				case a.f > b.f:
-					return 1
-				}
-				return int(a.id) - int(b.id)
-			})
-			var lo, hi int // index range into nums
-			var phrase string
-			if col.Datatype == graph.TypeYear {
-				w := 2 + rng.IntN(max(1, len(nums)/2))
-				lo = rng.IntN(max(1, len(nums)-w+1))
-				hi = min(len(nums)-1, lo+w-1)
-				a, b := es[nums[lo].id].Name, es[nums[hi].id].Name
-				if strings.HasSuffix(h, "ed") && !strings.Contains(h, " ") {
-					phrase = " " + h + " between " + a + " and " + b // "opened between 1976 and 1987"
-				} else {
-					phrase = pick(rng, []string{" whose " + h + " is between " + a + " and " + b, " with " + article(h) + " " + h + " from " + a + " to " + b})
-				}
-			} else {
-				if !measureHeader(h) {
-					continue // "whose champion is at least 7"
-				}
-				lo = len(nums)/4 + rng.IntN(max(1, len(nums)/2))
-				hi = len(nums) - 1
-				if pluralWord(h) {
-					phrase = " whose number of " + h + " is at least " + es[nums[lo].id].Name // "winners", "goals"
-				} else {
-					phrase = " whose " + h + " is at least " + es[nums[lo].id].Name
-				}
-			}
-			if hi-lo+1 > 40 {
-				continue
-			}
-			count := 0
-			var names []string
-			var ids []uint32
-			for _, x := range nums[lo : hi+1] {
-				count += by[x.id]
-				names = append(names, es[x.id].Name)
-				ids = append(ids, x.id)
-			}
-			if count < 2 || count >= n {
-				continue
-			}
-			return filter{col: c, triple: task.Triple{S: task.Term{Target: true}, R: col.Name, O: task.C(names...)},
-				phrase: phrase, static: phrase, keep: []string{es[nums[lo].id].Name}, ids: ids}, true, nil
 		}
 	}
 	return filter{}, false, nil
+}
+
+// rangeFilter is a filter of years or numbers on column c of t: a range
+// of years, or a lower bound on a quantity; by counts the keys of each
+// value of vals, n the keys in all.
+func rangeFilter(t *graph.Tree, c int, h string, vals []uint32, es map[uint32]*graph.Entity, by map[uint32]int, inKeys map[uint32]bool, n int, rng *rand.Rand) (filter, bool) {
+	col := t.Columns[c]
+	type nv struct {
+		id uint32
+		f  float64
+	}
+	var nums []nv
+	for _, v := range vals {
+		k := es[v].Key
+		if len(k) < 3 || k[1] != ':' {
+			continue
+		}
+		f, err := strconv.ParseFloat(k[2:], 64)
+		if err != nil {
+			continue
+		}
+		nums = append(nums, nv{v, f})
+	}
+	if len(nums) < 3 {
+		return filter{}, false
+	}
+	// A range is read on every row: a cell the column holds as text
+	// or as several values ("1965 (fb) 1971 (all)") may fall in it
+	// for a reader, and the query would leave it out.
+	numeric := make(map[uint32]bool, len(nums))
+	for _, x := range nums {
+		numeric[x.id] = true
+	}
+	if slices.ContainsFunc(t.Rows, func(r graph.Row) bool {
+		return inKeys[r.Key] && len(r.Values[c]) > 0 && (len(r.Values[c]) > 1 || !numeric[r.Values[c][0]])
+	}) {
+		return filter{}, false
+	}
+	slices.SortFunc(nums, func(a, b nv) int {
+		switch {
+		case a.f < b.f:
+			return -1
+		case a.f > b.f:
+			return 1
+		}
+		return int(a.id) - int(b.id)
+	})
+	var lo, hi int // index range into nums
+	var phrase string
+	if col.Datatype == graph.TypeYear {
+		w := 2 + rng.IntN(max(1, len(nums)/2))
+		lo = rng.IntN(max(1, len(nums)-w+1))
+		hi = min(len(nums)-1, lo+w-1)
+		a, b := es[nums[lo].id].Name, es[nums[hi].id].Name
+		if strings.HasSuffix(h, "ed") && !strings.Contains(h, " ") {
+			phrase = " " + h + " between " + a + " and " + b // "opened between 1976 and 1987"
+		} else {
+			phrase = pick(rng, []string{" whose " + h + " is between " + a + " and " + b, " with " + article(h) + " " + h + " from " + a + " to " + b})
+		}
+	} else {
+		if !measureHeader(h) {
+			return filter{}, false // "whose champion is at least 7"
+		}
+		lo = len(nums)/4 + rng.IntN(max(1, len(nums)/2))
+		hi = len(nums) - 1
+		if pluralWord(h) {
+			phrase = " whose number of " + h + " is at least " + es[nums[lo].id].Name // "winners", "goals"
+		} else {
+			phrase = " whose " + h + " is at least " + es[nums[lo].id].Name
+		}
+	}
+	if hi-lo+1 > 40 {
+		return filter{}, false
+	}
+	count := 0
+	var names []string
+	var ids []uint32
+	for _, x := range nums[lo : hi+1] {
+		count += by[x.id]
+		names = append(names, es[x.id].Name)
+		ids = append(ids, x.id)
+	}
+	if count < 2 || count >= n {
+		return filter{}, false
+	}
+	return filter{col: c, triple: task.Triple{S: task.Term{Target: true}, R: col.Name, O: task.C(names...)},
+		phrase: phrase, static: phrase, keep: []string{es[nums[lo].id].Name}, ids: ids}, true
 }
 
 // chooseCols picks 2 to 4 requested columns (fewer when fewer exist).

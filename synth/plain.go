@@ -59,6 +59,21 @@ func (s *synth) plainKeys(t *graph.Tree) bool {
 	if fs := strings.Fields(strings.ToLower(t.KeyHeader)); len(fs) > 0 && participle(fs[0]) {
 		return false
 	}
+	// A roster whose position column lists a coach: its "players" are
+	// not all players.
+	for c, col := range t.Columns {
+		if h := strings.ToLower(words(col.Header)); h != "position" && h != "pos" && h != "role" {
+			continue
+		}
+		for _, r := range t.Rows {
+			for _, v := range r.Values[c] {
+				switch strings.ToLower(s.shownText(t, v)) {
+				case "coach", "head coach", "manager", "assistant coach", "trainer":
+					return false
+				}
+			}
+		}
+	}
 	bad := 0
 	for _, r := range t.Rows {
 		if n := s.shownText(t, r.Key); !nameCell(n) {
@@ -97,7 +112,7 @@ func nameCell(n string) bool {
 	return letters >= 2 && !code(n)
 }
 
-var notNameCell = regexp.MustCompile(`^\d{1,2} [A-Z][a-z]+ \d{4}\b|^[A-Z][a-z]+ \d{1,2}, \d{4}\b|\s\d{1,2}\s*[-–]\s*\d{1,2}$|\?$`)
+var notNameCell = regexp.MustCompile(`^\d[\d,.]*\s*(?:km/h|mph|km|mi|m|ft|kg|lb|cm|mm)\b|^\d{1,2} [A-Z][a-z]+ \d{4}\b|^[A-Z][a-z]+ \d{1,2}, \d{4}\b|\s\d{1,2}\s*[-–]\s*\d{1,2}$|\?$`)
 
 // described reports whether a cell gives a name and then, after a comma,
 // what the named is: words of which one is lowercase ("Percy Grainger,
@@ -334,7 +349,21 @@ func plainClue(v string) bool {
 	if _, ok := audit.Disambiguated(v); ok {
 		return false
 	}
-	return len(strings.Fields(v)) <= 6 && !strings.Contains(v, ". ") && !strings.Contains(v, "/") && !plainMark(v)
+	return len(strings.Fields(v)) <= 6 && !strings.Contains(v, ". ") && !strings.Contains(v, "/") && !plainMark(v) && !shortened(v)
+}
+
+// shortened reports whether a value is one word cut short ("Proto.",
+// "Unmod."): the table's legend spells it out, the question cannot.
+func shortened(v string) bool {
+	v = strings.TrimSpace(v)
+	if strings.Contains(v, " ") || !strings.HasSuffix(v, ".") || len(v) < 3 {
+		return false
+	}
+	switch strings.ToLower(v) {
+	case "jr.", "sr.", "inc.", "ltd.", "co.", "corp.", "bros.", "st.":
+		return false
+	}
+	return !strings.Contains(v[:len(v)-1], ".") // "U.S." is a name
 }
 
 // shownText is how tree t writes entity id (Tree.Shown), else its name

@@ -174,10 +174,20 @@ func TestListItems(t *testing.T) {
 	for n, want := range map[string]bool{
 		"9 July 2002 Became Airdrie United": false, "Clara 3-20": false, "Minuscule 2298?": false,
 		"Kahlil Gibran, Lebanese American poet and artist": false, "Paris, Texas": true,
-		"Washington, D.C.": true, "Percy Grainger": true, "Route 66": true,
+		"Washington, D.C.": true, "Percy Grainger": true, "Route 66": true, "164 km/h (102 mph)": false,
+		"3 Doors Down": true, "10,000 Maniacs": true,
 	} {
 		if got := nameCell(n); got != want {
 			t.Errorf("nameCell(%q) = %v, want %v", n, got, want)
+		}
+	}
+}
+
+// TestShortened: a word cut short is no clue; names with dots are.
+func TestShortened(t *testing.T) {
+	for v, want := range map[string]bool{"Proto.": true, "Unmod.": true, "Jr.": false, "U.S.": false, "Active": false, "St. Louis": false} {
+		if got := shortened(v); got != want {
+			t.Errorf("shortened(%q) = %v, want %v", v, got, want)
 		}
 	}
 }
