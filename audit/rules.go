@@ -48,12 +48,13 @@ var eventWords = map[string]bool{
 
 // lasting are the words of an attribute that an occasion's table (a
 // season's clubs, an edition's teams) may state of a thing without it
-// being the occasion's: where it is and its colours, not its kit maker,
-// coach or captain of that season.
+// being the occasion's: where it is, not its kit maker, coach or captain
+// of that season, nor its colours (a season's kit: Dublin's "Navy and
+// blue" of 1996 is "sky blue and navy" on its own page).
 var lasting = map[string]bool{
 	"city": true, "town": true, "state": true, "country": true, "county": true, "province": true,
 	"region": true, "location": true, "municipality": true, "district": true, "capital": true,
-	"hometown": true, "colours": true, "colors": true, "nationality": true, "born": true, "birth": true,
+	"hometown": true, "nationality": true, "born": true, "birth": true,
 	"birthplace": true, "founded": true, "established": true,
 }
 
