@@ -347,12 +347,18 @@ func detailsCut(s string) (string, bool) {
 }
 
 // rosterNote matches a squad list's note after a player's name: "(on
-// loan from Granada)", "(Captain)", "(c)", "(vice-captain)".
-var rosterNote = regexp.MustCompile(`(?i)^(.*\S)\s*\((?:on loan (?:from|to) [^()]*|loaned from [^()]*|captain|vice[- ]captain|c|vc)\)$`)
+// loan from Granada)", "(Captain)", "(c)", "(vice-captain)"; and a
+// draft's trade note after a team's: "(from Wash)".
+var rosterNote = regexp.MustCompile(`(?i)^(.*\S)\s*\((?:on loan (?:from|to) [^()]*|loaned from [^()]*|from [^()]*|via [^()]*|captain|vice[- ]captain|c|vc)\)$`)
 
 // footSign matches a name with a footnote sign after it ("Green Island
 // ‡", "Baltimore Bullets*"), which the table explains below it.
 var footSign = regexp.MustCompile(`^(.*\pL[^\s*†‡§]*)\s*[*†‡§]{1,3}$`)
+
+// keySign matches a name of two words or more with a sign a table's key
+// explains ("Johnny Green+", "Tom Robitaille#", "Adrian Dantley^"); one
+// word keeps it ("C++").
+var keySign = regexp.MustCompile(`^(\S.*\s.*\pL\.?)\s*[+#^]{1,2}$`)
 
 // scoreSuffix matches a name followed by a score ("Clara 3-20", a GAA
 // final's goals and points).
@@ -368,6 +374,9 @@ func cutNotes(col []table.Cell) {
 		text := strings.TrimSpace(textnorm.SqueezeSpaces(c.Text))
 		if m := footSign.FindStringSubmatch(text); m != nil {
 			text = m[1] // "Green Island ‡": the table's footnote sign
+			col[i].Text = text
+		} else if m := keySign.FindStringSubmatch(text); m != nil {
+			text = m[1] // "Johnny Green+": a draft's All-Star sign
 			col[i].Text = text
 		}
 		m := rosterNote.FindStringSubmatch(text)

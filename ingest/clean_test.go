@@ -507,6 +507,7 @@ func TestCutNotes(t *testing.T) {
 		{Text: "Clara 3-20", Links: nil},
 		{Text: "Route 66 3-4", Links: []string{"Interstate 40"}},
 		{Text: "Green Island ‡"}, {Text: "Baltimore Bullets*", Links: []string{"Baltimore Bullets (1944–1954)"}}, {Text: "5*"},
+		{Text: "Johnny Green+"}, {Text: "Adrian Dantley^"}, {Text: "C++"}, {Text: "Minnesota Timberwolves (from Wash)", Links: []string{"Minnesota Timberwolves"}},
 	}
 	cutNotes(col)
 	want := []struct {
@@ -523,6 +524,7 @@ func TestCutNotes(t *testing.T) {
 		{"Clara 3-20", nil}, // unlinked: the cell's text (no name, nameCell)
 		{"Route 66 3-4", []string{"Interstate 40"}},
 		{"Green Island", nil}, {"Baltimore Bullets", []string{"Baltimore Bullets (1944–1954)"}}, {"5*", nil},
+		{"Johnny Green", nil}, {"Adrian Dantley", nil}, {"C++", nil}, {"Minnesota Timberwolves", []string{"Minnesota Timberwolves"}},
 	}
 	for i, w := range want {
 		if col[i].Text != w.text || !slices.Equal(col[i].Links, w.links) {
