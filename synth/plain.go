@@ -45,6 +45,10 @@ func (s *synth) plainKeys(t *graph.Tree) bool {
 	if t.KeyDomain == "time" || !plainHeader(t.KeyHeader, false) {
 		return false
 	}
+	// "Network (s)": a cell may hold several, each a key of its own.
+	if strings.Contains(t.KeyHeader, "(s)") || strings.Contains(t.KeyHeader, "(es)") {
+		return false
+	}
 	// A key headed like a dropped duplicate ("Color" of a tip and of a
 	// ring), headers carrying a section row, or a key that is a row's
 	// attribute: a reader takes other rows or another column.
@@ -112,7 +116,7 @@ func nameCell(n string) bool {
 	return letters >= 2 && !code(n)
 }
 
-var notNameCell = regexp.MustCompile(`^\d[\d,.]*\s*(?:km/h|mph|km|mi|m|ft|kg|lb|cm|mm)\b|^\d{1,2} [A-Z][a-z]+ \d{4}\b|^[A-Z][a-z]+ \d{1,2}, \d{4}\b|\s\d{1,2}\s*[-–]\s*\d{1,2}$|\?$`)
+var notNameCell = regexp.MustCompile(`^\d[\d,.]*\s*(?:km/h|mph|km|mi|m|ft|kg|lb|cm|mm)\b|^\d+\.\d+\s|\s(?:vs\.?|v\.?)\s|^\d{1,2} [A-Z][a-z]+ \d{4}\b|^[A-Z][a-z]+ \d{1,2}, \d{4}\b|\s\d{1,2}\s*[-–]\s*\d{1,2}$|\?$`)
 
 // described reports whether a cell gives a name and then, after a comma,
 // what the named is: words of which one is lowercase ("Percy Grainger,
@@ -141,7 +145,7 @@ func described(n string) bool {
 // headers (unit true) may keep such a parenthesis, key headers may not.
 func plainHeader(h string, unit bool) bool {
 	w := words(h)
-	if audit.RawHeader(h) || strings.ContainsAny(w, "/,;:%#&+=\\[]") || len(strings.Fields(w)) > 5 {
+	if audit.RawHeader(h) || strings.ContainsAny(w, "/,;:%#&+=\\[]{}") || len(strings.Fields(w)) > 5 {
 		return false
 	}
 	// "Party list seats Votes PSUV": a table's header rows joined.
@@ -215,6 +219,9 @@ func (s *synth) plainColumn(t *graph.Tree, c int, keys []uint32) bool {
 	h := strings.ToLower(strings.TrimSpace(t.Columns[c].Header))
 	if !plainHeader(t.Columns[c].Header, true) || h == "name" || h == "names" || twiceHeaded(t, t.Columns[c].Header) {
 		return false // "give the name" of a club: whose name? "Home" of W, D, L: which?
+	}
+	if h == "no" || h == "no." || h == "number" || h == "nos." {
+		return false // a shirt's or a list's number, read as a count
 	}
 	in := make(map[uint32]bool, len(keys))
 	for _, k := range keys {
