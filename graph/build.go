@@ -608,11 +608,24 @@ func (c cellTexts) shown() map[uint32]string {
 	return out
 }
 
-// ways counts the texts other than the title written for an article.
+// ways counts the texts other than the title written for an article,
+// texts that hold the shortest of them as one ("Farmington" and "West
+// Farmington" for Farmington, Maine: the more frequent stands).
 func (t *writtenTexts) ways() int {
-	n := len(t.votes)
-	if _, ok := t.votes[""]; ok {
-		n--
+	shortest := ""
+	for text := range t.votes {
+		if text != "" && (shortest == "" || len(text) < len(shortest) || len(text) == len(shortest) && text < shortest) {
+			shortest = text
+		}
+	}
+	if shortest == "" {
+		return 0
+	}
+	n := 1
+	for text := range t.votes {
+		if text != "" && !strings.Contains(strings.ToLower(text), strings.ToLower(shortest)) {
+			n++
+		}
 	}
 	return n
 }

@@ -124,6 +124,11 @@ func Writes(name, surface string) bool {
 	if len(s) <= 3 || s == n || strings.HasSuffix(strings.TrimSpace(surface), ")") {
 		return false
 	}
+	// "John Murtha (D) 73.48% Bill Choby (R) 26.52%": a cell of results
+	// that links a candidate, not a name of him.
+	if len(s) > len(n) && strings.ContainsAny(surface, "(%") {
+		return false
+	}
 	return !strings.HasSuffix(n, " "+s) || !personLike(n) || strings.Contains(s, " ")
 }
 

@@ -30,6 +30,7 @@ func TestWrites(t *testing.T) {
 		{"Finland", "Sport (Finland)", false},                               // the link is part of the text
 		{"Lehigh Canal", "Carbon County Section of the Lehigh Canal", true}, // the table's name for its row
 		{"Jeff Miller (politician)", "Jeff Miller (R)", false},
+		{"John Murtha", "John Murtha (D) 73.48% Bill Choby (R) 26.52%", false},
 	} {
 		if got := Writes(c.name, c.surface); got != c.want {
 			t.Errorf("Writes(%q, %q) = %v, want %v", c.name, c.surface, got, c.want)
@@ -57,7 +58,8 @@ func TestShownTexts(t *testing.T) {
 		{{link("La Plata", "La Plata, Maryland")}, nil},
 		// Written as two texts (a city, a state): no one text, the title.
 		{{link("District of Columbia", "Washington, D.C.")}, nil},
-		{{link("La Plata", "La Plata, Maryland")}, nil},
+		// "La Plata" twice and "West La Plata" once: the more frequent.
+		{{link("West La Plata", "La Plata, Maryland")}, {link("La Plata", "La Plata, Maryland")}},
 	}
 	ids := map[string]uint32{}
 	tr := &Tree{PageTitle: "League of Ireland", KeyHeader: "Team", Columns: []Column{{Header: "Home city"}, {Header: "Manager"}}}
