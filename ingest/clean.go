@@ -355,6 +355,18 @@ var rosterNote = regexp.MustCompile(`(?i)^(.*\S)\s*\((?:on loan (?:from|to) [^()
 // ‡", "Baltimore Bullets*"), which the table explains below it.
 var footSign = regexp.MustCompile(`^(.*\pL[^\s*†‡§]*)\s*[*†‡§]{1,3}$`)
 
+// movedNote matches an incumbent's name with the small print under it:
+// "Phil English Redistricted from the 21st district (now obsolete)".
+var movedNote = regexp.MustCompile(`^(.*\pL\.?)\s+(?:Redistricted|Retired|Renominated|Lost renomination|Died)\b.*$`)
+
+// noteDigit matches a word with a footnote's number run into it
+// ("Russia1", "Finsteraarhorn1"); iocCode an athlete's name with a
+// country's code ("Liu Jianying (CHN)"), which linked names lose.
+var (
+	noteDigit = regexp.MustCompile(`^(.*\p{Ll})\d$`)
+	iocCode   = regexp.MustCompile(`^(.*\pL\.?)\s*\(\s*[A-Z]{3}\s*\)$`)
+)
+
 // keySign matches a name of two words or more with a sign a table's key
 // explains ("Johnny Green+", "Tom Robitaille#", "Adrian Dantley^"); one
 // word keeps it ("C++").
@@ -378,8 +390,17 @@ func cutNotes(col []table.Cell) {
 		} else if m := keySign.FindStringSubmatch(text); m != nil {
 			text = m[1] // "Johnny Green+": a draft's All-Star sign
 			col[i].Text = text
+		} else if m := noteDigit.FindStringSubmatch(text); m != nil {
+			text = m[1] // "Russia1": a footnote's number
+			col[i].Text = text
+		} else if m := iocCode.FindStringSubmatch(text); m != nil && len(c.Links) == 0 {
+			text = m[1] // "Liu Jianying (CHN)": an athlete and her country's code
+			col[i].Text = text
 		}
 		m := rosterNote.FindStringSubmatch(text)
+		if m == nil {
+			m = movedNote.FindStringSubmatch(text)
+		}
 		if m == nil && len(c.Links) == 1 {
 			// "Clara 3-20" linking Clara GAA: a final's winner with its
 			// score, one club.
@@ -722,7 +743,7 @@ func cellValues(c table.Cell, typ graph.Datatype, buf []graph.Value) []graph.Val
 func cellValue(c table.Cell, typ graph.Datatype) graph.Value {
 	text := strings.TrimSpace(textnorm.SqueezeSpaces(c.Text))
 	if len(c.Links) == 1 && c.Links[0] != "" && !trailingLink(text, c.Links[0]) && !labelLink(text, c.Links[0]) && !parenLink(text, c.Links[0]) &&
-		!flagLink(text, c.Links[0]) && !yearLink(text, c.Links[0]) &&
+		!flagLink(text, c.Links[0]) && !yearLink(text, c.Links[0]) && !ordinalLink(text, c.Links[0]) &&
 		// "Inverness vicinity" linking Inverness, Florida (the National
 		// Register's listings) names a place near the town: its text.
 		!(pairText(text) && unlinkedNames(c)) && !strings.HasSuffix(text, " vicinity") &&
@@ -759,6 +780,15 @@ func flagLink(text, title string) bool {
 	who, _, ok := strings.Cut(title, " at the ")
 	return ok && !strings.Contains(graph.NormText(text), graph.NormText(who))
 }
+
+// ordinalLink reports whether a cell gives a place in a league it links
+// ("16th of third division A" linking Belgian Third Division A): its
+// value is the place, its text.
+func ordinalLink(text, title string) bool {
+	return ordinal.MatchString(strings.TrimSpace(text)) && !ordinal.MatchString(title)
+}
+
+var ordinal = regexp.MustCompile(`^\d+(?:st|nd|rd|th)\b`)
 
 // yearLink reports whether a cell writes a year and links an event of it
 // ("2004" linking "Miss Nepal 2004"): the column gives years; the cell's

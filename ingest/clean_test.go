@@ -507,6 +507,8 @@ func TestCutNotes(t *testing.T) {
 		{Text: "Clara 3-20", Links: nil},
 		{Text: "Route 66 3-4", Links: []string{"Interstate 40"}},
 		{Text: "Green Island ‡"}, {Text: "Baltimore Bullets*", Links: []string{"Baltimore Bullets (1944–1954)"}}, {Text: "5*"},
+		{Text: "Phil English Redistricted from the 21st district (now obsolete)", Links: []string{"Phil English", "Pennsylvania's 21st congressional district"}},
+		{Text: "Russia1"}, {Text: "Liu Jianying (CHN)"}, {Text: "Gabriela Szabo (ROU)", Links: []string{"Gabriela Szabo"}}, {Text: "Area 51"},
 		{Text: "Johnny Green+"}, {Text: "Adrian Dantley^"}, {Text: "C++"}, {Text: "Minnesota Timberwolves (from Wash)", Links: []string{"Minnesota Timberwolves"}},
 	}
 	cutNotes(col)
@@ -524,6 +526,8 @@ func TestCutNotes(t *testing.T) {
 		{"Clara 3-20", nil}, // unlinked: the cell's text (no name, nameCell)
 		{"Route 66 3-4", []string{"Interstate 40"}},
 		{"Green Island", nil}, {"Baltimore Bullets", []string{"Baltimore Bullets (1944–1954)"}}, {"5*", nil},
+		{"Phil English", []string{"Phil English"}},
+		{"Russia", nil}, {"Liu Jianying", nil}, {"Gabriela Szabo (ROU)", []string{"Gabriela Szabo"}}, {"Area 51", nil},
 		{"Johnny Green", nil}, {"Adrian Dantley", nil}, {"C++", nil}, {"Minnesota Timberwolves", []string{"Minnesota Timberwolves"}},
 	}
 	for i, w := range want {
@@ -564,6 +568,7 @@ func TestFlagAndYearLinks(t *testing.T) {
 		{"Andrzej Stefanek (POL)", "Poland at the 2004 Summer Olympics", false},
 		{"Poland", "Poland at the 2004 Summer Olympics", true},
 		{"2004", "Miss Nepal 2004", false},
+		{"16th of third division A", "Belgian Third Division A", false},
 		{"Andrzej Stefanek", "Andrzej Stefanek", true},
 	} {
 		v := cellValue(table.Cell{Text: c.text, Links: []string{c.link}}, graph.TypeEntity)
