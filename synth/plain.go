@@ -87,6 +87,10 @@ func (s *synth) plainKeys(t *graph.Tree) bool {
 	return len(t.Rows) > 0 && 10*bad < len(t.Rows)
 }
 
+// stacked matches a cell of numbers one after another, from rows a merged
+// key cell spans or a footnote after a figure.
+var stacked = regexp.MustCompile(`^\d[\d,.]*(\s+\d[\d,.]*)+$`)
+
 // nameCell reports whether a key cell reads as a name: it has letters,
 // begins with a letter or a digit and is not a code or a long text.
 func nameCell(n string) bool {
@@ -240,8 +244,11 @@ func (s *synth) plainColumn(t *graph.Tree, c int, keys []uint32) bool {
 			if v == r.Key || seriesTitle(txt, t.PageTitle) || placeholder(txt) {
 				return false // a cell linking the key itself, or an event of the page's own series
 			}
-			if plainMark(txt) || strings.Contains(txt, "; ") || len(txt) > 60 || strings.Count(txt, ",") > 3 {
+			if plainMark(txt) || strings.Contains(txt, "; ") || strings.Contains(txt, " / ") || len(txt) > 60 || strings.Count(txt, ",") > 3 {
 				return false
+			}
+			if stacked.MatchString(txt) {
+				return false // "11 1 12": rows of a merged cell; "2008 1": a footnote
 			}
 			n++
 			if code(txt) {

@@ -191,3 +191,18 @@ func TestShortened(t *testing.T) {
 		}
 	}
 }
+
+// TestPlaceholdersAndStacks: a quoted "TBA" and Wikipedia's missing-data
+// template are placeholders; stacked figures are no one value.
+func TestPlaceholdersAndStacks(t *testing.T) {
+	for v, want := range map[string]bool{`"TBA"`: true, "[Data unknown/missing. You can help!]": true, "Tumon": false} {
+		if got := placeholder(v); got != want {
+			t.Errorf("placeholder(%q) = %v, want %v", v, got, want)
+		}
+	}
+	for v, want := range map[string]bool{"11 1 12": true, "2008 1": true, "2008": false, "1,200": false, "3 Doors": false} {
+		if got := stacked.MatchString(v); got != want {
+			t.Errorf("stacked(%q) = %v, want %v", v, got, want)
+		}
+	}
+}

@@ -1205,6 +1205,7 @@ var placeholders = map[string]bool{
 }
 
 func placeholder(name string) bool {
-	n := strings.ToLower(strings.TrimSpace(name))
-	return placeholders[n] || n != "" && strings.Trim(n, "-–—‒ ") == ""
+	n := strings.ToLower(strings.Trim(name, " \"'“”‘’"))
+	// "[Data unknown/missing. You can help!]": Wikipedia's template
+	return placeholders[n] || n != "" && strings.Trim(n, "-–—‒ ") == "" || strings.Contains(n, "data unknown") || strings.Contains(n, "you can help")
 }
