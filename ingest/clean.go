@@ -359,6 +359,10 @@ var footSign = regexp.MustCompile(`^(.*\pL[^\s*†‡§]*)\s*[*†‡§]{1,3}$`)
 // "Phil English Redistricted from the 21st district (now obsolete)".
 var movedNote = regexp.MustCompile(`^(.*\pL\.?)\s+(?:Redistricted|Retired|Renominated|Lost renomination|Died)\b.*$`)
 
+// legendMark matches a value with a mark in brackets the table's legend
+// explains ("present[N]", "Singapore Changi Airport[Hub]").
+var legendMark = regexp.MustCompile(`^(.*\S)\s*\[[A-Za-z][A-Za-z .]{0,19}\]$`)
+
 // noteDigit matches a word with a footnote's number run into it
 // ("Russia1", "Finsteraarhorn1"); iocCode an athlete's name with a
 // country's code ("Liu Jianying (CHN)"), which linked names lose.
@@ -389,6 +393,9 @@ func cutNotes(col []table.Cell) {
 			col[i].Text = text
 		} else if m := keySign.FindStringSubmatch(text); m != nil {
 			text = m[1] // "Johnny Green+": a draft's All-Star sign
+			col[i].Text = text
+		} else if m := legendMark.FindStringSubmatch(text); m != nil {
+			text = m[1] // "Singapore Changi Airport[Hub]": the legend's mark
 			col[i].Text = text
 		} else if m := noteDigit.FindStringSubmatch(text); m != nil {
 			text = m[1] // "Russia1": a footnote's number
@@ -460,8 +467,9 @@ func summaryRow(r []table.Cell) bool {
 			"world", "worldwide", "world total", "rest of the world", "rest of world":
 			return true
 		}
-		// "35 Players Team Average" under a roster
-		if n := graph.NormText(r[j].Text); strings.Contains(n, "team average") || strings.Contains(n, "team total") {
+		// "35 Players Team Average" under a roster, "Total 19 nations"
+		// under a medal table
+		if n := graph.NormText(r[j].Text); strings.Contains(n, "team average") || strings.Contains(n, "team total") || strings.HasPrefix(n, "total ") && hasDigit(n) {
 			return true
 		}
 	}
@@ -993,3 +1001,6 @@ func sameName(a, b string) bool {
 func pairText(text string) bool {
 	return strings.Contains(text, " & ") || strings.Contains(text, " and ")
 }
+
+// hasDigit reports whether s has a digit.
+func hasDigit(s string) bool { return strings.ContainsFunc(s, unicode.IsDigit) }

@@ -508,6 +508,7 @@ func TestCutNotes(t *testing.T) {
 		{Text: "Route 66 3-4", Links: []string{"Interstate 40"}},
 		{Text: "Green Island ‡"}, {Text: "Baltimore Bullets*", Links: []string{"Baltimore Bullets (1944–1954)"}}, {Text: "5*"},
 		{Text: "Phil English Redistricted from the 21st district (now obsolete)", Links: []string{"Phil English", "Pennsylvania's 21st congressional district"}},
+		{Text: "present[N]"}, {Text: "Singapore Changi Airport[Hub]", Links: []string{"Singapore Changi Airport"}},
 		{Text: "Russia1"}, {Text: "Liu Jianying (CHN)"}, {Text: "Gabriela Szabo (ROU)", Links: []string{"Gabriela Szabo"}}, {Text: "Area 51"},
 		{Text: "Johnny Green+"}, {Text: "Adrian Dantley^"}, {Text: "C++"}, {Text: "Minnesota Timberwolves (from Wash)", Links: []string{"Minnesota Timberwolves"}},
 	}
@@ -527,6 +528,7 @@ func TestCutNotes(t *testing.T) {
 		{"Route 66 3-4", []string{"Interstate 40"}},
 		{"Green Island", nil}, {"Baltimore Bullets", []string{"Baltimore Bullets (1944–1954)"}}, {"5*", nil},
 		{"Phil English", []string{"Phil English"}},
+		{"present", nil}, {"Singapore Changi Airport", []string{"Singapore Changi Airport"}},
 		{"Russia", nil}, {"Liu Jianying", nil}, {"Gabriela Szabo (ROU)", []string{"Gabriela Szabo"}}, {"Area 51", nil},
 		{"Johnny Green", nil}, {"Adrian Dantley", nil}, {"C++", nil}, {"Minnesota Timberwolves", []string{"Minnesota Timberwolves"}},
 	}
