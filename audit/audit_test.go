@@ -223,15 +223,18 @@ func TestRules(t *testing.T) {
 
 func TestPlain(t *testing.T) {
 	for name, want := range map[string]string{
-		"Hereafter (film)":                       "Hereafter",
-		"Z (1969 film)":                          "Z",
-		"French language":                        "French language",
-		"Bosnia and Herzegovina":                 "Bosnia and Herzegovina",
-		"Richard III (play)":                     "Richard III",
-		"Guard (American and Canadian football)": "Guard",
-		"Get Free (The Vines song)":              "Get Free",
-		"Hammarby IF (Ohio State)":               "Hammarby IF (Ohio State)",
-		"March 11, 1993 (#93000159)":             "March 11, 1993",
+		"Hereafter (film)":                         "Hereafter",
+		"Z (1969 film)":                            "Z",
+		"French language":                          "French language",
+		"Bosnia and Herzegovina":                   "Bosnia and Herzegovina",
+		"Richard III (play)":                       "Richard III",
+		"Guard (American and Canadian football)":   "Guard",
+		"Get Free (The Vines song)":                "Get Free",
+		"Hammarby IF (Ohio State)":                 "Hammarby IF (Ohio State)",
+		"March 11, 1993 (#93000159)":               "March 11, 1993",
+		"East Germany at the 1972 Summer Olympics": "East Germany",
+		"Poland at the 2004 Summer Paralympics":    "Poland",
+		"Murder at the Vicarage":                   "Murder at the Vicarage",
 	} {
 		if got := audit.Plain(name, true); got != want {
 			t.Errorf("Plain(%q) = %q, want %q", name, got, want)

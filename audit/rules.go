@@ -364,6 +364,13 @@ func wordCut(s string, suffix bool) string {
 // register's reference number beside a value ("March 11, 1993
 // (#93000159)"), which is the table's, not the value's.
 func Plain(name string, article bool) string {
+	if article {
+		// "East Germany at the 1972 Summer Olympics": the nation, as a
+		// medal table writes it.
+		if m := atGames.FindStringSubmatch(name); m != nil {
+			return m[1]
+		}
+	}
 	if !strings.HasSuffix(name, ")") {
 		return name // both a disambiguator and a reference number end so
 	}
@@ -377,6 +384,8 @@ func Plain(name string, article bool) string {
 	}
 	return name
 }
+
+var atGames = regexp.MustCompile(`^(.+?) at the (?:\d{4}(?:–\d{2,4})? )\S.*(?:Olympics|Paralympics|Games|Championships)$`)
 
 var refNumber = regexp.MustCompile(`\s*\(#\s*\d+\)$`)
 

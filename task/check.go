@@ -95,7 +95,9 @@ func bears(e *graph.Entity, name string) bool {
 			return true
 		}
 	}
-	return false
+	// "Great Britain" for "Great Britain at the 2004 Summer Olympics": a
+	// nation's team at the games, as a medal table writes it.
+	return n != "" && strings.HasPrefix(strings.ToLower(e.Name), n+" at the ")
 }
 
 // disambiguator matches an article title with Wikipedia's disambiguator.
