@@ -206,3 +206,13 @@ func TestPlaceholdersAndStacks(t *testing.T) {
 		}
 	}
 }
+
+// TestConceptNamesPage: a section naming the page itself is the concept,
+// and a subsection after it still tells which table.
+func TestConceptNamesPage(t *testing.T) {
+	tr := &graph.Tree{PageTitle: "List of Michelin 3-star restaurants", Section: "List of Michelin 3-star restaurants by country in the latest version | Hong Kong and Macau"}
+	want := "the List of Michelin 3-star restaurants by country in the latest version (Hong Kong and Macau)"
+	if got := concept(tr, false, rand.New(rand.NewPCG(1, 0))); got != want {
+		t.Errorf("concept = %q, want %q", got, want)
+	}
+}

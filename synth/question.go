@@ -156,6 +156,7 @@ func concept(t *graph.Tree, alone bool, rng *rand.Rand) string {
 		sub = t.Section
 	}
 	var parts, orig []string
+	var named string // a part that names the page itself
 	inline := true
 	for _, p := range strings.Split(sub, "|") {
 		p = tableWord.ReplaceAllStringFunc(p, func(w string) string {
@@ -165,6 +166,7 @@ func concept(t *graph.Tree, alone bool, rng *rand.Rand) string {
 			return ""
 		})
 		p = strings.Trim(strings.Join(strings.Fields(p), " "), " ,;:-–")
+		p = strings.TrimPrefix(p, "of ") // "Table of important tributaries"
 		switch {
 		case p == "":
 		case wordsWithin(p, page):
@@ -180,8 +182,9 @@ func concept(t *graph.Tree, alone bool, rng *rand.Rand) string {
 		case containsFold(p, page):
 			// A caption that names the page itself ("1996 Frankfurt Galaxy
 			// World League draft selections" on "1996 Frankfurt Galaxy
-			// season") is the concept, as written.
-			return "the " + p
+			// season") is the concept, as written; a part after it ("Hong
+			// Kong and Macau") still tells which table.
+			named = p
 		default:
 			w, ok := sectionCase(p)
 			if !slices.Contains(parts, w) {
@@ -192,6 +195,12 @@ func concept(t *graph.Tree, alone bool, rng *rand.Rand) string {
 		}
 	}
 	sub = strings.Join(parts, ", ")
+	if named != "" {
+		if len(orig) == 0 {
+			return "the " + named
+		}
+		return "the " + named + " (" + strings.Join(orig, ", ") + ")"
+	}
 	if isList {
 		page = "the list of " + page
 	}
