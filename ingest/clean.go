@@ -143,6 +143,12 @@ func records(t *table.Table, opts CleanOptions, s *graph.Shaped) ([][]table.Cell
 		}
 		rows = append(rows, r)
 	}
+	if i := sumRow(rows); i >= 0 {
+		// "Chile | 756,096.3 | 291,930.4" under Chile's regions by area:
+		// the whole, not one of them.
+		rows = slices.Delete(rows, i, i+1)
+		s.DroppedRows++
+	}
 	if len(rows) < opts.MinRows {
 		return nil, &graph.Reject{Reason: graph.RejectTooFewRows, Detail: fmt.Sprintf("%d < %d", len(rows), opts.MinRows)}
 	}
@@ -438,6 +444,61 @@ func cutNotes(col []table.Cell) {
 		}
 		col[i].Links = keep
 	}
+}
+
+// sumRow returns the index of the one row whose figures are the sums of
+// the other rows' (a total the table does not name), or -1: in more of
+// its numeric columns than not, the figure is the others' sum, over at
+// least three others.
+func sumRow(rows [][]table.Cell) int {
+	if len(rows) < 4 {
+		return -1
+	}
+	ncol := len(rows[0])
+	nums := make([][]float64, len(rows))
+	ok := make([][]bool, len(rows))
+	for i, r := range rows {
+		nums[i], ok[i] = make([]float64, ncol), make([]bool, ncol)
+		for j, c := range r {
+			if f, good := parseNumber(strings.TrimSpace(c.Text)); good && !blank(c.Text) {
+				nums[i][j], ok[i][j] = f, true
+			}
+		}
+	}
+	colSum, colN := make([]float64, ncol), make([]int, ncol)
+	for i := range rows {
+		for j := 0; j < ncol; j++ {
+			if ok[i][j] {
+				colSum[j] += nums[i][j]
+				colN[j]++
+			}
+		}
+	}
+	found := -1
+	for i := range rows {
+		sums, other := 0, 0
+		for j := 0; j < ncol; j++ {
+			if !ok[i][j] {
+				continue
+			}
+			total, n := colSum[j]-nums[i][j], colN[j]-1
+			if n < 3 {
+				continue
+			}
+			if v := nums[i][j]; v != 0 && math.Abs(v-total) <= 0.005*math.Abs(v) {
+				sums++
+			} else {
+				other++
+			}
+		}
+		if sums > 0 && sums > other {
+			if found >= 0 {
+				return -1 // two such rows: figures that happen to add up
+			}
+			found = i
+		}
+	}
+	return found
 }
 
 // summaryRow reports a row that totals or averages the others: its first
@@ -802,8 +863,15 @@ var ordinal = regexp.MustCompile(`^\d+(?:st|nd|rd|th)\b`)
 // ("2004" linking "Miss Nepal 2004"): the column gives years; the cell's
 // value is its year.
 func yearLink(text, title string) bool {
-	return reYear.MatchString(strings.TrimSpace(text)) && strings.TrimSpace(text) != strings.TrimSpace(title)
+	text = strings.TrimSpace(text)
+	if text == strings.TrimSpace(title) {
+		return false
+	}
+	// "1 (1994)" linking "1994 Caribbean Cup": a count and its year
+	return reYear.MatchString(text) || countYear.MatchString(text)
 }
+
+var countYear = regexp.MustCompile(`^\d+\s*\(\s*\d{4}\s*\)$`)
 
 // trailingLink reports whether a cell's one link is its last
 // comma-separated part after other words: "Toronto, Ontario" linking

@@ -571,6 +571,7 @@ func TestFlagAndYearLinks(t *testing.T) {
 		{"Poland", "Poland at the 2004 Summer Olympics", true},
 		{"2004", "Miss Nepal 2004", false},
 		{"16th of third division A", "Belgian Third Division A", false},
+		{"1 (1994)", "1994 Caribbean Cup", false},
 		{"Andrzej Stefanek", "Andrzej Stefanek", true},
 	} {
 		v := cellValue(table.Cell{Text: c.text, Links: []string{c.link}}, graph.TypeEntity)
@@ -580,5 +581,30 @@ func TestFlagAndYearLinks(t *testing.T) {
 	}
 	if !summaryRow([]table.Cell{{Text: "35 Players Team Average"}, {Text: "12"}}) {
 		t.Error("a roster's team average is no player")
+	}
+}
+
+// TestSumRow: a row whose figures are the others' sums is found; a table
+// without one, or whose figures add up by chance in one column of
+// several, has none.
+func TestSumRow(t *testing.T) {
+	row := func(cs ...string) []table.Cell {
+		var r []table.Cell
+		for _, c := range cs {
+			r = append(r, table.Cell{Text: c})
+		}
+		return r
+	}
+	regions := [][]table.Cell{
+		row("Aisén", "108,494.4", "41,890.0"), row("Magallanes", "132,297.2", "51,080.3"),
+		row("Antofagasta", "126,049.1", "48,667.8"), row("Atacama", "75,176.2", "29,025.7"),
+		row("Chile", "441,917", "170,663.8"),
+	}
+	if got := sumRow(regions); got != 4 {
+		t.Errorf("sumRow(regions) = %d, want 4", got)
+	}
+	plain := [][]table.Cell{row("A", "1", "10"), row("B", "2", "20"), row("C", "3", "30"), row("D", "6", "7")}
+	if got := sumRow(plain); got != -1 {
+		t.Errorf("sumRow(plain) = %d, want -1", got)
 	}
 }

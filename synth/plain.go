@@ -254,8 +254,8 @@ func (s *synth) plainColumn(t *graph.Tree, c int, keys []uint32) bool {
 		}
 		for _, v := range r.Values[c] {
 			txt := s.shownText(t, v)
-			if v == r.Key || seriesTitle(txt, t.PageTitle) || placeholder(txt) {
-				return false // a cell linking the key itself, or an event of the page's own series
+			if v == r.Key || seriesTitle(txt, t.PageTitle) || placeholder(txt) || strings.EqualFold(strings.TrimSpace(txt), strings.TrimSpace(t.Columns[c].Header)) {
+				return false // a cell linking the key itself, an event of the page's own series, its header ("Description")
 			}
 			if plainMark(txt) || strings.Contains(txt, "; ") || strings.Contains(txt, " / ") || len(txt) > 60 || strings.Count(txt, ",") > 3 {
 				return false
