@@ -608,24 +608,14 @@ func (c cellTexts) shown() map[uint32]string {
 	return out
 }
 
-// ways counts the texts other than the title written for an article,
-// texts that hold the shortest of them as one ("Farmington" and "West
-// Farmington" for Farmington, Maine: the more frequent stands).
+// ways counts the texts other than the title written for an article. A
+// text holding another is still another way: "Mitsubishi Lancer X R4" of
+// two rows would name the third row's "Mitsubishi Lancer X" wrongly, and
+// "Farmington" the row's "West Farmington"; the title names all of them.
 func (t *writtenTexts) ways() int {
-	shortest := ""
-	for text := range t.votes {
-		if text != "" && (shortest == "" || len(text) < len(shortest) || len(text) == len(shortest) && text < shortest) {
-			shortest = text
-		}
-	}
-	if shortest == "" {
-		return 0
-	}
-	n := 1
-	for text := range t.votes {
-		if text != "" && !strings.Contains(strings.ToLower(text), strings.ToLower(shortest)) {
-			n++
-		}
+	n := len(t.votes)
+	if _, ok := t.votes[""]; ok {
+		n--
 	}
 	return n
 }

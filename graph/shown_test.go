@@ -58,8 +58,8 @@ func TestShownTexts(t *testing.T) {
 		{{link("La Plata", "La Plata, Maryland")}, nil},
 		// Written as two texts (a city, a state): no one text, the title.
 		{{link("District of Columbia", "Washington, D.C.")}, nil},
-		// "La Plata" twice and "West La Plata" once: the more frequent.
-		{{link("West La Plata", "La Plata, Maryland")}, {link("La Plata", "La Plata, Maryland")}},
+		// "La Plata" twice alone: that text.
+		{{link("La Plata", "La Plata, Maryland")}, nil},
 	}
 	ids := map[string]uint32{}
 	tr := &Tree{PageTitle: "League of Ireland", KeyHeader: "Team", Columns: []Column{{Header: "Home city"}, {Header: "Manager"}}}
@@ -123,5 +123,20 @@ func TestShownTexts(t *testing.T) {
 		if !strings.Contains(text, w) {
 			t.Errorf("page lacks %q:\n%s", w, text)
 		}
+	}
+}
+
+// TestShownOneWay: an article written as two texts, one holding the
+// other, keeps its title: the more frequent would misname the other cells.
+func TestShownOneWay(t *testing.T) {
+	link := func(text string) Value {
+		return Value{Key: "w:Mitsubishi Lancer", Name: "Mitsubishi Lancer", Type: TypeEntity, Surface: text}
+	}
+	texts := cellTexts{}
+	for _, s := range []string{"Mitsubishi Lancer X R4", "Mitsubishi Lancer X R4", "Mitsubishi Lancer X"} {
+		texts.add(7, link(s))
+	}
+	if got := texts.shown(); got[7] != "" {
+		t.Errorf("Shown = %q, want the title", got[7])
 	}
 }
