@@ -395,3 +395,16 @@ func TestAcrossAlike(t *testing.T) {
 		t.Errorf("trees %d and %d: want %s, got %+v", t1, t2, audit.Unmatched, r.Findings)
 	}
 }
+
+// TestWords: headers' abbreviations are spelled out, alone or among
+// words of three letters or more.
+func TestWords(t *testing.T) {
+	for h, want := range map[string]string{
+		"Pos": "position", "Parish est": "Parish established", "Current bldg begun": "Current building begun",
+		"React": "reaction time", "Group A": "Group A", "Pts": "points", "Goals scored": "Goals scored",
+	} {
+		if got := audit.Words(h); got != want {
+			t.Errorf("Words(%q) = %q, want %q", h, got, want)
+		}
+	}
+}

@@ -197,6 +197,7 @@ var abbrevs = map[string]string{
 	"so": "strikeouts", "bb": "walks", "sv": "saves", "r": "runs", "h": "hits",
 	"res": "result", "res.": "result", "pens": "penalties", "sub": "substitute appearances",
 	"ret": "retired", "dnf": "did not finish", "lvl": "level", "lvl.": "level",
+	"bldg": "building", "bldg.": "building", "react": "reaction time", "conv": "conversions",
 	"directed by": "director", "written by": "writer", "produced by": "producer",
 	"composed by": "composer", "designed by": "designer", "owned by": "owner",
 }
@@ -207,7 +208,23 @@ func Words(h string) string {
 	if w, ok := abbrevs[strings.ToLower(strings.TrimSpace(h))]; ok {
 		return w
 	}
-	return h
+	// "Parish est", "Current bldg begun": an abbreviation of three letters
+	// or more among words is spelled out too (not "A" of "Group A").
+	fs := strings.Fields(h)
+	if len(fs) < 2 {
+		return h
+	}
+	changed := false
+	for i, f := range fs {
+		l := strings.ToLower(f)
+		if w, ok := abbrevs[l]; ok && len(strings.TrimSuffix(l, ".")) >= 3 && l != "min" && l != "era" && l != "sub" {
+			fs[i], changed = w, true
+		}
+	}
+	if !changed {
+		return h
+	}
+	return strings.Join(fs, " ")
 }
 
 // RawHeader reports whether a column header cannot be read as words in a
