@@ -355,7 +355,7 @@ func detailsCut(s string) (string, bool) {
 // rosterNote matches a squad list's note after a player's name: "(on
 // loan from Granada)", "(Captain)", "(c)", "(vice-captain)"; and a
 // draft's trade note after a team's: "(from Wash)".
-var rosterNote = regexp.MustCompile(`(?i)^(.*\S)\s*\((?:on loan (?:from|to) [^()]*|loaned from [^()]*|from [^()]*|via [^()]*|captain|vice[- ]captain|c|vc)\)$`)
+var rosterNote = regexp.MustCompile(`(?i)^(.*\S)\s*\((?:on loan (?:from|to) [^()]*|loaned from [^()]*|from [^()]*|via [^()]*|captain|vice[- ]captain|c|vc|retired)\)$`)
 
 // footSign matches a name with a footnote sign after it ("Green Island
 // ‡", "Baltimore Bullets*"), which the table explains below it.
@@ -403,8 +403,8 @@ func cutNotes(col []table.Cell) {
 		} else if m := legendMark.FindStringSubmatch(text); m != nil {
 			text = m[1] // "Singapore Changi Airport[Hub]": the legend's mark
 			col[i].Text = text
-		} else if m := noteDigit.FindStringSubmatch(text); m != nil {
-			text = m[1] // "Russia1": a footnote's number
+		} else if m := noteDigit.FindStringSubmatch(text); m != nil && !hasDigit(m[1]) {
+			text = m[1] // "Russia1": a footnote's number ("817 km2" is an area)
 			col[i].Text = text
 		} else if m := iocCode.FindStringSubmatch(text); m != nil && len(c.Links) == 0 {
 			text = m[1] // "Liu Jianying (CHN)": an athlete and her country's code
@@ -813,6 +813,7 @@ func cellValue(c table.Cell, typ graph.Datatype) graph.Value {
 	text := strings.TrimSpace(textnorm.SqueezeSpaces(c.Text))
 	if len(c.Links) == 1 && c.Links[0] != "" && !trailingLink(text, c.Links[0]) && !labelLink(text, c.Links[0]) && !parenLink(text, c.Links[0]) &&
 		!flagLink(text, c.Links[0]) && !yearLink(text, c.Links[0]) && !ordinalLink(text, c.Links[0]) &&
+		!lastOfList(text, c.Links[0]) &&
 		// "Inverness vicinity" linking Inverness, Florida (the National
 		// Register's listings) names a place near the town: its text.
 		!(pairText(text) && unlinkedNames(c)) && !strings.HasSuffix(text, " vicinity") &&
@@ -848,6 +849,19 @@ func cellValue(c table.Cell, typ graph.Datatype) graph.Value {
 func flagLink(text, title string) bool {
 	who, _, ok := strings.Cut(title, " at the ")
 	return ok && !strings.Contains(graph.NormText(text), graph.NormText(who))
+}
+
+// lastOfList reports whether a cell lists names and links only its last
+// ("Centro, Norte" linking Norte Region, Portugal): its value is its text.
+func lastOfList(text, title string) bool {
+	parts := strings.Split(text, ",")
+	if len(parts) < 2 {
+		return false
+	}
+	last := graph.NormText(parts[len(parts)-1])
+	first := graph.NormText(parts[0])
+	t := graph.NormText(title)
+	return last != "" && first != "" && strings.HasPrefix(t, last) && !strings.Contains(t, first)
 }
 
 // ordinalLink reports whether a cell gives a place in a league it links

@@ -510,6 +510,7 @@ func TestCutNotes(t *testing.T) {
 		{Text: "Phil English Redistricted from the 21st district (now obsolete)", Links: []string{"Phil English", "Pennsylvania's 21st congressional district"}},
 		{Text: "present[N]"}, {Text: "Singapore Changi Airport[Hub]", Links: []string{"Singapore Changi Airport"}},
 		{Text: "Russia1"}, {Text: "Liu Jianying (CHN)"}, {Text: "Gabriela Szabo (ROU)", Links: []string{"Gabriela Szabo"}}, {Text: "Area 51"},
+		{Text: "817 km2"}, {Text: "Wolfgang Puck (retired)", Links: []string{"Wolfgang Puck"}},
 		{Text: "Johnny Green+"}, {Text: "Adrian Dantley^"}, {Text: "C++"}, {Text: "Minnesota Timberwolves (from Wash)", Links: []string{"Minnesota Timberwolves"}},
 	}
 	cutNotes(col)
@@ -530,6 +531,7 @@ func TestCutNotes(t *testing.T) {
 		{"Phil English", []string{"Phil English"}},
 		{"present", nil}, {"Singapore Changi Airport", []string{"Singapore Changi Airport"}},
 		{"Russia", nil}, {"Liu Jianying", nil}, {"Gabriela Szabo (ROU)", []string{"Gabriela Szabo"}}, {"Area 51", nil},
+		{"817 km2", nil}, {"Wolfgang Puck", []string{"Wolfgang Puck"}},
 		{"Johnny Green", nil}, {"Adrian Dantley", nil}, {"C++", nil}, {"Minnesota Timberwolves", []string{"Minnesota Timberwolves"}},
 	}
 	for i, w := range want {
@@ -572,6 +574,10 @@ func TestFlagAndYearLinks(t *testing.T) {
 		{"2004", "Miss Nepal 2004", false},
 		{"16th of third division A", "Belgian Third Division A", false},
 		{"1 (1994)", "1994 Caribbean Cup", false},
+		{"Centro , Norte", "Norte Region, Portugal", false},
+		{"Toronto, Ontario", "Toronto", true},
+		{"Great Britain", "United Kingdom", true},
+		{"Republic of Ireland", "Ireland", true},
 		{"Andrzej Stefanek", "Andrzej Stefanek", true},
 	} {
 		v := cellValue(table.Cell{Text: c.text, Links: []string{c.link}}, graph.TypeEntity)
