@@ -235,6 +235,7 @@ func TestPlain(t *testing.T) {
 		"East Germany at the 1972 Summer Olympics": "East Germany",
 		"Poland at the 2004 Summer Paralympics":    "Poland",
 		"Murder at the Vicarage":                   "Murder at the Vicarage",
+		"Communist Party of India (Marxist)":       "Communist Party of India (Marxist)",
 	} {
 		if got := audit.Plain(name, true); got != want {
 			t.Errorf("Plain(%q) = %q, want %q", name, got, want)

@@ -167,6 +167,10 @@ func disambiguator(p string) bool {
 		return true
 	}
 	fs := strings.Fields(p)
+	// "Communist Party of India (Marxist)": a creed is part of the name.
+	if l := strings.ToLower(fs[0]); len(fs) == 1 && (strings.HasSuffix(l, "ist") || strings.HasSuffix(l, "ists") || strings.HasSuffix(l, "ism")) {
+		return false
+	}
 	// "(American football)", "(The Vines song)": a class word closes it.
 	last := []rune(fs[len(fs)-1])
 	return len(fs) == 1 || unicode.IsLower(last[0])
