@@ -3,6 +3,7 @@ package synth
 import (
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode"
 
@@ -78,6 +79,11 @@ func (s *synth) plainKeys(t *graph.Tree) bool {
 			}
 		}
 	}
+	// "Christians (86)" over a table of ten Methodists: the section
+	// counts more than the table holds, which is one of its parts.
+	if n, ok := sectionCount(t); ok && n != len(t.Rows) {
+		return false
+	}
 	// "2010 transfers in/out": the section held an In and an Out table,
 	// of which the source kept one; "all" its players are the two.
 	if sec := strings.ToLower(t.Section + " " + t.Caption); strings.Contains(sec, "in/out") || strings.Contains(sec, "in and out") || strings.Contains(sec, "ins and outs") {
@@ -99,6 +105,21 @@ func (s *synth) plainKeys(t *graph.Tree) bool {
 	}
 	return len(t.Rows) > 0 && 10*codes < len(t.Rows)
 }
+
+// sectionCount is the count a section or caption of t gives in a closing
+// parenthesis ("Christians (86)"), if any.
+func sectionCount(t *graph.Tree) (int, bool) {
+	for _, p := range []string{t.Caption, t.Section} {
+		parts := strings.Split(p, "|")
+		if m := countParen.FindStringSubmatch(strings.TrimSpace(parts[len(parts)-1])); m != nil {
+			n, err := strconv.Atoi(m[1])
+			return n, err == nil
+		}
+	}
+	return 0, false
+}
+
+var countParen = regexp.MustCompile(`\((\d{1,3})\)$`)
 
 // stacked matches a cell of numbers one after another, from rows a merged
 // key cell spans or a footnote after a figure.

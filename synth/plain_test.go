@@ -216,3 +216,17 @@ func TestConceptNamesPage(t *testing.T) {
 		t.Errorf("concept = %q, want %q", got, want)
 	}
 }
+
+// TestSectionCount: a section's count in parentheses is read.
+func TestSectionCount(t *testing.T) {
+	for _, c := range []struct {
+		section string
+		n       int
+		ok      bool
+	}{{"Christians (86)", 86, true}, {"Senators | Christians (86)", 86, true}, {"Results (2011)", 0, false}, {"Results", 0, false}} {
+		n, ok := sectionCount(&graph.Tree{Section: c.section})
+		if n != c.n || ok != c.ok {
+			t.Errorf("sectionCount(%q) = %d, %v; want %d, %v", c.section, n, ok, c.n, c.ok)
+		}
+	}
+}
