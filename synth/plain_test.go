@@ -3,6 +3,7 @@ package synth
 import (
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/leaper-dev/leaper/graph"
@@ -228,5 +229,13 @@ func TestSectionCount(t *testing.T) {
 		if n != c.n || ok != c.ok {
 			t.Errorf("sectionCount(%q) = %d, %v; want %d, %v", c.section, n, ok, c.n, c.ok)
 		}
+	}
+}
+
+// TestConceptFootnote: a heading's footnote mark is no part of it.
+func TestConceptFootnote(t *testing.T) {
+	tr := &graph.Tree{PageTitle: "2013 Rali Vinho da Madeira", Section: "Results[1]"}
+	if got := concept(tr, false, rand.New(rand.NewPCG(1, 0))); strings.Contains(got, "[1]") || !strings.Contains(got, "Results") && !strings.Contains(got, "results") {
+		t.Errorf("concept = %q", got)
 	}
 }

@@ -166,7 +166,8 @@ func concept(t *graph.Tree, alone bool, rng *rand.Rand) string {
 			return ""
 		})
 		p = strings.Trim(strings.Join(strings.Fields(p), " "), " ,;:-–")
-		p = strings.TrimPrefix(p, "of ") // "Table of important tributaries"
+		p = strings.TrimPrefix(p, "of ")                        // "Table of important tributaries"
+		p = strings.TrimSpace(footnote.ReplaceAllString(p, "")) // "Results[1]"
 		switch {
 		case p == "":
 		case wordsWithin(p, page):
@@ -248,6 +249,9 @@ func wordsWithin(p, page string) bool {
 func containsFold(s, sub string) bool {
 	return sub != "" && strings.Contains(strings.ToLower(s), strings.ToLower(sub))
 }
+
+// footnote matches a footnote's mark a heading keeps ("Results[1]").
+var footnote = regexp.MustCompile(`\s*\[\d{1,3}\]`)
 
 // tableWord matches what names a table rather than what it records.
 var tableWord = regexp.MustCompile(`(?i)\b(medal )?tables?\b`)
