@@ -816,7 +816,7 @@ func cellValue(c table.Cell, typ graph.Datatype) graph.Value {
 		!lastOfList(text, c.Links[0]) &&
 		// "Inverness vicinity" linking Inverness, Florida (the National
 		// Register's listings) names a place near the town: its text.
-		!(pairText(text) && unlinkedNames(c)) && !strings.HasSuffix(text, " vicinity") &&
+		!((pairText(text) || strings.Contains(text, "; ")) && unlinkedNames(c)) && !strings.HasSuffix(text, " vicinity") &&
 		(typ == graph.TypeEntity || typ == graph.TypeText && linkIsCell(text, c.Links[0])) {
 		l := c.Links[0]
 		return graph.Value{Key: "w:" + l, Name: l, Type: graph.TypeEntity, URL: table.URL(l), Surface: text}

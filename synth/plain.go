@@ -135,8 +135,8 @@ func nameCell(n string) bool {
 	// 3-20": a winner and its score; "Minuscule 2298?": a doubt;
 	// "Kahlil Gibran, Lebanese American poet and artist": a name and
 	// what he was.
-	if notNameCell.MatchString(strings.TrimSpace(n)) || described(n) {
-		return false
+	if notNameCell.MatchString(strings.TrimSpace(n)) || described(n) || strings.Contains(n, "; ") {
+		return false // "Austin Walker; Sam S. Griffin": two lines, two names
 	}
 	rs := []rune(strings.TrimSpace(n))
 	if len(rs) < 2 || len(rs) > 60 || plainMark(n) {
@@ -397,7 +397,7 @@ func plainClue(v string) bool {
 	if _, ok := audit.Disambiguated(v); ok {
 		return false
 	}
-	return len(strings.Fields(v)) <= 6 && !strings.Contains(v, ". ") && !strings.Contains(v, "/") && !plainMark(v) && !shortened(v)
+	return len(strings.Fields(v)) <= 6 && !strings.Contains(v, ". ") && !strings.ContainsAny(v, "/;") && !plainMark(v) && !shortened(v)
 }
 
 // shortened reports whether a value is one word cut short ("Proto.",

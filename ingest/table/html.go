@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
@@ -164,13 +166,28 @@ func tableRows(t *html.Node) (rows [][]rawCell, caption string) {
 						continue
 					}
 					var links []string
-					text := textOf(d, &links)
+					text := textOf(d, &links) // lines joined below, by row
 					row = append(row, rawCell{
 						cell:    Cell{Text: text, Links: links},
 						th:      d.DataAtom == atom.Th,
 						rowspan: span(d, "rowspan"),
 						colspan: span(d, "colspan"),
 					})
+				}
+				// A row of data (a td in it) lists its cells' lines; a
+				// header row's lines are one header ("Area" over "km²").
+				data := false
+				for _, rc := range row {
+					data = data || !rc.th
+				}
+				for i := range row {
+					t := row[i].cell.Text
+					if data {
+						t = brLines(t)
+					} else {
+						t = strings.ReplaceAll(t, "\ue000", " ")
+					}
+					row[i].cell.Text = collapseSpace(t)
 				}
 				rows = append(rows, row)
 			}
@@ -452,7 +469,14 @@ func textOf(n *html.Node, links *[]string) string {
 			}
 			block := false
 			switch c.DataAtom {
-			case atom.Br, atom.Hr:
+			case atom.Br:
+				if links != nil {
+					b.WriteString(brMark) // a line of a cell: brLines
+				} else {
+					b.WriteByte(' ')
+				}
+				continue
+			case atom.Hr:
 				b.WriteByte(' ')
 				continue
 			case atom.Img, atom.Script, atom.Style, atom.Noscript, atom.Meta, atom.Link:
@@ -496,6 +520,53 @@ func textOf(n *html.Node, links *[]string) string {
 		}
 	}
 	return text
+}
+
+// brMark stands for a cell's line break until brLines reads it.
+const brMark = " \ue000 "
+
+// brLines joins a cell's lines: lines that each name a thing ("Austin
+// Walker" over "Sam S. Griffin", "Germany" over its two skiers) by "; ",
+// as a reader sees a list; a name wrapped over two lines ("Frank L. Messa
+// Rink at" over "Achilles Center") or a line that qualifies the one above
+// ("(1962)", "in 2010") by a space.
+func brLines(text string) string {
+	if !strings.Contains(text, "\ue000") {
+		return text
+	}
+	var parts []string
+	for _, p := range strings.Split(text, "\ue000") {
+		if p = strings.TrimSpace(p); p != "" {
+			parts = append(parts, p)
+		}
+	}
+	var b strings.Builder
+	for i, p := range parts {
+		if i > 0 {
+			if ownLine(parts[i-1], p) {
+				b.WriteString("; ")
+			} else {
+				b.WriteByte(' ')
+			}
+		}
+		b.WriteString(p)
+	}
+	return b.String()
+}
+
+// ownLine reports whether line next, under prev, names a thing of its own.
+func ownLine(prev, next string) bool {
+	r, _ := utf8.DecodeRuneInString(next)
+	if !unicode.IsUpper(r) && !unicode.IsDigit(r) {
+		return false
+	}
+	fs := strings.Fields(prev)
+	last := strings.ToLower(fs[len(fs)-1])
+	switch last {
+	case "at", "of", "the", "and", "de", "du", "la", "le", "von", "van", "for", "in", "on", "&", "-", "–", "a":
+		return false
+	}
+	return !strings.HasSuffix(last, ":") && !strings.HasSuffix(last, "-") && !strings.HasSuffix(last, ",")
 }
 
 // isCode reports a short code beside a flag ("FRA", "(NSW)"): the flag

@@ -188,7 +188,7 @@ func TestHTMLFragments(t *testing.T) {
 				// a leading <th scope="row"> in a data row is a data cell
 				{0, 0, "2003", nil, false},
 				{0, 1, "Jean-Pierre Serre", []string{"Jean-Pierre Serre"}, false},
-				{1, 1, "Michael Atiyah Isadore Singer", []string{"Michael F. Atiyah", "Isadore M. Singer"}, false},
+				{1, 1, "Michael Atiyah; Isadore Singer", []string{"Michael F. Atiyah", "Isadore M. Singer"}, false},
 			},
 		},
 		{
@@ -685,5 +685,22 @@ func TestPageMetaTitleUnescaped(t *testing.T) {
 	}
 	if got, want := tables[0].PageTitle, "List of experiments from Lilo & Stitch"; got != want {
 		t.Errorf("PageTitle = %q, want %q", got, want)
+	}
+}
+
+// TestBrLines: a cell's lines that each name a thing are a list; a name
+// wrapped over two lines, or a line qualifying the one above, is one text.
+func TestBrLines(t *testing.T) {
+	for in, want := range map[string]string{
+		"Austin Walker \ue000 Sam S. Griffin":              "Austin Walker; Sam S. Griffin",
+		"Germany \ue000 Tino Edelmann \ue000 Eric Frenzel": "Germany; Tino Edelmann; Eric Frenzel",
+		"Frank L. Messa Rink at \ue000 Achilles Center":    "Frank L. Messa Rink at Achilles Center",
+		"Meehan Auditorium \ue000 (1962)":                  "Meehan Auditorium (1962)",
+		"The Lord of the Rings: \ue000 The Return":         "The Lord of the Rings: The Return",
+		"Plain": "Plain",
+	} {
+		if got := brLines(in); got != want {
+			t.Errorf("brLines(%q) = %q, want %q", in, got, want)
+		}
 	}
 }
