@@ -946,7 +946,24 @@ func parenLink(text, title string) bool {
 		return false
 	}
 	in, ti := graph.NormText(m[2]), graph.NormText(title)
-	return (in == ti || strings.HasPrefix(ti, in+",") || strings.HasPrefix(ti, in+" (")) && !strings.Contains(graph.NormText(m[1]), ti)
+	if (in == ti || strings.HasPrefix(ti, in+",") || strings.HasPrefix(ti, in+" (")) && !strings.Contains(graph.NormText(m[1]), ti) {
+		return true
+	}
+	// "Private (Methodist)" linking United Methodist Church: the link is
+	// the parenthesis's, the text before it names something else.
+	words := func(s string) []string {
+		return strings.FieldsFunc(s, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+	}
+	tw := map[string]bool{}
+	for _, w := range words(ti) {
+		tw[w] = true
+	}
+	for _, w := range words(graph.NormText(m[1])) {
+		if len(w) > 2 && tw[w] {
+			return false
+		}
+	}
+	return true
 }
 
 var parenCell = regexp.MustCompile(`^(.*\S)\s*\(\s*([^()]+?)\s*\)$`)
