@@ -386,11 +386,12 @@ var keySign = regexp.MustCompile(`^(\S.*\s.*\pL\.?)\s*[+#^]{1,2}$`)
 // final's goals and points).
 var scoreSuffix = regexp.MustCompile(`^(.*\pL\S*)\s+\d{1,2}\s*[-–]\s*\d{1,2}$`)
 
-// cutNotes takes a squad list's notes off its names: "Essaïd Belkalem (on
+// cutNotes takes notes off the names of a column: "Essaïd Belkalem (on
 // loan from Granada)" is the player, linked as such, not a text naming a
-// loan; so is a linked winner's score ("Clara 3-20"), and a footnote
-// sign ("Green Island ‡") of any cell. Links the note holds go with it; a name whose link cannot be told
-// keeps the cell's first. col holds copies of the table's cells.
+// loan; so is a linked winner's score ("Clara 3-20"). Signs and marks
+// ("Green Island ‡", "Johnny Green+", "present[N]", "Russia1") come off
+// any cell. Links a note holds go with it; a name whose link cannot be
+// told keeps the cell's first. col holds copies of the table's cells.
 func cutNotes(col []table.Cell) {
 	for i, c := range col {
 		text := strings.TrimSpace(textnorm.SqueezeSpaces(c.Text))
