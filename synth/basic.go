@@ -161,6 +161,7 @@ func (s *synth) chooseFilter(d *draft, t *graph.Tree, keys []uint32, cols []int,
 			for _, v := range vals {
 				if by[v] >= 2 && by[v] < n && len(es[v].Name) >= 2 && !placeholder(es[v].Name) && !audit.LinkLabel(es[v].Name) && plainClue(es[v].Name) &&
 					!slices.ContainsFunc(vals, func(o uint32) bool { return o != v && typoOf(es[o].Name, es[v].Name) }) &&
+					!s.writtenAlike(t, vals, v) &&
 					!s.listedIn(t, c, keys, v) {
 					// A value one letter off another ("Rignt wing" beside
 					// "Right wing") would leave out the misprinted rows, and

@@ -670,6 +670,15 @@ func (s *synth) typoClue(space *roaring.Bitmap, f clueFact) (bool, error) {
 	return false, nil
 }
 
+// writtenAlike reports whether another value of vals is written like v in
+// t ("Minneapolis Lakers" for the link to Los Angeles Lakers and for the
+// one to Minneapolis Lakers): a filter on v would leave out the rows a
+// reader counts with it.
+func (s *synth) writtenAlike(t *graph.Tree, vals []uint32, v uint32) bool {
+	k := audit.NameKey(s.shownText(t, v))
+	return slices.ContainsFunc(vals, func(o uint32) bool { return o != v && audit.NameKey(s.shownText(t, o)) == k })
+}
+
 // listedIn reports whether a row of keys in column c of t has another
 // value whose text lists v's among other items ("French, Hebrew" for the
 // link "French language", written "French"): a filter on v would leave
