@@ -395,6 +395,9 @@ var scoreSuffix = regexp.MustCompile(`^(.*\pL\S*)\s+\d{1,2}\s*[-–]\s*\d{1,2}$`
 func cutNotes(col []table.Cell) {
 	for i, c := range col {
 		text := strings.TrimSpace(textnorm.SqueezeSpaces(c.Text))
+		if !mayHoldNote(text) {
+			continue // most cells: no pattern below can match
+		}
 		if m := footSign.FindStringSubmatch(text); m != nil {
 			text = m[1] // "Green Island ‡": the table's footnote sign
 			col[i].Text = text
@@ -445,6 +448,24 @@ func cutNotes(col []table.Cell) {
 		}
 		col[i].Links = keep
 	}
+}
+
+// mayHoldNote reports whether one of cutNotes' patterns may match text:
+// each ends in a sign, a bracket, a parenthesis or a figure, but for an
+// incumbent's small print.
+func mayHoldNote(text string) bool {
+	if text == "" {
+		return false
+	}
+	if strings.ContainsRune("*+#^])0123456789", rune(text[len(text)-1])) || strings.HasSuffix(text, "†") || strings.HasSuffix(text, "‡") || strings.HasSuffix(text, "§") {
+		return true
+	}
+	for _, w := range []string{"Redistricted", "Retired", "Renominated", "Lost renomination", "Died"} {
+		if strings.Contains(text, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // sumRow returns the index of the one row whose figures are the sums of
