@@ -255,7 +255,14 @@ var coord = regexp.MustCompile(`\d+\s*°|°\s*[NSEW]\b|\b\d{1,3}\.\d{3,}\s*[;,]\
 
 // RawValue reports whether a value can only be copied, not said: a
 // coordinate string, or a text the export lost.
-func RawValue(v string) bool { return coord.MatchString(v) || lost.MatchString(v) }
+func RawValue(v string) bool {
+	// Each pattern needs a degree sign, a decimal point beside a
+	// separator, or a question mark: most values have none.
+	if (strings.ContainsRune(v, '°') || strings.Contains(v, ".") && strings.ContainsAny(v, ";,")) && coord.MatchString(v) {
+		return true
+	}
+	return strings.Contains(v, "?") && lost.MatchString(v)
+}
 
 // lost matches a value whose text was lost in the export ("??" where a
 // name in another script stood): no one can give it.
@@ -385,7 +392,7 @@ func wordCut(s string, suffix bool) string {
 // register's reference number beside a value ("March 11, 1993
 // (#93000159)"), which is the table's, not the value's.
 func Plain(name string, article bool) string {
-	if article {
+	if article && strings.Contains(name, " at the ") {
 		// "East Germany at the 1972 Summer Olympics": the nation, as a
 		// medal table writes it.
 		if m := atGames.FindStringSubmatch(name); m != nil {

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/RoaringBitmap/roaring/v2"
 	"github.com/leaper-dev/leaper/audit"
@@ -302,7 +303,22 @@ var plainMarkRe = regexp.MustCompile(`^[\s/.,;:^*†‡§#|–-]+\S|\S:$|^\d+\.$
 
 func plainMark(v string) bool {
 	v = strings.TrimSpace(v)
-	return plainMarkRe.MatchString(v) || audit.RawValue(v)
+	return mayMark(v) && plainMarkRe.MatchString(v) || audit.RawValue(v)
+}
+
+// mayMark reports whether plainMarkRe can match v: each of its patterns
+// needs a mark, a colon, a parenthesis, an equals sign or a final dot
+// somewhere, or a leading digit. Most cells have none, and the pattern,
+// unanchored in part, is costly to try at every offset.
+func mayMark(v string) bool {
+	r, _ := utf8.DecodeRuneInString(v)
+	switch {
+	case v == "":
+		return false
+	case unicode.IsDigit(r) || unicode.IsSpace(r) || strings.ContainsRune("/.,;:^*†‡§#|–-(", r):
+		return true
+	}
+	return strings.ContainsAny(v, ":(±^*†‡§|=") || strings.HasSuffix(v, ".")
 }
 
 // code reports whether a value is a short code ("LT", "MM", "C.T", "c",
@@ -588,6 +604,9 @@ func listItems(v string) []string {
 		}
 	}
 	// "Left/Right Wing": a left wing and a right wing.
+	if !strings.Contains(v, "/") {
+		return out
+	}
 	if m := slashPair.FindStringSubmatch(v); m != nil {
 		out = append(out, m[1]+" "+m[3], m[2]+" "+m[3])
 	}
