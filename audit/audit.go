@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/RoaringBitmap/roaring/v2"
 	"github.com/leaper-dev/leaper/graph"
@@ -153,7 +154,9 @@ type Auditor struct {
 	keys  map[uint32][]string // names, read once per entity
 	// twinIDs are the trees titled alike on a tree's page, read once.
 	twinIDs map[uint32][]uint32
-	heads   map[string]string // relation name → header, read once
+	// lostTwins describe a tree's twin the build rejected, read once.
+	lostTwins map[uint32]string
+	heads     map[string]string // relation name → header, read once
 	// shown maps the NameKey of what the task's tables write for an
 	// article ("drumcondra") to the article and that text: a person copies
 	// the table's text. Set per task; the article's title is read only
@@ -173,7 +176,7 @@ func New(g *graph.Store) (*Auditor, error) {
 	if err != nil {
 		return nil, fmt.Errorf("audit: relations: %w", err)
 	}
-	a := &Auditor{g: g, rels: map[string][]uint32{}, trees: map[uint32]*graph.Tree{}, ents: map[uint32]*graph.Entity{}, keys: map[uint32][]string{}, twinIDs: map[uint32][]uint32{}, heads: map[string]string{}}
+	a := &Auditor{g: g, rels: map[string][]uint32{}, trees: map[uint32]*graph.Tree{}, ents: map[uint32]*graph.Entity{}, keys: map[uint32][]string{}, twinIDs: map[uint32][]uint32{}, lostTwins: map[uint32]string{}, heads: map[string]string{}}
 	for _, r := range rels {
 		a.rels[r.Name] = append(a.rels[r.Name], r.ID)
 	}
@@ -1211,8 +1214,65 @@ func (a *Auditor) twins(trees []*graph.Tree, named map[uint32]*graph.Tree, r *Re
 				return nil
 			}
 		}
+		lost, err := a.lostTwin(tr)
+		if err != nil {
+			return err
+		}
+		if lost != "" {
+			r.add(TwinTable, "%q has another table titled and headed like tree %d on its page, which the store does not hold (%s)", tr.Title(), tr.ID, lost)
+			return nil
+		}
 	}
 	return nil
+}
+
+// lostTwin describes a table of tr's page that the build rejected but a
+// reader sees as tr's twin: titled alike, headed by tr's key header and
+// half its other headers or more (Bexar County's five U.S.
+// Representatives beside its ten State Representatives, too few rows for a
+// tree). It is "" when there is none.
+func (a *Auditor) lostTwin(tr *graph.Tree) (string, error) {
+	if d, ok := a.lostTwins[tr.ID]; ok {
+		return d, nil
+	}
+	rejs, err := a.g.RejectedOfPage(tr.PageURL)
+	if err != nil {
+		return "", err
+	}
+	d := ""
+	for _, rj := range rejs {
+		if rj.Section != tr.Section || rj.Caption != tr.Caption {
+			continue
+		}
+		heads := map[string]bool{}
+		for _, h := range rj.Header {
+			heads[headerKey(h)] = true
+		}
+		have := 0
+		for _, c := range tr.Columns {
+			if heads[headerKey(c.Header)] {
+				have++
+			}
+		}
+		if heads[headerKey(tr.KeyHeader)] && 2*have >= len(tr.Columns) {
+			d = rj.Reason + ": " + rj.Source
+			break
+		}
+	}
+	a.lostTwins[tr.ID] = d
+	return d, nil
+}
+
+// headerKey is a header's letters and digits, lower-cased: "Finishing pos
+// . in last season" as the source writes it and "Finishing pos. in last
+// season" as a tree keeps it are one header.
+func headerKey(h string) string {
+	return strings.Map(func(r rune) rune {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			return unicode.ToLower(r)
+		}
+		return -1
+	}, h)
 }
 
 // twinsOf are the other trees of tr's page titled alike, read once per

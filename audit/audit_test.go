@@ -3,13 +3,18 @@ package audit_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/leaper-dev/leaper/audit"
 	"github.com/leaper-dev/leaper/graph"
+	"github.com/leaper-dev/leaper/ingest"
 	"github.com/leaper-dev/leaper/ingest/storetest"
+	"github.com/leaper-dev/leaper/store"
 	"github.com/leaper-dev/leaper/synth"
 	"github.com/leaper-dev/leaper/task"
 )
@@ -407,5 +412,59 @@ func TestWords(t *testing.T) {
 		if got := audit.Words(h); got != want {
 			t.Errorf("Words(%q) = %q, want %q", h, got, want)
 		}
+	}
+}
+
+// TestLostTwin: a table whose page holds another table titled and headed
+// alike, rejected at build for too few rows (a county's five U.S.
+// Representatives beside its ten State Representatives), is one a reader
+// takes for part of the answer: synthesis refuses every task of it, and
+// the store records the rejected table with its page.
+func TestLostTwin(t *testing.T) {
+	row := func(i int) string {
+		return fmt.Sprintf(`<tr><td><a href="/wiki/Member_%c%c">Member %c%c</a></td><td><a href="/wiki/Party_%d">Party %d</a></td><td>%d</td></tr>`,
+			'A'+i/26, 'a'+i%26, 'A'+i/26, 'a'+i%26, i%3, i%3, 100+i)
+	}
+	table := func(from, n int) string {
+		var b strings.Builder
+		b.WriteString(`<table class="wikitable"><tr><th>Representative</th><th>Party</th><th>District</th></tr>`)
+		for i := from; i < from+n; i++ {
+			b.WriteString(row(i))
+		}
+		b.WriteString("</table>")
+		return b.String()
+	}
+	page := `<html><head><title>Example County</title></head><body><h2>Politics</h2>` + table(0, 12) + table(40, 2) + `</body></html>`
+	dir := t.TempDir()
+	in := filepath.Join(dir, "Example_County.html")
+	if err := os.WriteFile(in, []byte(page), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	st := filepath.Join(dir, "store")
+	if _, err := ingest.Run(context.Background(), st, []string{in}, nil); err != nil {
+		t.Fatal(err)
+	}
+	sto, err := store.Open(st, &store.Options{GraphOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sto.Close()
+	g := sto.Graph()
+	rejs, err := g.RejectedOfPage("https://en.wikipedia.org/wiki/Example_County")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rejs) != 1 || rejs[0].Section != "Politics" || len(rejs[0].Header) != 3 {
+		t.Fatalf("RejectedOfPage = %+v, want the two-row table of Politics with its header", rejs)
+	}
+	st2, err := synth.Run(context.Background(), g, &synth.Options{Variant: "basic", N: 4, Seed: 1}, func(tk *task.Task) error {
+		t.Errorf("task %s emitted over a table with a lost twin: %s", tk.ID, tk.Question)
+		return nil
+	})
+	if err != nil && !strings.Contains(err.Error(), "no more") {
+		t.Fatal(err)
+	}
+	if st2 == nil || st2.Dropped["audit_"+string(audit.TwinTable)] == 0 {
+		t.Errorf("synthesis refused no candidate as a twin: %+v", st2)
 	}
 }

@@ -218,6 +218,9 @@ type Prepared struct {
 	Section, Caption   string
 	Untitled           bool
 	Cut                bool
+	// Header is the table's header as read, kept with a rejection: a
+	// rejected table titled like a tree of its page is its twin.
+	Header []string
 	// Shaped is the table as a tree whose entities are still keys; nil
 	// when Reject says why there is none.
 	Shaped *Shaped
@@ -240,11 +243,16 @@ func (b *Builder) AddPrepared(p *Prepared) (*Tree, *Reject, error) {
 	if rej != nil {
 		b.counts.Rejected++
 		b.counts.Reasons[rej.Reason]++
-		rec := struct {
-			Reject
-			Source string `json:"source"`
-		}{*rej, t.Source}
-		return nil, rej, b.setJSON(strKey(pReject, key), rec)
+		rec := Rejected{Reject: *rej, Source: t.Source, Section: t.Section, Caption: t.Caption, Header: t.Header}
+		if err := b.setJSON(strKey(pReject, key), rec); err != nil {
+			return nil, nil, err
+		}
+		if t.PageURL != "" {
+			if err := b.setJSON(strKey(pPageRej, t.PageURL+"\x00"+key), rec); err != nil {
+				return nil, nil, err
+			}
+		}
+		return nil, rej, nil
 	}
 	tr := &Tree{ID: b.nextT, TableKey: key, Source: t.Source, PageTitle: t.PageTitle, PageURL: t.PageURL,
 		TableIndex: t.Index, Section: t.Section, Caption: t.Caption, Group: sh.Group,

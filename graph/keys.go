@@ -14,6 +14,7 @@ import "encoding/binary"
 //	t <id>                  tree (JSON)
 //	T <table key>           tree id, for tables that became trees
 //	x <table key>           rejection (JSON), for tables that did not
+//	y <page url> 0 <table key>  a page's rejected table (JSON, as x)
 //	s <source>              skipped input record (JSON)
 //	p <title>               entity passage text
 //	d <url> 0 <id>          corpus document (JSON; see docKey)
@@ -32,6 +33,7 @@ const (
 	pTree     = 't'
 	pTableKey = 'T'
 	pReject   = 'x'
+	pPageRej  = 'y'
 	pSkip     = 's'
 	pPassage  = 'p'
 	pDoc      = 'd'

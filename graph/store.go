@@ -573,6 +573,31 @@ func (s *Store) Rejections() (map[string]int, error) {
 	return out, err
 }
 
+// Rejected is a table the build did not make a tree of, with why and
+// where it stood on its page.
+type Rejected struct {
+	Reject
+	Source  string   `json:"source"`
+	Section string   `json:"section,omitempty"`
+	Caption string   `json:"caption,omitempty"`
+	Header  []string `json:"header,omitempty"`
+}
+
+// RejectedOfPage returns the tables of a page the build rejected, in
+// content-key order. Stores built before it was recorded have none.
+func (s *Store) RejectedOfPage(url string) ([]Rejected, error) {
+	var out []Rejected
+	err := s.scan(pPageRej, func(k, v []byte) error {
+		var r Rejected
+		if err := json.Unmarshal(v, &r); err != nil {
+			return fmt.Errorf("graph: rejected table %q: %w", k[1:], err)
+		}
+		out = append(out, r)
+		return nil
+	}, append([]byte(url), 0)...)
+	return out, err
+}
+
 // Skip is an input record that could not be parsed.
 type Skip struct {
 	File   string `json:"file"`

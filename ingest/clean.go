@@ -471,7 +471,9 @@ func mayHoldNote(text string) bool {
 // sumRow returns the index of the one row whose figures are the sums of
 // the other rows' (a total the table does not name), or -1: in more of
 // its numeric columns than not, the figure is the others' sum, over at
-// least three others.
+// least three others. One such column alone is a chance ("Viborg HK" with
+// 10 titles, the other clubs' 10 between them) unless the row closes the
+// table, where totals stand.
 func sumRow(rows [][]table.Cell) int {
 	if len(rows) < 4 {
 		return -1
@@ -513,7 +515,7 @@ func sumRow(rows [][]table.Cell) int {
 				other++
 			}
 		}
-		if sums > 0 && sums > other {
+		if sums > other && (sums >= 2 || i == len(rows)-1) {
 			if found >= 0 {
 				return -1 // two such rows: figures that happen to add up
 			}
@@ -1059,6 +1061,9 @@ func Prepare(t *table.Table, opts CleanOptions) *graph.Prepared {
 	p := &graph.Prepared{Key: t.Key(), Source: t.Source, PageTitle: t.PageTitle, PageURL: t.PageURL,
 		Index: t.Index, Section: t.Section, Caption: t.Caption, Untitled: t.Untitled, Cut: t.Cut}
 	p.Shaped, p.Reject = Shape(t, opts)
+	if p.Reject != nil {
+		p.Header = t.Header
+	}
 	return p
 }
 

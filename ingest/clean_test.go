@@ -616,4 +616,13 @@ func TestSumRow(t *testing.T) {
 	if got := sumRow(plain); got != -1 {
 		t.Errorf("sumRow(plain) = %d, want -1", got)
 	}
+	// The club with the most titles holds as many as the others together.
+	titles := [][]table.Cell{row("EH Aalborg", "0"), row("Randers HK", "1"), row("Team Esbjerg", "2"), row("Viborg HK", "4"), row("Horsens HK", "1")}
+	if got := sumRow(titles); got != -1 {
+		t.Errorf("sumRow(titles) = %d, want -1", got)
+	}
+	titles[3], titles[4] = titles[4], titles[3]
+	if got := sumRow(titles); got != 4 {
+		t.Errorf("sumRow(titles closed by the total) = %d, want 4", got)
+	}
 }

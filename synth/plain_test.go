@@ -160,6 +160,21 @@ func TestConceptSection(t *testing.T) {
 	}
 }
 
+// TestConceptNarrows: a section naming one of the two sets a page title
+// joins is kept even when its table is the page's only one.
+func TestConceptNarrows(t *testing.T) {
+	tr := &graph.Tree{PageTitle: "List of United States national lakeshores and seashores", Section: "National Seashores"}
+	for seed := uint64(0); seed < 6; seed++ {
+		if got := concept(tr, true, rand.New(rand.NewPCG(seed, 0))); !strings.Contains(got, "National Seashores") && !strings.Contains(got, "national seashores") {
+			t.Errorf("concept = %q lacks its section", got)
+		}
+	}
+	both := &graph.Tree{PageTitle: "List of lakes and rivers", Section: "Lakes and rivers"}
+	if got := concept(both, true, rand.New(rand.NewPCG(1, 0))); got != "the list of lakes and rivers" {
+		t.Errorf("concept = %q, want the page alone", got)
+	}
+}
+
 // TestListItems: a cell listing several things gives each, "Left/Right
 // Wing" a left and a right wing.
 func TestListItems(t *testing.T) {

@@ -175,7 +175,9 @@ func concept(t *graph.Tree, alone bool, rng *rand.Rand) string {
 			// Dublin" says nothing the page's name does not, when the
 			// page has no other table; "Draft" of "1947 BAA draft" beside
 			// its "Other picks" tells which table, as written.
-			if !alone && !slices.Contains(orig, p) {
+			// "National Seashores" of "List of United States national
+			// lakeshores and seashores" names one of the two.
+			if (!alone || narrows(p, page)) && !slices.Contains(orig, p) {
 				parts = append(parts, p)
 				orig = append(orig, p)
 				inline = false
@@ -243,6 +245,19 @@ func wordsWithin(p, page string) bool {
 		}
 	}
 	return true
+}
+
+// narrows reports whether section p names one of two sets a page title
+// joins with "and": the head word of one side ("lakeshores", before the
+// "and") or of the other ("seashores", after it), not both.
+func narrows(p, page string) bool {
+	l, r, ok := strings.Cut(strings.ToLower(page), " and ")
+	lw, rw := strings.Fields(l), strings.Fields(r)
+	if !ok || len(lw) == 0 || len(rw) == 0 {
+		return false
+	}
+	ws := strings.Fields(strings.ToLower(p))
+	return slices.Contains(ws, lw[len(lw)-1]) != slices.Contains(ws, rw[0])
 }
 
 // containsFold reports whether s contains sub, case aside.
