@@ -408,6 +408,7 @@ func TestWords(t *testing.T) {
 	for h, want := range map[string]string{
 		"Pos": "position", "Parish est": "Parish established", "Current bldg begun": "Current building begun",
 		"React": "reaction time", "Group A": "Group A", "Pts": "points", "Goals scored": "Goals scored",
+		"1st Pref": "first-preference votes", "Freq currently": "frequency currently",
 	} {
 		if got := audit.Words(h); got != want {
 			t.Errorf("Words(%q) = %q, want %q", h, got, want)

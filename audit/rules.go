@@ -201,6 +201,8 @@ var abbrevs = map[string]string{
 	"so": "strikeouts", "bb": "walks", "sv": "saves", "r": "runs", "h": "hits",
 	"res": "result", "res.": "result", "pens": "penalties", "sub": "substitute appearances",
 	"ret": "retired", "dnf": "did not finish", "lvl": "level", "lvl.": "level",
+	"1st pref": "first-preference votes", "1st pref.": "first-preference votes",
+	"freq": "frequency", "freq.": "frequency",
 	"bldg": "building", "bldg.": "building", "react": "reaction time", "conv": "conversions",
 	"directed by": "director", "written by": "writer", "produced by": "producer",
 	"composed by": "composer", "designed by": "designer", "owned by": "owner",

@@ -371,7 +371,7 @@ var legendMark = regexp.MustCompile(`^(.*\S)\s*\[[A-Za-z][A-Za-z .]{0,19}\]$`)
 
 // noteDigit matches a word with a footnote's number run into it
 // ("Russia1", "Finsteraarhorn1"); iocCode an athlete's name with a
-// country's code ("Liu Jianying (CHN)"), which linked names lose.
+// country's code ("Liu Jianying (CHN)").
 var (
 	noteDigit = regexp.MustCompile(`^(.*\p{Ll})\d$`)
 	iocCode   = regexp.MustCompile(`^(.*\pL\.?)\s*\(\s*[A-Z]{3}\s*\)$`)
@@ -410,9 +410,13 @@ func cutNotes(col []table.Cell) {
 		} else if m := noteDigit.FindStringSubmatch(text); m != nil && !hasDigit(m[1]) {
 			text = m[1] // "Russia1": a footnote's number ("817 km2" is an area)
 			col[i].Text = text
-		} else if m := iocCode.FindStringSubmatch(text); m != nil && len(c.Links) == 0 {
-			text = m[1] // "Liu Jianying (CHN)": an athlete and her country's code
-			col[i].Text = text
+		} else if m := iocCode.FindStringSubmatch(text); m != nil {
+			// "Liu Jianying (CHN)": an athlete and her country's code, her
+			// name linked or not, the code too
+			if links, ok := athleteLinks(m[1], c.Links); ok {
+				text = m[1]
+				col[i].Text, col[i].Links = text, links
+			}
 		}
 		m := rosterNote.FindStringSubmatch(text)
 		if m == nil {
@@ -448,6 +452,30 @@ func cutNotes(col []table.Cell) {
 		}
 		col[i].Links = keep
 	}
+}
+
+// athleteLinks returns the links of a cell "name (CODE)" once the code is
+// cut, and whether the code is a note: the cell links nothing, the athlete,
+// a flag's nation at the games ("Poland at the 2004 Summer Olympics"), or
+// the athlete and the code's country ("Sreten Ninković (YUG)").
+func athleteLinks(name string, links []string) ([]string, bool) {
+	named := func(l string) bool {
+		return slices.ContainsFunc(linkNames(l), func(n string) bool { return graph.NormText(n) == graph.NormText(name) })
+	}
+	switch len(links) {
+	case 0:
+		return links, true
+	case 1:
+		return links, named(links[0]) || flagLink(name, links[0])
+	case 2:
+		if named(links[0]) != named(links[1]) {
+			if named(links[0]) {
+				return links[:1], true
+			}
+			return links[1:], true
+		}
+	}
+	return nil, false
 }
 
 // mayHoldNote reports whether one of cutNotes' patterns may match text:

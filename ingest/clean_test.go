@@ -510,6 +510,8 @@ func TestCutNotes(t *testing.T) {
 		{Text: "Phil English Redistricted from the 21st district (now obsolete)", Links: []string{"Phil English", "Pennsylvania's 21st congressional district"}},
 		{Text: "present[N]"}, {Text: "Singapore Changi Airport[Hub]", Links: []string{"Singapore Changi Airport"}},
 		{Text: "Russia1"}, {Text: "Liu Jianying (CHN)"}, {Text: "Gabriela Szabo (ROU)", Links: []string{"Gabriela Szabo"}}, {Text: "Area 51"},
+		{Text: "Andrzej Stefanek (POL)", Links: []string{"Poland at the 2004 Summer Olympics"}}, {Text: "Lagos (NGA)", Links: []string{"Nigeria"}},
+		{Text: "Sreten Ninković (YUG)", Links: []string{"Sreten Ninković", "Federal republic of yugoslavia"}},
 		{Text: "817 km2"}, {Text: "Wolfgang Puck (retired)", Links: []string{"Wolfgang Puck"}},
 		{Text: "Johnny Green+"}, {Text: "Adrian Dantley^"}, {Text: "C++"}, {Text: "Minnesota Timberwolves (from Wash)", Links: []string{"Minnesota Timberwolves"}},
 	}
@@ -530,7 +532,9 @@ func TestCutNotes(t *testing.T) {
 		{"Green Island", nil}, {"Baltimore Bullets", []string{"Baltimore Bullets (1944–1954)"}}, {"5*", nil},
 		{"Phil English", []string{"Phil English"}},
 		{"present", nil}, {"Singapore Changi Airport", []string{"Singapore Changi Airport"}},
-		{"Russia", nil}, {"Liu Jianying", nil}, {"Gabriela Szabo (ROU)", []string{"Gabriela Szabo"}}, {"Area 51", nil},
+		{"Russia", nil}, {"Liu Jianying", nil}, {"Gabriela Szabo", []string{"Gabriela Szabo"}}, {"Area 51", nil},
+		{"Andrzej Stefanek", []string{"Poland at the 2004 Summer Olympics"}}, {"Lagos (NGA)", []string{"Nigeria"}},
+		{"Sreten Ninković", []string{"Sreten Ninković"}},
 		{"817 km2", nil}, {"Wolfgang Puck", []string{"Wolfgang Puck"}},
 		{"Johnny Green", nil}, {"Adrian Dantley", nil}, {"C++", nil}, {"Minnesota Timberwolves", []string{"Minnesota Timberwolves"}},
 	}
