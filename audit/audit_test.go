@@ -185,7 +185,7 @@ func TestRules(t *testing.T) {
 	}
 	for h, want := range map[string]bool{
 		"": true, "GER": true, "#GM": true, "Q1 order": true, "GP": false, "Pos": false,
-		"Nationality": false, "Name on the Register": false,
+		"Nationality": false, "Name on the Register": false, "P Regular season": true, "FA Cup appearances": false,
 	} {
 		if got := audit.RawHeader(h); got != want {
 			t.Errorf("RawHeader(%q) = %v, want %v", h, got, want)
@@ -210,6 +210,7 @@ func TestRules(t *testing.T) {
 		"Hereafter (film)": "Hereafter", "Days of the New (1997 album)": "Days of the New",
 		"County Farm Bridge (Dover, New Hampshire)": "County Farm Bridge", "Shire of Flinders (Queensland)": "Shire of Flinders",
 		"Moons Milk (In Four Phases)": "Moons Milk (In Four Phases)", "Klaw (Marvel Comics)": "Klaw (Marvel Comics)",
+		"Dance India Dance (season 5)": "Dance India Dance (season 5)",
 	} {
 		if b, _ := audit.Disambiguated(in); b != want {
 			t.Errorf("Disambiguated(%q) = %q, want %q", in, b, want)

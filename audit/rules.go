@@ -161,8 +161,8 @@ func Disambiguated(name string) (string, bool) {
 func disambiguator(p string) bool {
 	r := []rune(strings.TrimSpace(p))
 	switch {
-	case len(r) == 0:
-		return false
+	case len(r) == 0 || numberedPart.MatchString(p):
+		return false // "Dance India Dance (season 5)": one of the show's seasons
 	case unicode.IsLower(r[0]) || unicode.IsDigit(r[0]) || strings.Contains(p, ","):
 		return true
 	}
@@ -175,6 +175,9 @@ func disambiguator(p string) bool {
 	last := []rune(fs[len(fs)-1])
 	return len(fs) == 1 || unicode.IsLower(last[0])
 }
+
+// numberedPart matches a parenthesis numbering a part of a series.
+var numberedPart = regexp.MustCompile(`(?i)^\s*(?:season|series|cycle|part|volume|vol\.|book|episode)\s+\d+\s*$`)
 
 // abbrev matches a header that is an abbreviation, a symbol or empty
 // ("GP", "A", "#GM", "Q1 order", "GER"): a question built on it cannot be
@@ -235,7 +238,8 @@ func Words(h string) string {
 
 // RawHeader reports whether a column header cannot be read as words in a
 // question, once a known abbreviation is spelled out (Words): empty, an
-// abbreviation or code ("GER", "#GM", "Q1 order"), or symbols.
+// abbreviation or code ("GER", "#GM", "Q1 order", "P Regular season"), or
+// symbols.
 func RawHeader(h string) bool {
 	h = strings.TrimSpace(Words(h))
 	if h == "" || strings.ContainsAny(h, "#") {
@@ -248,6 +252,11 @@ func RawHeader(h string) bool {
 		}
 	}
 	if letters < 3 {
+		return true
+	}
+	// "P Regular season": a letter over its part of a header, points or
+	// played.
+	if fs := strings.Fields(h); len(fs) > 1 && len(fs[0]) == 1 && fs[0][0] >= 'A' && fs[0][0] <= 'Z' {
 		return true
 	}
 	return abbrev.MatchString(h)

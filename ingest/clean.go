@@ -581,8 +581,10 @@ func summaryRow(r []table.Cell) bool {
 			return true
 		}
 		// "35 Players Team Average" under a roster, "Total 19 nations"
-		// under a medal table
-		if n := graph.NormText(r[j].Text); strings.Contains(n, "team average") || strings.Contains(n, "team total") || strings.HasPrefix(n, "total ") && hasDigit(n) {
+		// under a medal table; "Own Goal" among the goal scorers
+		// (in its first two cells, where the scorer stands)
+		if n := graph.NormText(r[j].Text); strings.Contains(n, "team average") || strings.Contains(n, "team total") || strings.HasPrefix(n, "total ") && hasDigit(n) ||
+			j < 2 && (n == "own goal" || n == "own goals" || n == "own-goals") {
 			return true
 		}
 	}
@@ -862,7 +864,8 @@ func cellValues(c table.Cell, typ graph.Datatype, buf []graph.Value) []graph.Val
 }
 
 func cellValue(c table.Cell, typ graph.Datatype) graph.Value {
-	text := strings.TrimSpace(textnorm.SqueezeSpaces(c.Text))
+	// "Maine,": a comma the cell's next line followed
+	text := strings.TrimSpace(strings.TrimRight(strings.TrimSpace(textnorm.SqueezeSpaces(c.Text)), ",;"))
 	if len(c.Links) == 1 && c.Links[0] != "" && !trailingLink(text, c.Links[0]) && !labelLink(text, c.Links[0]) && !parenLink(text, c.Links[0]) &&
 		!flagLink(text, c.Links[0]) && !yearLink(text, c.Links[0]) && !ordinalLink(text, c.Links[0]) &&
 		!lastOfList(text, c.Links[0]) &&

@@ -165,6 +165,12 @@ func TestSummaryRowDropped(t *testing.T) {
 	if len(s.Keys) != 12 || s.DroppedRows != 1 {
 		t.Fatalf("keys %d, dropped %d", len(s.Keys), s.DroppedRows)
 	}
+	if !summaryRow([]table.Cell{{Text: "Own Goal"}, {Text: "–"}, {Text: "2"}}) {
+		t.Error(`"Own Goal" among the scorers is not a scorer`)
+	}
+	if summaryRow([]table.Cell{{Text: "12"}, {Text: "@Jim Lee"}, {Text: "Own goal"}}) {
+		t.Error(`a goal's type "Own goal" after its scorer drops the goal`)
+	}
 }
 
 var reSpaces = regexp.MustCompile(`\s+`)
@@ -628,5 +634,13 @@ func TestSumRow(t *testing.T) {
 	titles[3], titles[4] = titles[4], titles[3]
 	if got := sumRow(titles); got != 4 {
 		t.Errorf("sumRow(titles closed by the total) = %d, want 4", got)
+	}
+}
+
+// TestCellValueTrailingComma: a comma a cell's next line followed is not
+// part of its value ("Maine,").
+func TestCellValueTrailingComma(t *testing.T) {
+	if v := cellValue(table.Cell{Text: "Maine, "}, graph.TypeText); v.Name != "Maine" || v.Surface != "Maine" {
+		t.Errorf("cellValue(%q) = %q (%q), want Maine", "Maine, ", v.Name, v.Surface)
 	}
 }

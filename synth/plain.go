@@ -132,7 +132,8 @@ func nameCell(n string) bool {
 	if gameCell.MatchString(n) {
 		return false // "vs. Saskatchewan Roughriders", "at Ottawa": a game, not a team
 	}
-	// "9 July 2002 Became Airdrie United": a date and a note; "Clara
+	// "9 July 2002 Became Airdrie United": a date and a note; "Rosenborg
+	// (22), Freidig (1)": a city's clubs, counted; "Clara
 	// 3-20": a winner and its score; "Minuscule 2298?": a doubt;
 	// "Kahlil Gibran, Lebanese American poet and artist": a name and
 	// what he was.
@@ -155,7 +156,7 @@ func nameCell(n string) bool {
 	return letters >= 2 && !code(n)
 }
 
-var notNameCell = regexp.MustCompile(`\(\s*\d+\s+each\s*\)$|^\d[\d,.]*\s*(?:km/h|mph|km|mi|m|ft|kg|lb|cm|mm)\b|^\d+\.\d+\s|\s(?:vs\.?|v\.?)\s|^\d{1,2} [A-Z][a-z]+ \d{4}\b|^[A-Z][a-z]+ \d{1,2}, \d{4}\b|\s\d{1,2}\s*[-–]\s*\d{1,2}$|\?$`)
+var notNameCell = regexp.MustCompile(`\(\s*\d+\s+each\s*\)$|\(\s*\d+\s*\)\s*(?:,|and\s)|^\d[\d,.]*\s*(?:km/h|mph|km|mi|m|ft|kg|lb|cm|mm)\b|^\d+\.\d+\s|\s(?:vs\.?|v\.?)\s|^\d{1,2} [A-Z][a-z]+ \d{4}\b|^[A-Z][a-z]+ \d{1,2}, \d{4}\b|\s\d{1,2}\s*[-–]\s*\d{1,2}$|\?$`)
 
 // described reports whether a cell gives a name and then, after a comma,
 // what the named is: words of which one is lowercase ("Percy Grainger,
@@ -185,6 +186,11 @@ func described(n string) bool {
 func plainHeader(h string, unit bool) bool {
 	w := words(h)
 	if audit.RawHeader(h) || strings.ContainsAny(w, "/,;:%#&+=\\[]{}") || len(strings.Fields(w)) > 5 {
+		return false
+	}
+	// "Further information": see-also links, each an article's title.
+	switch strings.ToLower(w) {
+	case "further information", "see also", "main article", "main articles", "more information":
 		return false
 	}
 	// "Party list seats Votes PSUV": a table's header rows joined.
