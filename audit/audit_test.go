@@ -410,6 +410,7 @@ func TestWords(t *testing.T) {
 		"Pos": "position", "Parish est": "Parish established", "Current bldg begun": "Current building begun",
 		"React": "reaction time", "Group A": "Group A", "Pts": "points", "Goals scored": "Goals scored",
 		"1st Pref": "first-preference votes", "Freq currently": "frequency currently",
+		"First cap": "First cap", "GP Regular season": "games played Regular season", "PIM Regular season": "penalty minutes Regular season",
 	} {
 		if got := audit.Words(h); got != want {
 			t.Errorf("Words(%q) = %q, want %q", h, got, want)

@@ -186,11 +186,13 @@ var abbrev = regexp.MustCompile(`^(?:[A-Z0-9#+/.%-]{1,4}|[A-Z]{1,3}\d*\s+\w+|\W*
 
 // abbrevs are the headers' common abbreviations and the words they stand
 // for: a question says the words.
+// Letters that stand for several words ("R": runs or rank, "T": ties or
+// total, "H": hits or home) are not spelled: a header of one is raw.
 var abbrevs = map[string]string{
 	"pos": "position", "pos.": "position", "conf": "conference", "conf.": "conference",
 	"pts": "points", "pts.": "points", "gp": "games played", "pld": "games played",
 	"no": "number", "no.": "number", "nat": "nationality", "nat.": "nationality", "w": "wins",
-	"l": "losses", "d": "draws", "t": "ties", "gf": "goals for", "ga": "goals against",
+	"l": "losses", "d": "draws", "gf": "goals for", "ga": "goals against",
 	"gd": "goal difference", "apps": "appearances", "ht": "height", "wt": "weight",
 	"dob": "date of birth", "yr": "year", "yrs": "years", "lga": "local government area",
 	"pct": "percentage", "pct.": "percentage", "avg": "average", "avg.": "average",
@@ -201,7 +203,7 @@ var abbrevs = map[string]string{
 	"ppg": "points per game", "rpg": "rebounds per game", "apg": "assists per game",
 	"a": "assists", "gs": "games started", "ab": "at bats", "hr": "home runs",
 	"rbi": "runs batted in", "era": "earned run average", "ip": "innings pitched",
-	"so": "strikeouts", "bb": "walks", "sv": "saves", "r": "runs", "h": "hits",
+	"so": "strikeouts", "bb": "walks", "sv": "saves", "pim": "penalty minutes",
 	"res": "result", "res.": "result", "pens": "penalties", "sub": "substitute appearances",
 	"ret": "retired", "dnf": "did not finish", "lvl": "level", "lvl.": "level",
 	"1st pref": "first-preference votes", "1st pref.": "first-preference votes",
@@ -226,7 +228,12 @@ func Words(h string) string {
 	changed := false
 	for i, f := range fs {
 		l := strings.ToLower(f)
-		if w, ok := abbrevs[l]; ok && len(strings.TrimSuffix(l, ".")) >= 3 && l != "min" && l != "era" && l != "sub" {
+		n := len(strings.TrimSuffix(l, "."))
+		// "GP Regular season": two capitals stand for words too.
+		upper := n == 2 && strings.ToUpper(f) == f && l != "tv" && l != "no"
+		// "First cap", "Min", "Era", "Sub": words of their own among
+		// others.
+		if w, ok := abbrevs[l]; ok && (n >= 3 || upper) && l != "min" && l != "era" && l != "sub" && l != "cap" {
 			fs[i], changed = w, true
 		}
 	}

@@ -122,6 +122,10 @@ func sectionCount(t *graph.Tree) (int, bool) {
 
 var countParen = regexp.MustCompile(`\((\d{1,3})\)$`)
 
+// countOf matches a count with what it counts ("4 (1991, 1998, 2007,
+// 2012)", "6 (2+4)"): a reader gives one or the other.
+var countOf = regexp.MustCompile(`^\d+\s*\(.+\)$`)
+
 // stacked matches a cell of numbers one after another, from rows a merged
 // key cell spans or a footnote after a figure.
 var stacked = regexp.MustCompile(`^\d[\d,.]*(\s+\d[\d,.]*)+$`)
@@ -156,7 +160,7 @@ func nameCell(n string) bool {
 	return letters >= 2 && !code(n)
 }
 
-var notNameCell = regexp.MustCompile(`\(\s*\d+\s+each\s*\)$|\(\s*\d+\s*\)\s*(?:,|and\s)|^\d[\d,.]*\s*(?:km/h|mph|km|mi|m|ft|kg|lb|cm|mm)\b|^\d+\.\d+\s|\s(?:vs\.?|v\.?)\s|^\d{1,2} [A-Z][a-z]+ \d{4}\b|^[A-Z][a-z]+ \d{1,2}, \d{4}\b|\s\d{1,2}\s*[-–]\s*\d{1,2}$|\?$`)
+var notNameCell = regexp.MustCompile(`\(\s*\d+\s+each\s*\)$|\(\s*\d+\s*\)\s*(?:,|and\s)|^\d[\d,.]*\s*(?:km/h|mph|km|mi|m|ft|kg|lb|cm|mm)\b|^\d+\.\d+\s|\s(?:vs\.?|v\.?)\s|^\d{1,2} [A-Z][a-z]+ \d{4}\b|^[A-Z][a-z]+ \d{1,2}, \d{4}\b|\s\d{1,2}\s*[-–]\s*\d{1,2}$|\d+\s*[-–]\s*\d+\s*[-–]\s*\d+$|\?$`)
 
 // described reports whether a cell gives a name and then, after a comma,
 // what the named is: words of which one is lowercase ("Percy Grainger,
@@ -268,6 +272,11 @@ func (s *synth) plainColumn(t *graph.Tree, c int, keys []uint32) bool {
 	switch strings.Join(strings.Fields(strings.NewReplacer(".", " ").Replace(h)), " ") {
 	case "no", "number", "nos", "sl no", "s no", "sr no", "serial no", "serial number":
 		return false // a shirt's or a list's number, read as a count
+	case "champion", "champions", "winner", "winners", "runner-up", "runners-up", "runner up", "runners up",
+		"finalist", "finalists", "third place", "fourth place", "semi-finalist", "semi-finalists":
+		if t.Columns[c].Datatype == graph.TypeNumber {
+			return false // "give their champion": a count of titles, read as a name
+		}
 	}
 	in := make(map[uint32]bool, len(keys))
 	for _, k := range keys {
@@ -289,7 +298,7 @@ func (s *synth) plainColumn(t *graph.Tree, c int, keys []uint32) bool {
 			if plainMark(txt) || strings.Contains(txt, "; ") || strings.Contains(txt, " / ") || len(txt) > 60 || strings.Count(txt, ",") > 3 {
 				return false
 			}
-			if stacked.MatchString(txt) {
+			if stacked.MatchString(txt) || countOf.MatchString(txt) {
 				return false // "11 1 12": rows of a merged cell; "2008 1": a footnote
 			}
 			n++
@@ -698,11 +707,23 @@ func (s *synth) typoClue(space *roaring.Bitmap, f clueFact) (bool, error) {
 
 // writtenAlike reports whether another value of vals is written like v in
 // t ("Minneapolis Lakers" for the link to Los Angeles Lakers and for the
-// one to Minneapolis Lakers): a filter on v would leave out the rows a
+// one to Minneapolis Lakers), or as a name v goes by with a note ("Ind.
+// (I-A)" as text beside the link to NCAA Division I FBS independent
+// schools, known as "Ind."): a filter on v would leave out the rows a
 // reader counts with it.
 func (s *synth) writtenAlike(t *graph.Tree, vals []uint32, v uint32) bool {
 	k := audit.NameKey(s.shownText(t, v))
-	return slices.ContainsFunc(vals, func(o uint32) bool { return o != v && audit.NameKey(s.shownText(t, o)) == k })
+	forms := map[string]bool{clueText(s.shownText(t, v)): true}
+	if es, err := s.entities([]uint32{v}); err == nil && es[v] != nil {
+		forms[clueText(es[v].Name)] = true
+		for _, a := range es[v].Aliases {
+			forms[clueText(a)] = true
+		}
+	}
+	return slices.ContainsFunc(vals, func(o uint32) bool {
+		sh := s.shownText(t, o)
+		return o != v && (audit.NameKey(sh) == k || forms[clueText(sh)])
+	})
 }
 
 // listedIn reports whether a row of keys in column c of t has another

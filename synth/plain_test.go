@@ -192,7 +192,7 @@ func TestListItems(t *testing.T) {
 		"Kahlil Gibran, Lebanese American poet and artist": false, "Paris, Texas": true,
 		"Washington, D.C.": true, "Percy Grainger": true, "Route 66": true, "164 km/h (102 mph)": false,
 		"3 Doors Down": true, "10,000 Maniacs": true, "Slovenia vs Lithuania": false, "Austin Walker; Sam S. Griffin": false, "Cruzeiro Independiente (2 each)": false, "16.1 MeTV 16.2 JUCE TV": false,
-		"Rosenborg (22), Freidig (1)": false, "Larvik Turn (3) and Fram Larvik (1)": false, "Queen (band)": true,
+		"Rosenborg (22), Freidig (1)": false, "AFA 11–7–1": false, "Larvik Turn (3) and Fram Larvik (1)": false, "Queen (band)": true,
 	} {
 		if got := nameCell(n); got != want {
 			t.Errorf("nameCell(%q) = %v, want %v", n, got, want)
@@ -253,5 +253,14 @@ func TestConceptFootnote(t *testing.T) {
 	tr := &graph.Tree{PageTitle: "2013 Rali Vinho da Madeira", Section: "Results[1]"}
 	if got := concept(tr, false, rand.New(rand.NewPCG(1, 0))); strings.Contains(got, "[1]") || !strings.Contains(got, "Results") && !strings.Contains(got, "results") {
 		t.Errorf("concept = %q", got)
+	}
+}
+
+// TestCountOf: a count with what it counts is no one value.
+func TestCountOf(t *testing.T) {
+	for v, want := range map[string]bool{"4 (1991, 1998, 2007, 2012)": true, "6 (2+4)": true, "0 (1)": true, "4": false, "Route 66 (US)": false} {
+		if got := countOf.MatchString(v); got != want {
+			t.Errorf("countOf(%q) = %v, want %v", v, got, want)
+		}
 	}
 }
