@@ -1214,6 +1214,10 @@ func (a *Auditor) twins(trees []*graph.Tree, named map[uint32]*graph.Tree, r *Re
 				return nil
 			}
 		}
+		if tr.TwinInText {
+			r.add(TwinTable, "%q: its section's text holds another table headed like tree %d, which the source did not give as a table", tr.Title(), tr.ID)
+			return nil
+		}
 		lost, err := a.lostTwin(tr)
 		if err != nil {
 			return err

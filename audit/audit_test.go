@@ -471,3 +471,16 @@ func TestLostTwin(t *testing.T) {
 		t.Errorf("synthesis refused no candidate as a twin: %+v", st2)
 	}
 }
+
+// TestRawValue: coordinates and text the export lost (a name in another
+// script, an exponent) can only be copied.
+func TestRawValue(t *testing.T) {
+	for v, want := range map[string]bool{
+		"40°26′46″N 79°58′56″W": true, "??": true, "1 × 10": true, "3.3 x 10": true,
+		"Kyoto": false, "10": false, "Route 10": false, "6.5 × 10.5": false,
+	} {
+		if got := audit.RawValue(v); got != want {
+			t.Errorf("RawValue(%q) = %v, want %v", v, got, want)
+		}
+	}
+}

@@ -207,7 +207,7 @@ var abbrevs = map[string]string{
 	"res": "result", "res.": "result", "pens": "penalties", "sub": "substitute appearances",
 	"ret": "retired", "dnf": "did not finish", "lvl": "level", "lvl.": "level",
 	"1st pref": "first-preference votes", "1st pref.": "first-preference votes",
-	"freq": "frequency", "freq.": "frequency",
+	"freq": "frequency", "freq.": "frequency", "desig": "designation", "desig.": "designation",
 	"bldg": "building", "bldg.": "building", "react": "reaction time", "conv": "conversions",
 	"directed by": "director", "written by": "writer", "produced by": "producer",
 	"composed by": "composer", "designed by": "designer", "owned by": "owner",
@@ -279,12 +279,13 @@ func RawValue(v string) bool {
 	if (strings.ContainsRune(v, '°') || strings.Contains(v, ".") && strings.ContainsAny(v, ";,")) && coord.MatchString(v) {
 		return true
 	}
-	return strings.Contains(v, "?") && lost.MatchString(v)
+	return (strings.Contains(v, "?") || strings.HasSuffix(strings.TrimSpace(v), "10")) && lost.MatchString(v)
 }
 
 // lost matches a value whose text was lost in the export ("??" where a
-// name in another script stood): no one can give it.
-var lost = regexp.MustCompile(`^\s*\?+\s*$`)
+// name in another script stood; "1 × 10", a power of ten without its
+// exponent): no one can give it.
+var lost = regexp.MustCompile(`^\s*\?+\s*$|\d\s*[×xX]\s*10\s*$`)
 
 // editionRe matches the parts of a page title that number an edition of a
 // recurring theme: years, seasons, ordinals.

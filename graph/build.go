@@ -210,14 +210,15 @@ type Prepared struct {
 	// Key is the table's content key (32 hex digits): a table whose key
 	// is stored already is a duplicate.
 	Key string
-	// Source, PageTitle, PageURL, Index, Section, Caption, Untitled and
-	// Cut are the table's, as read (see Tree).
+	// Source, PageTitle, PageURL, Index, Section, Caption, Untitled, Cut
+	// and TwinInText are the table's, as read (see Tree).
 	Source             string
 	PageTitle, PageURL string
 	Index              int
 	Section, Caption   string
 	Untitled           bool
 	Cut                bool
+	TwinInText         bool
 	// Header is the table's header as read, kept with a rejection: a
 	// rejected table titled like a tree of its page is its twin.
 	Header []string
@@ -256,7 +257,7 @@ func (b *Builder) AddPrepared(p *Prepared) (*Tree, *Reject, error) {
 	}
 	tr := &Tree{ID: b.nextT, TableKey: key, Source: t.Source, PageTitle: t.PageTitle, PageURL: t.PageURL,
 		TableIndex: t.Index, Section: t.Section, Caption: t.Caption, Group: sh.Group,
-		KeyHeader: sh.KeyHeader, KeyDatatype: sh.KeyDatatype, KeyDomain: sh.KeyDomain, Dropped: sh.Dropped, Untitled: t.Untitled, Cut: t.Cut}
+		KeyHeader: sh.KeyHeader, KeyDatatype: sh.KeyDatatype, KeyDomain: sh.KeyDomain, Dropped: sh.Dropped, Untitled: t.Untitled, Cut: t.Cut, TwinInText: t.TwinInText}
 	b.nextT++
 	for _, v := range sh.Question {
 		id, err := b.entity(v)

@@ -88,6 +88,11 @@ type Tree struct {
 	// WikiTables-WithLinks and OTT-QA releases keep 20): "all" of it is
 	// not on record, so task synthesis leaves it out.
 	Cut bool `json:"cut,omitempty"`
+	// TwinInText marks a tree whose section's text, as the source gives
+	// it, holds another table under the same header (OTT-QA keeps one
+	// table of a section and the others as text): a reader of the page
+	// sees its twin.
+	TwinInText bool `json:"twin_in_text,omitempty"`
 	// Shown holds, for an article a table writes otherwise than its title
 	// ("Drumcondra" linking "Drumcondra, Dublin", "Jim Thomas" linking
 	// "Jimmy Thomas (American football)"), the text the table shows for

@@ -77,6 +77,8 @@ func (t *Tree) fast(b []byte) error {
 			t.Untitled, err = p.bool()
 		case "cut":
 			t.Cut, err = p.bool()
+		case "twin_in_text":
+			t.TwinInText, err = p.bool()
 		default:
 			return errRowSyntax
 		}

@@ -353,9 +353,10 @@ func detailsCut(s string) (string, bool) {
 }
 
 // rosterNote matches a squad list's note after a player's name: "(on
-// loan from Granada)", "(Captain)", "(c)", "(vice-captain)"; and a
-// draft's trade note after a team's: "(from Wash)".
-var rosterNote = regexp.MustCompile(`(?i)^(.*\S)\s*\((?:on loan (?:from|to) [^()]*|loaned from [^()]*|from [^()]*|via [^()]*|captain|vice[- ]captain|c|vc|retired)\)$`)
+// loan from Granada)", "(at Carlisle United)", "(Captain)", "(c)",
+// "(vice-captain)"; and a draft's trade note after a team's: "(from
+// Wash)".
+var rosterNote = regexp.MustCompile(`(?i)^(.*\S)\s*\((?:on loan (?:from|to|at) [^()]*|loaned from [^()]*|from [^()]*|via [^()]*|at [^()]*|captain|vice[- ]captain|c|vc|retired)\)$`)
 
 // footSign matches a name with a footnote sign after it ("Green Island
 // ‡", "Baltimore Bullets*"), which the table explains below it.
@@ -1095,7 +1096,26 @@ func Prepare(t *table.Table, opts CleanOptions) *graph.Prepared {
 	if p.Reject != nil {
 		p.Header = t.Header
 	}
+	p.TwinInText = headedInText(t)
 	return p
+}
+
+// headedInText reports whether t's context (its section's text, as
+// OTT-QA gives it) holds t's header, two columns or more: another table
+// of the section, kept as text ("Rank Mountain Elevation Range 54 Grizzly
+// Peak …" above Colorado's "Other notable thirteeners").
+func headedInText(t *table.Table) bool {
+	if len(t.Header) < 2 || t.Context == "" {
+		return false
+	}
+	h := " " + wordsOnly(strings.Join(t.Header, " ")) + " "
+	return len(h) >= 12 && strings.Contains(" "+wordsOnly(t.Context)+" ", h)
+}
+
+// wordsOnly is s lower-cased, its runs of anything but letters and digits
+// made one space.
+func wordsOnly(s string) string {
+	return strings.Join(strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }), " ")
 }
 
 // splitLinks unlinks the cells of a column that link one article under

@@ -506,6 +506,7 @@ func TestCutNotes(t *testing.T) {
 		{Text: "Essaïd Belkalem (on loan from Granada)", Links: []string{"Essaïd Belkalem", "Granada CF"}},
 		{Text: "Manuel Almunia (Captain)", Links: []string{"Manuel Almunia"}},
 		{Text: "Brian McBride (c)", Links: []string{"Brian McBride"}},
+		{Text: "Reece Brown (at Carlisle United)", Links: []string{"Reece Brown (footballer, born 1996)", "Carlisle United F.C."}},
 		{Text: "Park Chu-Young (on loan from Arsenal)", Links: []string{"Park Chu-young", "Arsenal F.C."}},
 		{Text: "Sport (Finland)", Links: []string{"Finland"}},
 		{Text: "Clara 3-20", Links: []string{"Clara GAA"}},
@@ -529,6 +530,7 @@ func TestCutNotes(t *testing.T) {
 		{"Essaïd Belkalem", []string{"Essaïd Belkalem"}},
 		{"Manuel Almunia", []string{"Manuel Almunia"}},
 		{"Brian McBride", []string{"Brian McBride"}},
+		{"Reece Brown", []string{"Reece Brown (footballer, born 1996)"}},
 		{"Park Chu-Young", []string{"Park Chu-young"}}, // no name in the text: the first link
 		{"Sport (Finland)", []string{"Finland"}},
 		{"Clara", []string{"Clara GAA"}},
@@ -642,5 +644,19 @@ func TestSumRow(t *testing.T) {
 func TestCellValueTrailingComma(t *testing.T) {
 	if v := cellValue(table.Cell{Text: "Maine, "}, graph.TypeText); v.Name != "Maine" || v.Surface != "Maine" {
 		t.Errorf("cellValue(%q) = %q (%q), want Maine", "Maine, ", v.Name, v.Surface)
+	}
+}
+
+// TestHeadedInText: a section's text holding the table's header is
+// another table of the section, kept as text.
+func TestHeadedInText(t *testing.T) {
+	tb := &table.Table{Header: []string{"Rank", "Mountain", "Elevation", "Range"},
+		Context: "The highest of them are as follows ( the rank includes higher peaks ) : Rank Mountain Elevation Range 54 Grizzly Peak 13,988 ft Sawatch Range Other notable Colorado thirteeners include :"}
+	if !headedInText(tb) {
+		t.Error("the section's text holds the header")
+	}
+	tb.Context = "Colorado has 637 peaks that exceed 13,000 feet; the range of each mountain is given."
+	if headedInText(tb) {
+		t.Error("words of the header scattered in the text are no table")
 	}
 }

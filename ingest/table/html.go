@@ -82,29 +82,30 @@ func parseHTML(name string, data []byte, meta *PageMeta) ([]*Table, error) {
 		if n == nil {
 			continue
 		}
-		t := readTable(n)
-		t.Source = name
-		t.Format = FormatHTML
-		t.PageTitle = title
-		t.PageURL = pageURL
-		t.Index = len(out)
-		t.Section = f.section
-		if f.para != nil {
-			t.Context = clip(fragmentText(f.para), maxContext)
+		for _, t := range readTables(n) {
+			t.Source = name
+			t.Format = FormatHTML
+			t.PageTitle = title
+			t.PageURL = pageURL
+			t.Index = len(out)
+			t.Section = f.section
+			if f.para != nil {
+				t.Context = clip(fragmentText(f.para), maxContext)
+			}
+			if sc.fragment {
+				t.Index = m.Index
+				if m.Section != "" {
+					t.Section = m.Section
+				}
+				if m.Caption != "" && t.Caption == "" {
+					t.Caption = m.Caption
+				}
+				if m.Context != "" {
+					t.Context = m.Context
+				}
+			}
+			out = append(out, t)
 		}
-		if sc.fragment {
-			t.Index = m.Index
-			if m.Section != "" {
-				t.Section = m.Section
-			}
-			if m.Caption != "" && t.Caption == "" {
-				t.Caption = m.Caption
-			}
-			if m.Context != "" {
-				t.Context = m.Context
-			}
-		}
-		out = append(out, t)
 	}
 	if len(out) == 0 {
 		return nil, &ParseError{File: name, Reason: "no table", Msg: "no wikitable in the HTML"}
@@ -227,12 +228,73 @@ type gridCell struct {
 	own  bool // written in the source at this row (not a rowspan copy)
 }
 
-// readTable expands spans into a rectangular grid and splits header rows
-// from data rows.
-func readTable(n *html.Node) *Table {
+// readTables expands spans into a rectangular grid and splits header rows
+// from data rows. A table that starts over under a header of its own
+// ("Off-season" coaches, then "In-season" ones headed Outgoing coach,
+// Interim coach, Reason) is read as one table per block, each captioned by
+// the title row above its header.
+func readTables(n *html.Node) []*Table {
 	src, caption := tableRows(n)
 	grid, ownTH := spanGrid(src)
+	var out []*Table
+	for {
+		cut := newHeaderRow(grid, ownTH)
+		if cut < 0 {
+			return append(out, gridTable(grid, ownTH, caption))
+		}
+		if cut >= 2 && ownTH[cut-1] && fullWidthTitle(grid[cut-1]) {
+			cut-- // the block's title ("In-season") goes with it
+		}
+		out = append(out, gridTable(grid[:cut], ownTH[:cut], caption))
+		grid, ownTH, caption = grid[cut:], ownTH[cut:], ""
+	}
+}
 
+// newHeaderRow returns the first row below the top header rows that is a
+// header of its own: all th, a word in every cell, one cell per column,
+// naming two columns or more, not as the top header does (a repeated
+// header is dropped as a row by cleaning). It returns -1 when there is
+// none.
+func newHeaderRow(grid [][]gridCell, ownTH []bool) int {
+	nh := 0
+	for nh < len(grid) && ownTH[nh] {
+		nh++
+	}
+	if nh == 0 || nh == len(grid) {
+		return -1
+	}
+	top := nh - 1 // the header row the columns are named by
+	for i := nh + 1; i < len(grid); i++ {
+		if !ownTH[i] || fullWidthTitle(grid[i]) {
+			continue
+		}
+		named, differ := 0, false
+		for c, g := range grid[i] {
+			if g.cell.Text == "" {
+				continue
+			}
+			if !strings.ContainsFunc(g.cell.Text, unicode.IsLetter) || g.cell.Spanned || !g.own {
+				// "Total gold medals | 6 | 12": a footer of figures;
+				// "England" over three columns, "League" over two: a
+				// group's sub-header, not a table's
+				named = -len(grid[i])
+				break
+			}
+			named++
+			if c >= len(grid[top]) || grid[top][c].cell.Text != g.cell.Text {
+				differ = true
+			}
+		}
+		if named >= 2 && differ && i+1 < len(grid) && !ownTH[i+1] {
+			return i
+		}
+	}
+	return -1
+}
+
+// gridTable is the table of a grid: its top th rows the header, the rest
+// data rows.
+func gridTable(grid [][]gridCell, ownTH []bool, caption string) *Table {
 	t := &Table{Caption: caption, Index: -1}
 	if len(grid) == 0 {
 		t.Header = []string{}

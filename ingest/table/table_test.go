@@ -704,3 +704,35 @@ func TestBrLines(t *testing.T) {
 		}
 	}
 }
+
+// TestTableStartingOver: a table that starts over under a header of its
+// own is read as two, each captioned by the title row above its header; a
+// footer of figures in th cells and a group's spanning sub-header are not
+// headers.
+func TestTableStartingOver(t *testing.T) {
+	page := `<html><head><title>Coaches</title></head><body><table class="wikitable">
+<tr><th colspan="3">Off-season</th></tr>
+<tr><th>Date</th><th>Team</th><th>Interim coach</th></tr>
+<tr><td>April 15</td><td>Thunder</td><td>Scott Brooks</td></tr>
+<tr><td>May 9</td><td>Suns</td><td>Alvin Gentry</td></tr>
+<tr><th colspan="3">In-season</th></tr>
+<tr><th>Date</th><th>Outgoing coach</th><th>Reason</th></tr>
+<tr><td>November 29</td><td>Lawrence Frank</td><td>Fired after a 0–16 start</td></tr>
+<tr><th>Total</th><th>2</th><th>3</th></tr>
+<tr><th colspan="2">England</th><th>League</th></tr>
+<tr><td>December 1</td><td>Kim Hughes</td><td>Resigned</td></tr>
+</table></body></html>`
+	ts, err := ParseHTML("coaches.html", strings.NewReader(page), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ts) != 2 {
+		t.Fatalf("%d tables, want 2", len(ts))
+	}
+	if ts[0].Caption != "Off-season" || ts[0].Header[2] != "Interim coach" || len(ts[0].Rows) != 2 {
+		t.Errorf("first table: %q %q, %d rows", ts[0].Caption, ts[0].Header, len(ts[0].Rows))
+	}
+	if ts[1].Caption != "In-season" || ts[1].Header[1] != "Outgoing coach" || len(ts[1].Rows) != 4 {
+		t.Errorf("second table: %q %q, %d rows", ts[1].Caption, ts[1].Header, len(ts[1].Rows))
+	}
+}
