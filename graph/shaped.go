@@ -21,6 +21,7 @@ const (
 	DropEmpty           = "empty"
 	DropSectionRow      = "section row"
 	DropDuplicateHeader = "duplicate column"
+	DropGroupFigure     = "a figure of another column's group"
 )
 
 // Value is a cleaned cell value, identified by Key before the store gives

@@ -206,7 +206,11 @@ func profile(t *table.Table, rows [][]table.Cell, s *graph.Shaped) ([]*colInfo, 
 		cutDetails(col)
 		cutNotes(col)
 		splitLinks(col)
-		if reason := dropReason(h, col); reason != "" {
+		reason := dropReason(h, col)
+		if reason == "" && groupFigure(rows, j) {
+			reason = graph.DropGroupFigure
+		}
+		if reason != "" {
 			s.Dropped = append(s.Dropped, headerOr(h, j)+": "+reason)
 			continue
 		}
@@ -685,6 +689,79 @@ func dropReason(h string, col []table.Cell) string {
 	return ""
 }
 
+// groupFigure reports whether column j gives figures of the groups of
+// another column rather than of its rows: rows of one name in that column
+// (Varna's borough Mladost, over five of its districts) give one figure,
+// a figure of its own for each name, and most rows are in such groups of
+// two or more. Years, a figure every row shares ("Played 18") and tied
+// rows spanning a rank ("T3") are no group figures.
+func groupFigure(rows [][]table.Cell, j int) bool {
+	years, filled := 0, 0
+	for _, r := range rows {
+		t := strings.TrimSpace(r[j].Text)
+		if t == "" {
+			continue
+		}
+		if _, ok := parseNumber(t); !ok {
+			return false
+		}
+		filled++
+		if reYear.MatchString(t) {
+			years++
+		}
+	}
+	if filled < 4 || years == filled {
+		return false
+	}
+	for m := range rows[0] {
+		if m != j && figureOf(rows, m, j) {
+			return true
+		}
+	}
+	return false
+}
+
+// figureOf reports whether column m's names determine column j's
+// figures as groupFigure says.
+func figureOf(rows [][]table.Cell, m, j int) bool {
+	fig := map[string]string{}
+	size := map[string]int{}
+	for _, r := range rows {
+		g, v := graph.NormText(r[m].Text), strings.TrimSpace(r[j].Text)
+		if g == "" || v == "" {
+			continue
+		}
+		if letters(g) < 3 {
+			return false
+		}
+		if f, ok := fig[g]; ok && f != v {
+			return false
+		}
+		fig[g] = v
+		size[g]++
+	}
+	grouped, groups, rowsIn := map[string]bool{}, 0, 0
+	for g, n := range size {
+		if n >= 2 {
+			groups++
+			rowsIn += n
+			grouped[fig[g]] = true
+		}
+	}
+	return groups >= 2 && len(grouped) == groups && 5*rowsIn >= 3*len(rows)
+}
+
+// letters counts the letters of s ("T3", a tied rank, has one).
+func letters(s string) int {
+	n := 0
+	for _, r := range s {
+		if unicode.IsLetter(r) {
+			n++
+		}
+	}
+	return n
+}
+
 func sequential(col []table.Cell) bool {
 	prev, n := 0, 0
 	for _, c := range col {
@@ -865,8 +942,7 @@ func cellValues(c table.Cell, typ graph.Datatype, buf []graph.Value) []graph.Val
 }
 
 func cellValue(c table.Cell, typ graph.Datatype) graph.Value {
-	// "Maine,": a comma the cell's next line followed
-	text := strings.TrimSpace(strings.TrimRight(strings.TrimSpace(textnorm.SqueezeSpaces(c.Text)), ",;"))
+	text := plainCell(c.Text)
 	if len(c.Links) == 1 && c.Links[0] != "" && !trailingLink(text, c.Links[0]) && !labelLink(text, c.Links[0]) && !parenLink(text, c.Links[0]) &&
 		!flagLink(text, c.Links[0]) && !yearLink(text, c.Links[0]) && !ordinalLink(text, c.Links[0]) &&
 		!lastOfList(text, c.Links[0]) &&
@@ -896,6 +972,27 @@ func cellValue(c table.Cell, typ graph.Datatype) graph.Value {
 		}
 	}
 	return graph.Value{Key: "t:" + graph.NormText(text), Name: text, Type: graph.TypeText, Surface: text}
+}
+
+// plainCell is a cell's text as a value: without a comma its next line
+// followed ("Maine,"), a template's stray brace ("515.0 km (320 mi)}"),
+// or the quotes a song's title is written in ("\"Baby\"").
+func plainCell(s string) string {
+	text := strings.TrimSpace(textnorm.SqueezeSpaces(s))
+	if !strings.Contains(text, "{") {
+		text = strings.TrimRight(text, "}")
+	}
+	text = strings.TrimSpace(strings.TrimRight(text, ",;"))
+	for _, q := range [][2]string{{`"`, `"`}, {"“", "”"}} {
+		inner, ok := strings.CutPrefix(text, q[0])
+		if ok {
+			inner, ok = strings.CutSuffix(inner, q[1])
+		}
+		if ok && strings.TrimSpace(inner) != "" && !strings.Contains(inner, q[0]) && !strings.Contains(inner, q[1]) {
+			return strings.TrimSpace(inner)
+		}
+	}
+	return text
 }
 
 // flagLink reports whether a cell's one link is a flag's: "Andrzej

@@ -639,11 +639,17 @@ func TestSumRow(t *testing.T) {
 	}
 }
 
-// TestCellValueTrailingComma: a comma a cell's next line followed is not
-// part of its value ("Maine,").
+// TestCellValueTrailingComma: a comma a cell's next line followed, a
+// stray brace and a title's quotes are not part of its value.
 func TestCellValueTrailingComma(t *testing.T) {
 	if v := cellValue(table.Cell{Text: "Maine, "}, graph.TypeText); v.Name != "Maine" || v.Surface != "Maine" {
 		t.Errorf("cellValue(%q) = %q (%q), want Maine", "Maine, ", v.Name, v.Surface)
+	}
+	for in, want := range map[string]string{`"Baby"`: "Baby", "“Steam”": "Steam", "515.0 km (320 mi)}": "515.0 km (320 mi)",
+		`"Baby" / "Sorry"`: `"Baby" / "Sorry"`, `""`: `""`, "{{x}}": "{{x}}"} {
+		if got := plainCell(in); got != want {
+			t.Errorf("plainCell(%q) = %q, want %q", in, got, want)
+		}
 	}
 }
 
@@ -658,5 +664,40 @@ func TestHeadedInText(t *testing.T) {
 	tb.Context = "Colorado has 637 peaks that exceed 13,000 feet; the range of each mountain is given."
 	if headedInText(tb) {
 		t.Error("words of the header scattered in the text are no table")
+	}
+}
+
+// TestGroupFigure: a population each of a borough's districts repeats is
+// the borough's; a score tied players share, a year, a count every row
+// shares, or ages two pairs share by chance are each row's.
+func TestGroupFigure(t *testing.T) {
+	rows := func(cells ...string) [][]table.Cell {
+		var out [][]table.Cell
+		for i := 0; i < len(cells); i += 3 {
+			out = append(out, []table.Cell{{Text: cells[i]}, {Text: cells[i+1]}, {Text: cells[i+2]}})
+		}
+		return out
+	}
+	varna := rows("Troshevo", "Mladost", "87,256", "Mladost", "Mladost", "87,256", "Pobeda", "Mladost", "87,256",
+		"Chayka", "Primorski", "105,340", "Vinitza", "Primorski", "105,340", "Galata", "Asparuhovo", "27,178")
+	if !groupFigure(varna, 2) {
+		t.Error("the boroughs' populations read as the districts'")
+	}
+	golf := rows("T3", "Ann Lee", "280", "T3", "Bo Kim", "280", "5", "Cy Day", "282", "6", "Di Fox", "283")
+	if groupFigure(golf, 2) {
+		t.Error("tied players' score read as a group's")
+	}
+	songs := rows("Intro", "Debut", "1993", "Human", "Debut", "1993", "Army", "Post", "1995", "Hyper", "Post", "1995")
+	if groupFigure(songs, 2) {
+		t.Error("an album's year read as no song's")
+	}
+	played := rows("AIK", "Norra", "18", "IFK", "Norra", "18", "GAIS", "Södra", "18", "Örgryte", "Södra", "18")
+	if groupFigure(played, 2) {
+		t.Error("games every team played read as a division's")
+	}
+	ages := rows("Ana", "Brazil", "25", "Bia", "Brazil", "25", "Cid", "Chile", "30", "Dan", "Chile", "30",
+		"Eva", "Peru", "22", "Fay", "Cuba", "28", "Gus", "Iran", "31", "Hal", "Oman", "27")
+	if groupFigure(ages, 2) {
+		t.Error("two pairs of compatriots of one age read as a nation's figure")
 	}
 }

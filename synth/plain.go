@@ -160,7 +160,7 @@ func nameCell(n string) bool {
 	return letters >= 2 && !code(n)
 }
 
-var notNameCell = regexp.MustCompile(`\(\s*\d+\s+each\s*\)$|\(\s*\d+\s*\)\s*(?:,|and\s)|^\d[\d,.]*\s*(?:km/h|mph|km|mi|m|ft|kg|lb|cm|mm)\b|^\d+\.\d+\s|\s(?:vs\.?|v\.?)\s|^\d{1,2} [A-Z][a-z]+ \d{4}\b|^[A-Z][a-z]+ \d{1,2}, \d{4}\b|\s\d{1,2}\s*[-–]\s*\d{1,2}$|\d+\s*[-–]\s*\d+\s*[-–]\s*\d+$|\?$`)
+var notNameCell = regexp.MustCompile(`\(\s*\d+\s+each\s*\)$|\(\s*\d+\s*\)\s*(?:,|and\s)|^\d[\d,.]*\s*(?:km/h|mph|km|mi|m|ft|kg|lb|cm|mm)\b|^\d+\.\d+\s|\s(?:vs\.?|v\.?)\s|^\d{1,2} [A-Z][a-z]+ \d{4}\b|^[A-Z][a-z]+ \d{1,2}, \d{4}\b|\s\d{1,2}\s*[-–]\s*\d{1,2}$|\d+\s*[-–]\s*\d+\s*[-–]\s*\d+$|,\s*\d{4}\.$|\?$`)
 
 // described reports whether a cell gives a name and then, after a comma,
 // what the named is: words of which one is lowercase ("Percy Grainger,

@@ -60,10 +60,61 @@ func keyNoun(t *graph.Tree) noun {
 		if n, ok := domainNoun(t); ok {
 			return n
 		}
+		if n, ok := titleNoun(t); ok {
+			return n
+		}
 		return noun{"entry", "entries"}
 	}
 	h = lowerFirst(h)
 	return noun{h, plural(h)}
+}
+
+// roleNouns are plurals a table's title uses for what its rows are
+// ("Past winners", "Players In", "Current teams"), with their singular.
+var roleNouns = map[string]string{
+	"players": "player", "teams": "team", "clubs": "club", "winners": "winner", "members": "member",
+	"contestants": "contestant", "candidates": "candidate", "finalists": "finalist", "scorers": "scorer",
+	"goalscorers": "goalscorer", "drivers": "driver", "riders": "rider", "athletes": "athlete",
+	"coaches": "coach", "managers": "manager", "presidents": "president", "mayors": "mayor",
+	"governors": "governor", "stations": "station", "schools": "school", "universities": "university",
+	"colleges": "college", "films": "film", "albums": "album", "singles": "single", "songs": "song",
+	"episodes": "episode", "books": "book", "novels": "novel", "ships": "ship", "buildings": "building",
+	"bridges": "bridge", "museums": "museum", "parks": "park", "airports": "airport", "cities": "city",
+	"towns": "town", "villages": "village", "municipalities": "municipality", "districts": "district",
+	"counties": "county", "provinces": "province", "regions": "region", "countries": "country",
+	"nations": "nation", "companies": "company", "characters": "character", "actors": "actor",
+	"peaks": "peak", "mountains": "mountain", "lakes": "lake", "rivers": "river", "islands": "island",
+	"lighthouses": "lighthouse", "castles": "castle", "churches": "church", "hospitals": "hospital",
+	"stadiums": "stadium", "venues": "venue", "arenas": "arena", "hotels": "hotel", "theatres": "theatre",
+	"theaters": "theater", "inmates": "inmate", "champions": "champion", "medalists": "medalist",
+	"medallists": "medallist", "recipients": "recipient", "laureates": "laureate", "inductees": "inductee",
+	"nominees": "nominee", "picks": "pick", "representatives": "representative", "senators": "senator",
+	"judges": "judge", "officials": "official", "referees": "referee", "artists": "artist",
+	"singers": "singer", "writers": "writer", "directors": "director",
+}
+
+// titleNoun names t's keys by the one plural of roleNouns its caption or
+// section says ("Past winners": winners); with none, or two ("Clubs
+// Stadiums"), there is no such name.
+func titleNoun(t *graph.Tree) (noun, bool) {
+	sub := t.Caption
+	if sub == "" {
+		sub = t.Section
+	}
+	parts := strings.Split(sub, "|")
+	found := ""
+	for _, w := range strings.FieldsFunc(strings.ToLower(parts[len(parts)-1]), func(r rune) bool { return !unicode.IsLetter(r) }) {
+		if one := roleNouns[w]; one != "" && w != found {
+			if found != "" {
+				return noun{}, false
+			}
+			found = w
+		}
+	}
+	if found == "" || t.KeyDatatype == graph.TypeNumber || t.KeyDatatype == graph.TypeYear || t.KeyDatatype == graph.TypeDate {
+		return noun{}, false
+	}
+	return noun{roleNouns[found], found}, true
 }
 
 // words turns a header or relation into natural words: "Date of birth",
