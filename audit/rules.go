@@ -186,8 +186,9 @@ var abbrev = regexp.MustCompile(`^(?:[A-Z0-9#+/.%-]{1,4}|[A-Z]{1,3}\d*\s+\w+|\W*
 
 // abbrevs are the headers' common abbreviations and the words they stand
 // for: a question says the words.
-// Letters that stand for several words ("R": runs or rank, "T": ties or
-// total, "H": hits or home) are not spelled: a header of one is raw.
+// Abbreviations that stand for several things ("R": runs or rank, "T":
+// ties or total, "H": hits or home, "PPG": points per game or power-play
+// goals) are not spelled: a header of one is raw.
 var abbrevs = map[string]string{
 	"pos": "position", "pos.": "position", "conf": "conference", "conf.": "conference",
 	"pts": "points", "pts.": "points", "gp": "games played", "pld": "games played",
@@ -200,7 +201,7 @@ var abbrevs = map[string]string{
 	"ref": "referee", "tv": "television network", "cap": "capacity", "est": "established",
 	"est.": "established", "pop": "population", "pop.": "population", "elev": "elevation",
 	"dist": "district", "dist.": "district", "nrhp": "NRHP listing", "fg": "field goals",
-	"ppg": "points per game", "rpg": "rebounds per game", "apg": "assists per game",
+	"rpg": "rebounds per game", "apg": "assists per game",
 	"a": "assists", "gs": "games started", "ab": "at bats", "hr": "home runs",
 	"rbi": "runs batted in", "era": "earned run average", "ip": "innings pitched",
 	"so": "strikeouts", "bb": "walks", "sv": "saves", "pim": "penalty minutes",

@@ -357,10 +357,10 @@ func detailsCut(s string) (string, bool) {
 }
 
 // rosterNote matches a squad list's note after a player's name: "(on
-// loan from Granada)", "(at Carlisle United)", "(Captain)", "(c)",
-// "(vice-captain)"; and a draft's trade note after a team's: "(from
-// Wash)".
-var rosterNote = regexp.MustCompile(`(?i)^(.*\S)\s*\((?:on loan (?:from|to|at) [^()]*|loaned from [^()]*|from [^()]*|via [^()]*|at [^()]*|captain|vice[- ]captain|c|vc|retired)\)$`)
+// loan from Granada)", "(at Carlisle United)", "(now Abdul Jeelani)",
+// "(Captain)", "(c)", "(vice-captain)"; and a draft's trade note after a
+// team's: "(from Wash)".
+var rosterNote = regexp.MustCompile(`(?i)^(.*\S)\s*\((?:on loan (?:from|to|at) [^()]*|loaned from [^()]*|from [^()]*|via [^()]*|at [^()]*|now [^()]*|formerly [^()]*|captain|vice[- ]captain|c|vc|retired)\)$`)
 
 // footSign matches a name with a footnote sign after it ("Green Island
 // ‡", "Baltimore Bullets*"), which the table explains below it.
@@ -426,6 +426,8 @@ func cutNotes(col []table.Cell) {
 		m := rosterNote.FindStringSubmatch(text)
 		if m == nil {
 			m = movedNote.FindStringSubmatch(text)
+		} else if mm := movedNote.FindStringSubmatch(m[1]); mm != nil {
+			m = mm // "… Redistricted from the 21st district (now obsolete)"
 		}
 		if m == nil && len(c.Links) == 1 {
 			// "Clara 3-20" linking Clara GAA: a final's winner with its

@@ -507,6 +507,7 @@ func TestCutNotes(t *testing.T) {
 		{Text: "Manuel Almunia (Captain)", Links: []string{"Manuel Almunia"}},
 		{Text: "Brian McBride (c)", Links: []string{"Brian McBride"}},
 		{Text: "Reece Brown (at Carlisle United)", Links: []string{"Reece Brown (footballer, born 1996)", "Carlisle United F.C."}},
+		{Text: "Gary Cole (now Abdul Jeelani)", Links: []string{"Abdul Jeelani"}},
 		{Text: "Park Chu-Young (on loan from Arsenal)", Links: []string{"Park Chu-young", "Arsenal F.C."}},
 		{Text: "Sport (Finland)", Links: []string{"Finland"}},
 		{Text: "Clara 3-20", Links: []string{"Clara GAA"}},
@@ -531,6 +532,7 @@ func TestCutNotes(t *testing.T) {
 		{"Manuel Almunia", []string{"Manuel Almunia"}},
 		{"Brian McBride", []string{"Brian McBride"}},
 		{"Reece Brown", []string{"Reece Brown (footballer, born 1996)"}},
+		{"Gary Cole", []string{"Abdul Jeelani"}},
 		{"Park Chu-Young", []string{"Park Chu-young"}}, // no name in the text: the first link
 		{"Sport (Finland)", []string{"Finland"}},
 		{"Clara", []string{"Clara GAA"}},
