@@ -208,7 +208,7 @@ var abbrevs = map[string]string{
 	"res": "result", "res.": "result", "pens": "penalties", "sub": "substitute appearances",
 	"ret": "retired", "dnf": "did not finish", "lvl": "level", "lvl.": "level",
 	"1st pref": "first-preference votes", "1st pref.": "first-preference votes",
-	"freq": "frequency", "freq.": "frequency", "desig": "designation", "desig.": "designation",
+	"freq": "frequency", "freq.": "frequency", "desig": "designation", "desig.": "designation", "fin": "finish", "fin.": "finish",
 	"bldg": "building", "bldg.": "building", "react": "reaction time", "conv": "conversions",
 	"directed by": "director", "written by": "writer", "produced by": "producer",
 	"composed by": "composer", "designed by": "designer", "owned by": "owner",

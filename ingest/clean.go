@@ -400,6 +400,10 @@ var scoreSuffix = regexp.MustCompile(`^(.*\pL\S*)\s+\d{1,2}\s*[-–]\s*\d{1,2}$`
 func cutNotes(col []table.Cell) {
 	for i, c := range col {
 		text := strings.TrimSpace(textnorm.SqueezeSpaces(c.Text))
+		if name, ok := sortKeyed(text); ok {
+			col[i].Text = name // "Varrichione, Frank Frank Varrichione"
+			continue
+		}
 		if !mayHoldNote(text) {
 			continue // most cells: no pattern below can match
 		}
@@ -483,6 +487,26 @@ func athleteLinks(name string, links []string) ([]string, bool) {
 		}
 	}
 	return nil, false
+}
+
+// sortKeyed returns the name of a cell that holds its sort key before it
+// ("Varrichione, Frank Frank Varrichione", a hidden "Last, First" the
+// export kept), and whether it does.
+func sortKeyed(text string) (string, bool) {
+	last, rest, ok := strings.Cut(text, ", ")
+	if !ok || strings.Contains(rest, ",") || last == "" {
+		return "", false
+	}
+	front, ok := strings.CutSuffix(rest, " "+last)
+	fs := strings.Fields(front)
+	if !ok || len(fs) < 2 || len(fs)%2 != 0 {
+		return "", false
+	}
+	first := strings.Join(fs[:len(fs)/2], " ")
+	if first != strings.Join(fs[len(fs)/2:], " ") {
+		return "", false
+	}
+	return first + " " + last, true
 }
 
 // mayHoldNote reports whether one of cutNotes' patterns may match text:

@@ -508,6 +508,7 @@ func TestCutNotes(t *testing.T) {
 		{Text: "Brian McBride (c)", Links: []string{"Brian McBride"}},
 		{Text: "Reece Brown (at Carlisle United)", Links: []string{"Reece Brown (footballer, born 1996)", "Carlisle United F.C."}},
 		{Text: "Gary Cole (now Abdul Jeelani)", Links: []string{"Abdul Jeelani"}},
+		{Text: "Varrichione, Frank Frank Varrichione", Links: []string{"Frank Varrichione"}}, {Text: "Paris, Texas"},
 		{Text: "Park Chu-Young (on loan from Arsenal)", Links: []string{"Park Chu-young", "Arsenal F.C."}},
 		{Text: "Sport (Finland)", Links: []string{"Finland"}},
 		{Text: "Clara 3-20", Links: []string{"Clara GAA"}},
@@ -533,6 +534,7 @@ func TestCutNotes(t *testing.T) {
 		{"Brian McBride", []string{"Brian McBride"}},
 		{"Reece Brown", []string{"Reece Brown (footballer, born 1996)"}},
 		{"Gary Cole", []string{"Abdul Jeelani"}},
+		{"Frank Varrichione", []string{"Frank Varrichione"}}, {"Paris, Texas", nil},
 		{"Park Chu-Young", []string{"Park Chu-young"}}, // no name in the text: the first link
 		{"Sport (Finland)", []string{"Finland"}},
 		{"Clara", []string{"Clara GAA"}},

@@ -160,7 +160,7 @@ func nameCell(n string) bool {
 	return letters >= 2 && !code(n)
 }
 
-var notNameCell = regexp.MustCompile(`\(\s*\d+\s+each\s*\)$|\(\s*\d+\s*\)\s*(?:,|and\s)|^\d[\d,.]*\s*(?:km/h|mph|km|mi|m|ft|kg|lb|cm|mm)\b|^\d+\.\d+\s|\s(?:vs\.?|v\.?)\s|^\d{1,2} [A-Z][a-z]+ \d{4}\b|^[A-Z][a-z]+ \d{1,2}, \d{4}\b|\s\d{1,2}\s*[-–]\s*\d{1,2}$|\d+\s*[-–]\s*\d+\s*[-–]\s*\d+$|,\s*\d{4}\.$|\?$`)
+var notNameCell = regexp.MustCompile(`\(\s*\d+\s+each\s*\)$|\(\s*\d+\s*\)\s*(?:,|and\s)|^\d[\d,.]*\s*(?:km/h|mph|km|mi|m|ft|kg|lb|cm|mm)\b|^\d+\.\d+\s|\s(?:vs\.?|v\.?)\s|^\d{1,2} [A-Z][a-z]+ \d{4}\b|^[A-Z][a-z]+ \d{1,2}, \d{4}\b|\s\d{1,2}\s*[-–]\s*\d{1,2}$|\d+\s*[-–]\s*\d+\s*[-–]\s*\d+$|,\s*\d{4}\.$|→|\?$`)
 
 // described reports whether a cell gives a name and then, after a comma,
 // what the named is: words of which one is lowercase ("Percy Grainger,
@@ -204,7 +204,7 @@ func plainHeader(h string, unit bool) bool {
 	}
 	// "From", "To", "Vs": no noun to ask for. "Length km", "Rainfall in":
 	// a unit row joined to its header, read as words ("length km").
-	if len(fs) == 1 && prepositions[strings.ToLower(fs[0])] || len(fs) > 1 && unitWords[fs[len(fs)-1]] {
+	if len(fs) == 1 && prepositions[strings.ToLower(fs[0])] || len(fs) > 1 && (unitWords[fs[len(fs)-1]] || unitWords[strings.ToLower(fs[len(fs)-1])]) {
 		return false
 	}
 	// "Known for", "Named after", "Team based", "Eliminated": a verb's
@@ -249,7 +249,8 @@ func participle(w string) bool {
 // "km"), as the last word of the joined header.
 var unitWords = map[string]bool{"km": true, "mi": true, "m": true, "ft": true, "in": true, "cm": true,
 	"mm": true, "kg": true, "lb": true, "lbs": true, "km2": true, "mi2": true, "km²": true, "mi²": true,
-	"ha": true, "acres": true, "sq": true, "mph": true, "km/h": true, "t": true, "MW": true, "GW": true}
+	"ha": true, "acres": true, "sq": true, "mph": true, "km/h": true, "t": true, "MW": true, "GW": true,
+	"cfs": true, "m3/s": true, "m³/s": true}
 
 // unitParen reports whether a header's parenthesis gives a unit or a
 // year: "m", "MW", "km²", "2011", "US$".

@@ -44,7 +44,7 @@ func TestPlainWords(t *testing.T) {
 		{"Height (m)", true, true}, {"Height (m)", false, false}, {"Population (2011)", true, true},
 		{"Team (league)", false, false}, {"Party list seats Votes PSUV", true, false}, {"Pos", true, true},
 		{"Date of birth", true, true}, {"#GM", true, false}, {"R.A. (J2000)", true, false},
-		{"From", true, false}, {"Length km", true, false}, {"Rainfall in", true, false},
+		{"From", true, false}, {"Length km", true, false}, {"Area Ha", true, false}, {"Rainfall in", true, false},
 		{"Catchment area mi2", true, false}, {"Length (km)", true, true}, {"Born in", true, false},
 		{"P", true, false}, {"Pld", true, true}, {"Known for", true, false}, {"Named after", false, false},
 		{"Team based", true, false}, {"Eliminated", true, false}, {"Opened", true, true}, {"Date opened", true, true}, {"Year built", true, true},
@@ -175,6 +175,14 @@ func TestConceptNarrows(t *testing.T) {
 	}
 }
 
+// TestConceptLetter: a section of one letter is an alphabetical part.
+func TestConceptLetter(t *testing.T) {
+	tr := &graph.Tree{PageTitle: "Utah Jazz all-time roster", Section: "C"}
+	if got := concept(tr, false, rand.New(rand.NewPCG(1, 0))); !strings.Contains(got, "names starting with C") {
+		t.Errorf("concept = %q", got)
+	}
+}
+
 // TestListItems: a cell listing several things gives each, "Left/Right
 // Wing" a left and a right wing.
 func TestListItems(t *testing.T) {
@@ -192,7 +200,7 @@ func TestListItems(t *testing.T) {
 		"Kahlil Gibran, Lebanese American poet and artist": false, "Paris, Texas": true,
 		"Washington, D.C.": true, "Percy Grainger": true, "Route 66": true, "164 km/h (102 mph)": false,
 		"3 Doors Down": true, "10,000 Maniacs": true, "Slovenia vs Lithuania": false, "Austin Walker; Sam S. Griffin": false, "Cruzeiro Independiente (2 each)": false, "16.1 MeTV 16.2 JUCE TV": false,
-		"Rosenborg (22), Freidig (1)": false, "AFA 11–7–1": false, "Polytechnic of Namibia, 2005.": false, "Larvik Turn (3) and Fram Larvik (1)": false, "Queen (band)": true,
+		"Rosenborg (22), Freidig (1)": false, "AFA 11–7–1": false, "Polytechnic of Namibia, 2005.": false, "El Al — 432 AMS → ZRH → TLV": false, "Larvik Turn (3) and Fram Larvik (1)": false, "Queen (band)": true,
 	} {
 		if got := nameCell(n); got != want {
 			t.Errorf("nameCell(%q) = %v, want %v", n, got, want)

@@ -219,6 +219,11 @@ func concept(t *graph.Tree, alone bool, rng *rand.Rand) string {
 		p = strings.Trim(strings.Join(strings.Fields(p), " "), " ,;:-–")
 		p = strings.TrimPrefix(p, "of ")                        // "Table of important tributaries"
 		p = strings.TrimSpace(footnote.ReplaceAllString(p, "")) // "Results[1]"
+		if len(p) == 1 && p[0] >= 'A' && p[0] <= 'Z' {
+			// "C" of an alphabetical roster: not the centers; read in
+			// parentheses only
+			p, inline = "names starting with "+p, false
+		}
 		switch {
 		case p == "":
 		case wordsWithin(p, page):
