@@ -92,7 +92,7 @@ func Shape(t *table.Table, opts CleanOptions) (*graph.Shaped, *graph.Reject) {
 		k := key.vals[i]
 		// A key cell that is its column's header ("Club" over "Pos", "W",
 		// "D": a second header row of sub-columns) is no key.
-		if k.Key == "" || summaryRow(rows[i]) || headerRow(rows[i], t.Header) || graph.NormText(rows[i][key.idx].Text) == graph.NormText(key.header) {
+		if k.Key == "" || summaryRow(rows[i]) || headerRow(rows[i], t.Header) || graph.NormText(rows[i][key.idx].Text) == graph.NormText(key.header) || ownGoals(rows[i][key.idx].Text) {
 			s.DroppedRows++
 			continue
 		}
@@ -253,6 +253,7 @@ func profile(t *table.Table, rows [][]table.Cell, s *graph.Shaped) ([]*colInfo, 
 		}
 		ci.filled = float64(filled) / float64(len(rows))
 		ci.linked = float64(linked) / math.Max(1, float64(filled))
+		unifyTexts(ci.multi)
 		cols = append(cols, ci)
 	}
 	if len(cols) == 0 {
@@ -358,9 +359,9 @@ func detailsCut(s string) (string, bool) {
 
 // rosterNote matches a squad list's note after a player's name: "(on
 // loan from Granada)", "(at Carlisle United)", "(now Abdul Jeelani)",
-// "(Captain)", "(c)", "(vice-captain)"; and a draft's trade note after a
+// "(Captain)", "(c)", "(vice-captain)", "(110th Congress)"; and a draft's trade note after a
 // team's: "(from Wash)".
-var rosterNote = regexp.MustCompile(`(?i)^(.*\S)\s*\((?:on loan (?:from|to|at) [^()]*|loaned from [^()]*|from [^()]*|via [^()]*|at [^()]*|now [^()]*|formerly [^()]*|captain|vice[- ]captain|c|vc|retired)\)$`)
+var rosterNote = regexp.MustCompile(`(?i)^(.*\S)\s*\((?:on loan (?:from|to|at) [^()]*|loaned from [^()]*|from [^()]*|via [^()]*|at [^()]*|now [^()]*|formerly [^()]*|\d+(?:st|nd|rd|th) congress|captain|vice[- ]captain|c|vc|retired)\)$`)
 
 // footSign matches a name with a footnote sign after it ("Green Island
 // ‡", "Baltimore Bullets*"), which the table explains below it.
@@ -602,6 +603,16 @@ func headerRow(r []table.Cell, header []string) bool {
 		}
 	}
 	return same >= 2 && 2*same >= filled
+}
+
+// ownGoals reports whether a key cell is a squad list's line of the
+// opponents' own goals: no player.
+func ownGoals(text string) bool {
+	switch strings.Trim(graph.NormText(text), " .:") {
+	case "own goal", "own goals", "own-goals", "own goal(s)", "opponents' own goals", "opponent own goals", "opponents own goals":
+		return true
+	}
+	return false
 }
 
 func summaryRow(r []table.Cell) bool {
@@ -938,6 +949,42 @@ func inferType(col []table.Cell) graph.Datatype {
 		return graph.TypeDate
 	}
 	return graph.TypeText
+}
+
+// unifyTexts makes a column's text value the link another of its cells
+// writes alike ("Umbro" as text in four rows, a link to Umbro in a fifth):
+// one thing, read as one by a person, counted once and matched by a
+// filter on it. A text two links write alike stays text.
+func unifyTexts(multi [][]graph.Value) {
+	links := map[string]graph.Value{}
+	for _, vs := range multi {
+		for _, v := range vs {
+			if v.Type != graph.TypeEntity {
+				continue
+			}
+			for _, n := range []string{graph.NormText(v.Surface), graph.NormText(v.Name)} {
+				if o, ok := links[n]; ok && o.Key != v.Key {
+					links[n] = graph.Value{} // two things written alike
+				} else if !ok {
+					links[n] = v
+				}
+			}
+		}
+	}
+	if len(links) == 0 {
+		return
+	}
+	for _, vs := range multi {
+		for i, v := range vs {
+			if v.Type != graph.TypeText {
+				continue
+			}
+			if l, ok := links[graph.NormText(v.Name)]; ok && l.Key != "" {
+				l.Surface = v.Surface
+				vs[i] = l
+			}
+		}
+	}
 }
 
 // cellValues turns a cell into values of the column's datatype: one per

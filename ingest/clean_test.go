@@ -168,6 +168,9 @@ func TestSummaryRowDropped(t *testing.T) {
 	if !summaryRow([]table.Cell{{Text: "Own Goal"}, {Text: "–"}, {Text: "2"}}) {
 		t.Error(`"Own Goal" among the scorers is not a scorer`)
 	}
+	if !ownGoals("Own goals") || !ownGoals("Opponents' own goals") || ownGoals("Goals") {
+		t.Error(`ownGoals: a squad's "Own goals" line is no player`)
+	}
 	if summaryRow([]table.Cell{{Text: "12"}, {Text: "@Jim Lee"}, {Text: "Own goal"}}) {
 		t.Error(`a goal's type "Own goal" after its scorer drops the goal`)
 	}
@@ -508,6 +511,7 @@ func TestCutNotes(t *testing.T) {
 		{Text: "Brian McBride (c)", Links: []string{"Brian McBride"}},
 		{Text: "Reece Brown (at Carlisle United)", Links: []string{"Reece Brown (footballer, born 1996)", "Carlisle United F.C."}},
 		{Text: "Gary Cole (now Abdul Jeelani)", Links: []string{"Abdul Jeelani"}},
+		{Text: "Kenny Hulshof (110th Congress)", Links: []string{"Kenny Hulshof"}},
 		{Text: "Varrichione, Frank Frank Varrichione", Links: []string{"Frank Varrichione"}}, {Text: "Paris, Texas"},
 		{Text: "Park Chu-Young (on loan from Arsenal)", Links: []string{"Park Chu-young", "Arsenal F.C."}},
 		{Text: "Sport (Finland)", Links: []string{"Finland"}},
@@ -534,6 +538,7 @@ func TestCutNotes(t *testing.T) {
 		{"Brian McBride", []string{"Brian McBride"}},
 		{"Reece Brown", []string{"Reece Brown (footballer, born 1996)"}},
 		{"Gary Cole", []string{"Abdul Jeelani"}},
+		{"Kenny Hulshof", []string{"Kenny Hulshof"}},
 		{"Frank Varrichione", []string{"Frank Varrichione"}}, {"Paris, Texas", nil},
 		{"Park Chu-Young", []string{"Park Chu-young"}}, // no name in the text: the first link
 		{"Sport (Finland)", []string{"Finland"}},
@@ -703,5 +708,24 @@ func TestGroupFigure(t *testing.T) {
 		"Eva", "Peru", "22", "Fay", "Cuba", "28", "Gus", "Iran", "31", "Hal", "Oman", "27")
 	if groupFigure(ages, 2) {
 		t.Error("two pairs of compatriots of one age read as a nation's figure")
+	}
+}
+
+// TestUnifyTexts: a text a link of the column writes alike is that link;
+// a text two links write alike stays text.
+func TestUnifyTexts(t *testing.T) {
+	link := func(title, surface string) graph.Value {
+		return graph.Value{Key: "w:" + title, Name: title, Type: graph.TypeEntity, Surface: surface}
+	}
+	text := func(s string) graph.Value {
+		return graph.Value{Key: "t:" + graph.NormText(s), Name: s, Type: graph.TypeText, Surface: s}
+	}
+	multi := [][]graph.Value{{link("Umbro", "Umbro")}, {text("Umbro")}, {text("umbro ")}, {link("Hummel International", "Hummel")}, {text("Hummel")},
+		{link("Independent (politician)", "Independent")}, {link("Independent Party", "Independent")}, {text("Independent")}, {text("Legea")}}
+	unifyTexts(multi)
+	for i, want := range []string{"w:Umbro", "w:Umbro", "w:Umbro", "w:Hummel International", "w:Hummel International", "w:Independent (politician)", "w:Independent Party", "t:independent", "t:legea"} {
+		if got := multi[i][0].Key; got != want {
+			t.Errorf("value %d = %q, want %q", i, got, want)
+		}
 	}
 }
