@@ -472,6 +472,16 @@ func TestLostTwin(t *testing.T) {
 	}
 }
 
+// TestNameKeyCorp: a company's legal form does not make another name.
+func TestNameKeyCorp(t *testing.T) {
+	if audit.NameKey("MBC Grand Broadcasting, Inc.") != audit.NameKey("MBC Grand Broadcasting") {
+		t.Error("a licensee with and without its \", Inc.\" reads as two")
+	}
+	if audit.NameKey("Inc.") != "inc" || audit.NameKey("Lincoln") != "lincoln" {
+		t.Error("a name that is only a legal form, or ends in its letters, lost them")
+	}
+}
+
 // TestRawValue: coordinates and text the export lost (a name in another
 // script, an exponent) can only be copied.
 func TestRawValue(t *testing.T) {

@@ -440,7 +440,21 @@ var refNumber = regexp.MustCompile(`\s*\(#\s*\d+\)$`)
 // NameKey is the identity of a name as a person reads it: case, spacing,
 // edge punctuation and a Wikipedia disambiguator do not make two names
 // differ.
-func NameKey(s string) string { return graph.NormText(Plain(s, true)) }
+func NameKey(s string) string { return graph.NormText(TrimCorp(Plain(s, true))) }
+
+// TrimCorp is a company's name without its legal form: "MBC Grand
+// Broadcasting, Inc." and "MBC Grand Broadcasting" name one licensee.
+func TrimCorp(s string) string {
+	t := strings.TrimSpace(s)
+	for _, suf := range corpForms {
+		if len(t) > len(suf)+2 && strings.EqualFold(t[len(t)-len(suf):], suf) {
+			return strings.TrimRight(strings.TrimSpace(t[:len(t)-len(suf)]), ",")
+		}
+	}
+	return s
+}
+
+var corpForms = []string{" Inc.", " Inc", " LLC", " L.L.C.", " Ltd.", " Ltd", " Corp.", " Co.", " GmbH", " S.A.", " plc"}
 
 // Fold is a name with case, spacing, edge punctuation and accents taken
 // out ("Nuța Olaru" → "nuta olaru"), for telling two records of one thing.

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/leaper-dev/leaper/graph"
 	"github.com/leaper-dev/leaper/ingest/table"
@@ -363,9 +364,13 @@ func detailsCut(s string) (string, bool) {
 // team's: "(from Wash)".
 var rosterNote = regexp.MustCompile(`(?i)^(.*\S)\s*\((?:on loan (?:from|to|at) [^()]*|loaned from [^()]*|from [^()]*|via [^()]*|at [^()]*|now [^()]*|formerly [^()]*|\d+(?:st|nd|rd|th) congress|captain|vice[- ]captain|c|vc|retired)\)$`)
 
-// footSign matches a name with a footnote sign after it ("Green Island
-// ‡", "Baltimore Bullets*"), which the table explains below it.
-var footSign = regexp.MustCompile(`^(.*\pL[^\s*†‡§]*)\s*[*†‡§]{1,3}$`)
+// footSign matches a name or a figure with a footnote sign after it
+// ("Green Island ‡", "Baltimore Bullets*", "East Gippsland United¹",
+// "8²"), which the table explains below it; "817 km²" is an area.
+var (
+	footSign = regexp.MustCompile(`^(.*\pL[^\s*†‡§]*)\s*[*†‡§]{1,3}$`)
+	supSign  = regexp.MustCompile(`^(.*\pL{3}|\d[\d,.]*)\s*[¹²³⁴⁵⁶⁷⁸⁹]$`)
+)
 
 // movedNote matches an incumbent's name with the small print under it:
 // "Phil English Redistricted from the 21st district (now obsolete)".
@@ -410,6 +415,9 @@ func cutNotes(col []table.Cell) {
 		}
 		if m := footSign.FindStringSubmatch(text); m != nil {
 			text = m[1] // "Green Island ‡": the table's footnote sign
+			col[i].Text = text
+		} else if m := supSign.FindStringSubmatch(text); m != nil {
+			text = m[1] // "East Gippsland United¹", "8²": the footnote's number
 			col[i].Text = text
 		} else if m := keySign.FindStringSubmatch(text); m != nil {
 			text = m[1] // "Johnny Green+": a draft's All-Star sign
@@ -517,7 +525,7 @@ func mayHoldNote(text string) bool {
 	if text == "" {
 		return false
 	}
-	if strings.ContainsRune("*+#^])0123456789", rune(text[len(text)-1])) || strings.HasSuffix(text, "†") || strings.HasSuffix(text, "‡") || strings.HasSuffix(text, "§") {
+	if r, _ := utf8.DecodeLastRuneInString(text); strings.ContainsRune("*+#^])0123456789†‡§¹²³⁴⁵⁶⁷⁸⁹", r) {
 		return true
 	}
 	for _, w := range []string{"Redistricted", "Retired", "Renominated", "Lost renomination", "Died"} {

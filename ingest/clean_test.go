@@ -512,6 +512,7 @@ func TestCutNotes(t *testing.T) {
 		{Text: "Reece Brown (at Carlisle United)", Links: []string{"Reece Brown (footballer, born 1996)", "Carlisle United F.C."}},
 		{Text: "Gary Cole (now Abdul Jeelani)", Links: []string{"Abdul Jeelani"}},
 		{Text: "Kenny Hulshof (110th Congress)", Links: []string{"Kenny Hulshof"}},
+		{Text: "East Gippsland United¹"}, {Text: "8²"}, {Text: "817 km²"},
 		{Text: "Varrichione, Frank Frank Varrichione", Links: []string{"Frank Varrichione"}}, {Text: "Paris, Texas"},
 		{Text: "Park Chu-Young (on loan from Arsenal)", Links: []string{"Park Chu-young", "Arsenal F.C."}},
 		{Text: "Sport (Finland)", Links: []string{"Finland"}},
@@ -539,6 +540,7 @@ func TestCutNotes(t *testing.T) {
 		{"Reece Brown", []string{"Reece Brown (footballer, born 1996)"}},
 		{"Gary Cole", []string{"Abdul Jeelani"}},
 		{"Kenny Hulshof", []string{"Kenny Hulshof"}},
+		{"East Gippsland United", nil}, {"8", nil}, {"817 km²", nil},
 		{"Frank Varrichione", []string{"Frank Varrichione"}}, {"Paris, Texas", nil},
 		{"Park Chu-Young", []string{"Park Chu-young"}}, // no name in the text: the first link
 		{"Sport (Finland)", []string{"Finland"}},

@@ -639,7 +639,7 @@ func clueText(v string) string {
 	if i := strings.LastIndex(v, " ("); i > 0 && strings.HasSuffix(v, ")") {
 		v = v[:i]
 	}
-	v = audit.Fold(v)
+	v = audit.Fold(audit.TrimCorp(v))
 	return spelling.Replace(v)
 }
 

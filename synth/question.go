@@ -124,8 +124,10 @@ func words(h string) string {
 	h = strings.ReplaceAll(h, "_", " ")
 	h = strings.ReplaceAll(h, "(s)", "")
 	h = strings.ReplaceAll(h, "(es)", "")
-	h = strings.Join(strings.Fields(h), " ")
-	return audit.Words(h)
+	fs := strings.Fields(h)
+	// "Total Total Cards": a group's header over its sub-header's, read once
+	fs = slices.CompactFunc(fs, strings.EqualFold)
+	return audit.Words(strings.Join(fs, " "))
 }
 
 // lowerFirst lowers capitalised words (not acronyms such as GDP), as a
@@ -409,12 +411,15 @@ func fill(t string, kv ...string) string {
 	return t
 }
 
+// basicTemplates put a filter ("whose elevation is at least 6721")
+// right after the noun it qualifies, or after the set when the noun is
+// read with it ("every peak of the list of Ultras … whose elevation …").
 var basicTemplates = []string{
 	"Which {many}{filter} appear in {root}? For each, give their {cols}.",
-	"List every {one}{filter} of {root}, with the {cols} of each.",
-	"Considering {root}, which {many}{filter} are recorded? Please include their {cols}.",
-	"Find all {many}{filter} in {root} and report each one's {cols}.",
-	"I need the complete set of {many}{filter} from {root}: name each one and give the {cols}.",
+	"List every {one} of {root}{filter}, with the {cols} of each.",
+	"Considering {root}, list the {many}{filter}. Please include their {cols}.",
+	"Find all {many} in {root}{filter} and report each one's {cols}.",
+	"I need the complete set of {many} from {root}{filter}: name each one and give the {cols}.",
 }
 
 var unionTemplates = []string{

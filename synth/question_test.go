@@ -57,3 +57,11 @@ func TestPlural(t *testing.T) {
 		}
 	}
 }
+
+// TestWordsRepeated: a group's header over its sub-header's word is read
+// once.
+func TestWordsRepeated(t *testing.T) {
+	if got := words("Total Total Cards"); got != "Total Cards" {
+		t.Errorf("words = %q", got)
+	}
+}
