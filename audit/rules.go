@@ -433,7 +433,7 @@ func Plain(name string, article bool) string {
 	return name
 }
 
-var atGames = regexp.MustCompile(`^(.+?) at the (?:\d{4}(?:–\d{2,4})? )\S.*(?:Olympics|Paralympics|Games|Championships)$`)
+var atGames = regexp.MustCompile(`^(.+?) at the (?:\d{4}(?:–\d{2,4})? )?\S.*(?:Olympics|Paralympics|Games|Championships)$`)
 
 var refNumber = regexp.MustCompile(`\s*\(#\s*\d+\)$`)
 

@@ -440,7 +440,7 @@ func (s *synth) basic(ctx context.Context, t *graph.Tree, rng *rand.Rand) (*draf
 		return nil, "", err
 	}
 	r := concept(t, len(siblings) <= 1, rng)
-	cw := colWords(d.cols)
+	cw := colWords(d.cols, d.trees)
 	d.given = append(d.given, r)
 	d.given = append(d.given, cw...)
 	d.question = fill(pick(rng, basicTemplates), "many", d.keyNoun.many, "one", d.keyNoun.one,

@@ -111,6 +111,14 @@ func titleNoun(t *graph.Tree) (noun, bool) {
 			found = w
 		}
 	}
+	if found == "" && t.KeyDomain == "person" {
+		// "Roster", "Squad": a team's list of its players
+		for _, w := range strings.FieldsFunc(strings.ToLower(parts[len(parts)-1]), func(r rune) bool { return !unicode.IsLetter(r) }) {
+			if w == "roster" || w == "squad" || w == "lineup" {
+				return noun{"player", "players"}, true
+			}
+		}
+	}
 	if found == "" || t.KeyDatatype == graph.TypeNumber || t.KeyDatatype == graph.TypeYear || t.KeyDatatype == graph.TypeDate {
 		return noun{}, false
 	}
@@ -364,12 +372,30 @@ func list(items []string) string {
 	return strings.Join(items[:len(items)-1], ", ") + " and " + items[len(items)-1]
 }
 
-func colWords(cols []column) []string {
+// colWords are the columns as nouns of the answer; a plural header of
+// figures in the trees ts is their number ("Members" of 15: "the number
+// of members").
+func colWords(cols []column, ts []*graph.Tree) []string {
 	out := make([]string, len(cols))
 	for i, c := range cols {
 		out[i] = colWord(c.header)
+		if pluralWord(out[i]) && out[i] != "others" && numeric(ts, c.rel) {
+			out[i] = "number of " + out[i]
+		}
 	}
 	return out
+}
+
+// numeric reports whether relation rel is a column of figures in ts.
+func numeric(ts []*graph.Tree, rel string) bool {
+	for _, t := range ts {
+		for _, c := range t.Columns {
+			if c.Name == rel {
+				return c.Datatype == graph.TypeNumber
+			}
+		}
+	}
+	return false
 }
 
 // colWord is a header as a noun of the answer: "each one's opened" reads

@@ -65,3 +65,17 @@ func TestWordsRepeated(t *testing.T) {
 		t.Errorf("words = %q", got)
 	}
 }
+
+// TestTitleNoun: a Name column's keys are named by the one role its
+// table's title gives them.
+func TestTitleNoun(t *testing.T) {
+	for sub, want := range map[string]string{
+		"Past winners": "winners", "Transfers | Players In": "players", "Records | Top 10 goalscorers": "goalscorers",
+		"Clubs Stadiums": "entries", "Statistics": "entries", "2009–10 Roster": "players",
+	} {
+		tr := &graph.Tree{KeyHeader: "Name", KeyDatatype: graph.TypeEntity, KeyDomain: "person", Section: sub}
+		if got := keyNoun(tr).many; got != want {
+			t.Errorf("%q: %q, want %q", sub, got, want)
+		}
+	}
+}
