@@ -93,7 +93,7 @@ func Shape(t *table.Table, opts CleanOptions) (*graph.Shaped, *graph.Reject) {
 		k := key.vals[i]
 		// A key cell that is its column's header ("Club" over "Pos", "W",
 		// "D": a second header row of sub-columns) is no key.
-		if k.Key == "" || summaryRow(rows[i]) || headerRow(rows[i], t.Header) || graph.NormText(rows[i][key.idx].Text) == graph.NormText(key.header) || ownGoals(rows[i][key.idx].Text) {
+		if k.Key == "" || summaryRow(rows[i]) || headerRow(rows[i], t.Header) || graph.NormText(rows[i][key.idx].Text) == graph.NormText(key.header) || ownGoals(rows[i][key.idx].Text) || wholeRow(rows[i][key.idx].Text, t.PageTitle) {
 			s.DroppedRows++
 			continue
 		}
@@ -425,7 +425,7 @@ func cutNotes(col []table.Cell) {
 		} else if m := legendMark.FindStringSubmatch(text); m != nil {
 			text = m[1] // "Singapore Changi Airport[Hub]": the legend's mark
 			col[i].Text = text
-		} else if m := noteDigit.FindStringSubmatch(text); m != nil && !hasDigit(m[1]) {
+		} else if m := noteDigit.FindStringSubmatch(text); m != nil && !hasDigit(m[1]) && !seriesName(col, i, m[1]) {
 			text = m[1] // "Russia1": a footnote's number ("817 km2" is an area)
 			col[i].Text = text
 		} else if m := iocCode.FindStringSubmatch(text); m != nil {
@@ -496,6 +496,18 @@ func athleteLinks(name string, links []string) ([]string, bool) {
 		}
 	}
 	return nil, false
+}
+
+// seriesName reports whether name, cell i's text without its last digit,
+// begins another cell of col ("Voodoo" of "Voodoo Graphics" beside
+// "Voodoo2"): the digit numbers a product of a series, not a footnote.
+func seriesName(col []table.Cell, i int, name string) bool {
+	for j, c := range col {
+		if j != i && len(c.Text) > len(name) && strings.HasPrefix(strings.ToLower(strings.TrimSpace(c.Text)), strings.ToLower(name)) {
+			return true
+		}
+	}
+	return false
 }
 
 // sortKeyed returns the name of a cell that holds its sort key before it
@@ -611,6 +623,36 @@ func headerRow(r []table.Cell, header []string) bool {
 		}
 	}
 	return same >= 2 && 2*same >= filled
+}
+
+// wholeRow reports whether a key names the whole a page divides, among
+// its parts: "Montana" or "United States" among the rows of "List of
+// Montana counties by per capita income". Only pages of counties,
+// parishes, boroughs, districts, regions, provinces, prefectures or
+// states count: a city may bear its state's name.
+func wholeRow(key, page string) bool {
+	k := graph.NormText(key)
+	if k == "" {
+		return false
+	}
+	ws := strings.Fields(graph.NormText(page))
+	at := -1
+	for i, w := range ws {
+		switch w {
+		case "counties", "parishes", "boroughs", "districts", "regions", "provinces", "prefectures", "states":
+			at = i
+		}
+	}
+	if at < 0 {
+		return false
+	}
+	switch k {
+	case "united states", "united states of america", "usa", "u.s.", "us", "united kingdom", "uk", "nationwide", "national average", "statewide":
+		return ws[at] != "states" // "List of sovereign states" holds the United States
+	}
+	// "Montana counties", "counties of Montana", "counties in Montana"
+	p := " " + strings.Join(ws, " ") + " "
+	return strings.Contains(p, " "+k+" "+ws[at]+" ") || strings.Contains(p, " "+ws[at]+" of "+k+" ") || strings.Contains(p, " "+ws[at]+" in "+k+" ")
 }
 
 // ownGoals reports whether a key cell is a squad list's line of the

@@ -512,7 +512,7 @@ func TestCutNotes(t *testing.T) {
 		{Text: "Reece Brown (at Carlisle United)", Links: []string{"Reece Brown (footballer, born 1996)", "Carlisle United F.C."}},
 		{Text: "Gary Cole (now Abdul Jeelani)", Links: []string{"Abdul Jeelani"}},
 		{Text: "Kenny Hulshof (110th Congress)", Links: []string{"Kenny Hulshof"}},
-		{Text: "East Gippsland United¹"}, {Text: "8²"}, {Text: "817 km²"},
+		{Text: "East Gippsland United¹"}, {Text: "8²"}, {Text: "817 km²"}, {Text: "Voodoo2"}, {Text: "Voodoo Graphics"},
 		{Text: "Varrichione, Frank Frank Varrichione", Links: []string{"Frank Varrichione"}}, {Text: "Paris, Texas"},
 		{Text: "Park Chu-Young (on loan from Arsenal)", Links: []string{"Park Chu-young", "Arsenal F.C."}},
 		{Text: "Sport (Finland)", Links: []string{"Finland"}},
@@ -540,7 +540,7 @@ func TestCutNotes(t *testing.T) {
 		{"Reece Brown", []string{"Reece Brown (footballer, born 1996)"}},
 		{"Gary Cole", []string{"Abdul Jeelani"}},
 		{"Kenny Hulshof", []string{"Kenny Hulshof"}},
-		{"East Gippsland United", nil}, {"8", nil}, {"817 km²", nil},
+		{"East Gippsland United", nil}, {"8", nil}, {"817 km²", nil}, {"Voodoo2", nil}, {"Voodoo Graphics", nil},
 		{"Frank Varrichione", []string{"Frank Varrichione"}}, {"Paris, Texas", nil},
 		{"Park Chu-Young", []string{"Park Chu-young"}}, // no name in the text: the first link
 		{"Sport (Finland)", []string{"Finland"}},
@@ -729,5 +729,25 @@ func TestUnifyTexts(t *testing.T) {
 		if got := multi[i][0].Key; got != want {
 			t.Errorf("value %d = %q, want %q", i, got, want)
 		}
+	}
+}
+
+// TestWholeRow: the state or the nation a page of counties divides is no
+// county; a city named like its state on a page of cities stays.
+func TestWholeRow(t *testing.T) {
+	page := "List of Montana counties by per capita income"
+	for key, want := range map[string]bool{"Montana": true, "United States": true, "Yellowstone": false, "Big Horn County": false} {
+		if got := wholeRow(key, page); got != want {
+			t.Errorf("wholeRow(%q, %q) = %v, want %v", key, page, got, want)
+		}
+	}
+	if wholeRow("New York", "List of cities in New York") {
+		t.Error("New York City read as its state's total")
+	}
+	if wholeRow("United States", "List of sovereign states by GDP") {
+		t.Error("the United States among sovereign states")
+	}
+	if !wholeRow("Texas", "List of counties in Texas") {
+		t.Error("Texas among its counties")
 	}
 }

@@ -141,8 +141,8 @@ func nameCell(n string) bool {
 	// 3-20": a winner and its score; "Minuscule 2298?": a doubt;
 	// "Kahlil Gibran, Lebanese American poet and artist": a name and
 	// what he was.
-	if notNameCell.MatchString(strings.TrimSpace(n)) || described(n) || strings.Contains(n, "; ") {
-		return false // "Austin Walker; Sam S. Griffin": two lines, two names
+	if notNameCell.MatchString(strings.TrimSpace(n)) || described(n) || strings.Contains(n, "; ") || strings.Count(n, ", ") >= 2 {
+		return false // "Austin Walker; Sam S. Griffin": two lines, two names; "Málaga, Recreativo, Sevilla": three
 	}
 	rs := []rune(strings.TrimSpace(n))
 	if len(rs) < 2 || len(rs) > 60 || plainMark(n) {
@@ -634,7 +634,8 @@ var slashPair = regexp.MustCompile(`^(\S+)/(\S+)\s+(.+)$`)
 
 // clueText is a value as a reader compares it: folded, without a
 // trailing parenthesis ("Regina Pats (WHL)"), British and American
-// spellings alike ("Defense", "Center").
+// spellings alike ("Defense", "Center"), and a goalie by any of its
+// names ("Goaltender", "Goalkeeper").
 func clueText(v string) string {
 	if i := strings.LastIndex(v, " ("); i > 0 && strings.HasSuffix(v, ")") {
 		v = v[:i]
@@ -643,7 +644,7 @@ func clueText(v string) string {
 	return spelling.Replace(v)
 }
 
-var spelling = strings.NewReplacer("defense", "defence", "offense", "offence", "center", "centre", "color", "colour", "theater", "theatre")
+var spelling = strings.NewReplacer("defense", "defence", "offense", "offence", "center", "centre", "color", "colour", "theater", "theatre", "goaltender", "goalie", "goalkeeper", "goalie")
 
 // gameCell matches a schedule's opponent cell, which names a game.
 var gameCell = regexp.MustCompile(`^(?i:vs\.?|v\.|at|@)\s`)
