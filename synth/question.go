@@ -53,6 +53,10 @@ func domainNoun(t *graph.Tree) (noun, bool) {
 func keyNoun(t *graph.Tree) noun {
 	h := words(t.KeyHeader)
 	lh := strings.ToLower(h)
+	// "Film title used in nomination", "School name": the thing named
+	if m := namedThing.FindStringSubmatch(lh); m != nil {
+		return noun{m[1], plural(m[1])}
+	}
 	// "Name on the Register", "Title (English)": a name is no noun for
 	// what it names.
 	named := strings.HasPrefix(lh, "name ") || strings.HasPrefix(lh, "title ")
@@ -124,6 +128,10 @@ func titleNoun(t *graph.Tree) (noun, bool) {
 	}
 	return noun{roleNouns[found], found}, true
 }
+
+// namedThing matches a header that names a kind of thing by its title or
+// name ("film title used in nomination", "school name").
+var namedThing = regexp.MustCompile(`^(film|song|album|book|novel|ship|station|team|club|player|school|building|company|game|show|series|episode|artist|band|play|opera|church|hospital|park|bridge|airport|stadium|venue|hotel|restaurant|character|candidate|horse|car|aircraft)s? (?:title|name)s?\b`)
 
 // words turns a header or relation into natural words: "Date of birth",
 // "has_date_of_birth" → "date of birth".

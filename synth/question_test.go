@@ -79,3 +79,14 @@ func TestTitleNoun(t *testing.T) {
 		}
 	}
 }
+
+// TestNamedThing: a header naming a kind of thing by its title names the
+// keys by that kind.
+func TestNamedThing(t *testing.T) {
+	for h, want := range map[string]string{"Film title used in nomination": "films", "School name": "schools", "Title": "works"} {
+		tr := &graph.Tree{KeyHeader: h, KeyDatatype: graph.TypeEntity, KeyDomain: graph.Domain(h, graph.TypeEntity)}
+		if got := keyNoun(tr).many; got != want {
+			t.Errorf("%q: %q, want %q", h, got, want)
+		}
+	}
+}
