@@ -388,6 +388,11 @@ var (
 	iocCode   = regexp.MustCompile(`^(.*\pL\.?)\s*\(\s*[A-Z]{3}\s*\)$`)
 )
 
+// legendLetters matches a name of two words or more with a legend's
+// capital letters run into its last word ("Beijing GuoanTH", "Liaoning
+// WhowinP": title holders, promoted), their superscript lost.
+var legendLetters = regexp.MustCompile(`^(\S.*\s\S*\p{Ll}{2})\p{Lu}{1,2}$`)
+
 // keySign matches a name of two words or more with a sign a table's key
 // explains ("Johnny Green+", "Tom Robitaille#", "Adrian Dantley^"); one
 // word keeps it ("C++").
@@ -418,6 +423,9 @@ func cutNotes(col []table.Cell) {
 			col[i].Text = text
 		} else if m := supSign.FindStringSubmatch(text); m != nil {
 			text = m[1] // "East Gippsland United¹", "8²": the footnote's number
+			col[i].Text = text
+		} else if m := legendLetters.FindStringSubmatch(text); m != nil {
+			text = m[1] // "Beijing GuoanTH": a legend's letters (title holders), their superscript lost
 			col[i].Text = text
 		} else if m := keySign.FindStringSubmatch(text); m != nil {
 			text = m[1] // "Johnny Green+": a draft's All-Star sign
@@ -531,13 +539,13 @@ func sortKeyed(text string) (string, bool) {
 }
 
 // mayHoldNote reports whether one of cutNotes' patterns may match text:
-// each ends in a sign, a bracket, a parenthesis or a figure, but for an
-// incumbent's small print.
+// each ends in a sign, a bracket, a parenthesis, a figure or a capital,
+// but for an incumbent's small print.
 func mayHoldNote(text string) bool {
 	if text == "" {
 		return false
 	}
-	if r, _ := utf8.DecodeLastRuneInString(text); strings.ContainsRune("*+#^])0123456789†‡§¹²³⁴⁵⁶⁷⁸⁹", r) {
+	if r, _ := utf8.DecodeLastRuneInString(text); strings.ContainsRune("*+#^])0123456789†‡§¹²³⁴⁵⁶⁷⁸⁹", r) || unicode.IsUpper(r) && strings.Contains(text, " ") {
 		return true
 	}
 	for _, w := range []string{"Redistricted", "Retired", "Renominated", "Lost renomination", "Died"} {

@@ -338,7 +338,7 @@ func (s *synth) basic(ctx context.Context, t *graph.Tree, rng *rand.Rand) (*draf
 	if err != nil {
 		return nil, "", err
 	}
-	cols = slices.DeleteFunc(cols, func(c int) bool { return !s.plainColumn(t, c, keys) })
+	cols = slices.DeleteFunc(cols, func(c int) bool { return !s.plainColumn(t, c, keys) || !s.informative(t, c, keys) })
 	d := &draft{variant: task.Basic, trees: []*graph.Tree{t}, keyNoun: keyNoun(t), keyHeader: t.KeyHeader}
 	d.triples = []task.Triple{inTree(t.ID)}
 	// One hop beyond the table (WebShaper's layer-wise expansion through
@@ -383,7 +383,7 @@ func (s *synth) basic(ctx context.Context, t *graph.Tree, rng *rand.Rand) (*draf
 	}
 	var beyond []int
 	for _, c := range wide {
-		if !slices.Contains(cols, c) && s.plainColumn(t, c, keys) {
+		if !slices.Contains(cols, c) && s.plainColumn(t, c, keys) && s.informative(t, c, keys) {
 			beyond = append(beyond, c)
 		}
 	}

@@ -311,6 +311,26 @@ func (s *synth) plainColumn(t *graph.Tree, c int, keys []uint32) bool {
 	return 5*codes < max(n, 1)
 }
 
+// informative reports whether column c of t gives the keys more than one
+// value: "Ontario" for every mine of the Ontario table, "First Team" for
+// every signing, the same value for five keys or more, tells nothing.
+func (s *synth) informative(t *graph.Tree, c int, keys []uint32) bool {
+	in := make(map[uint32]bool, len(keys))
+	for _, k := range keys {
+		in[k] = true
+	}
+	seen, n := map[uint32]bool{}, 0
+	for _, r := range t.Rows {
+		if in[r.Key] {
+			for _, v := range r.Values[c] {
+				seen[v] = true
+				n++
+			}
+		}
+	}
+	return n < 5 || len(seen) > 1
+}
+
 // plainMark matches what an export leaves in a cell that no one would
 // give as a value: a leading mark ("/ Michael Haneke", ".660", "^"), a
 // trailing colon ("PARI:"), a number ending in a dot ("35.", "6."), an

@@ -736,3 +736,18 @@ func TestTableStartingOver(t *testing.T) {
 		t.Errorf("second table: %q %q, %d rows", ts[1].Caption, ts[1].Header, len(ts[1].Rows))
 	}
 }
+
+// TestSubHeading: a sub-heading an OTT-QA section text keeps with its
+// edit link names the table's subsection.
+func TestSubHeading(t *testing.T) {
+	for text, want := range map[string]string{
+		"Grasses [ edit ]":                          "Grasses",
+		"Some prose about plants. Legumes [ edit ]": "Legumes",
+		"No heading here.":                          "",
+		"A very long sentence that is certainly not any kind of heading at all [ edit ]": "",
+	} {
+		if got := subHeading(text); got != want {
+			t.Errorf("subHeading(%q) = %q, want %q", text, got, want)
+		}
+	}
+}

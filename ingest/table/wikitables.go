@@ -79,6 +79,9 @@ func ParseWikiTablesLine(line []byte) (*Table, error) {
 		}
 	}
 	t.Section = Detokenize(strings.ReplaceAll(j.SectionTitle, " -- ", " | "))
+	if sub := subHeading(j.SectionText); sub != "" {
+		t.Section += " | " + sub // "Eudicots" over its "Grasses [ edit ]"
+	}
 	t.Context = Detokenize(j.SectionText)
 	if t.Context == "" {
 		t.Context = Detokenize(j.Intro)
@@ -186,6 +189,26 @@ func passageTitle(u string) string {
 		return collapseSpace(strings.ReplaceAll(raw, "_", " "))
 	}
 	return ""
+}
+
+// subHeading returns the last sub-heading a section's text holds before
+// its table ("Grasses [ edit ]" under "Eudicots"): the export kept the
+// heading's edit link, not its level. It is "" when there is none or the
+// heading is long.
+func subHeading(text string) string {
+	i := strings.LastIndex(text, "[ edit ]")
+	if i < 0 {
+		return ""
+	}
+	before := strings.TrimSpace(text[:i])
+	// The heading is what follows the previous sentence or heading.
+	if j := strings.LastIndexAny(before, ".:]"); j >= 0 {
+		before = strings.TrimSpace(before[j+1:])
+	}
+	if before == "" || len(strings.Fields(before)) > 6 {
+		return ""
+	}
+	return Detokenize(before)
 }
 
 // WikiTablesMaxRows is how many rows of a table the WikiTables-WithLinks
