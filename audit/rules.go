@@ -208,7 +208,7 @@ var abbrevs = map[string]string{
 	"res": "result", "res.": "result", "pens": "penalties", "sub": "substitute appearances",
 	"ret": "retired", "dnf": "did not finish", "lvl": "level", "lvl.": "level",
 	"1st pref": "first-preference votes", "1st pref.": "first-preference votes",
-	"freq": "frequency", "freq.": "frequency", "desig": "designation", "desig.": "designation", "fin": "finish", "fin.": "finish",
+	"freq": "frequency", "freq.": "frequency", "ast": "assisted tackles", "pdef": "passes defended", "tfl": "tackles for loss", "desig": "designation", "desig.": "designation", "fin": "finish", "fin.": "finish",
 	"bldg": "building", "bldg.": "building", "react": "reaction time", "conv": "conversions",
 	"directed by": "director", "written by": "writer", "produced by": "producer",
 	"composed by": "composer", "designed by": "designer", "owned by": "owner",
@@ -260,6 +260,10 @@ func RawHeader(h string) bool {
 		}
 	}
 	if letters < 3 {
+		return true
+	}
+	// "PDef": a code with a capital inside
+	if fs := strings.Fields(h); len(fs) == 1 && len(h) <= 5 && strings.ContainsFunc(h[1:], unicode.IsUpper) && strings.ContainsFunc(h[1:], unicode.IsLower) {
 		return true
 	}
 	// "P Regular season": a letter over its part of a header, points or

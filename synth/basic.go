@@ -250,9 +250,9 @@ func rangeFilter(t *graph.Tree, c int, h string, vals []uint32, es map[uint32]*g
 		hi = min(len(nums)-1, lo+w-1)
 		a, b := es[nums[lo].id].Name, es[nums[hi].id].Name
 		if strings.HasSuffix(h, "ed") && !strings.Contains(h, " ") {
-			phrase = " " + h + " between " + a + " and " + b // "opened between 1976 and 1987"
+			phrase = " " + h + " between " + a + " and " + b + " inclusive" // "opened between 1976 and 1987 inclusive"
 		} else {
-			phrase = pick(rng, []string{" whose " + h + " is between " + a + " and " + b, " with " + article(h) + " " + h + " from " + a + " to " + b})
+			phrase = pick(rng, []string{" whose " + h + " is between " + a + " and " + b + " inclusive", " with " + article(h) + " " + h + " from " + a + " to " + b})
 		}
 	} else {
 		if !measureHeader(h) {

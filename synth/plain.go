@@ -141,8 +141,11 @@ func nameCell(n string) bool {
 	// 3-20": a winner and its score; "Minuscule 2298?": a doubt;
 	// "Kahlil Gibran, Lebanese American poet and artist": a name and
 	// what he was.
-	if notNameCell.MatchString(strings.TrimSpace(n)) || described(n) || strings.Contains(n, "; ") || strings.Count(n, ", ") >= 2 {
-		return false // "Austin Walker; Sam S. Griffin": two lines, two names; "Málaga, Recreativo, Sevilla": three
+	if notNameCell.MatchString(strings.TrimSpace(n)) || described(n) || strings.Contains(n, "; ") || strings.Count(n, ", ") >= 2 || twoNamed.MatchString(n) {
+		// "Austin Walker; Sam S. Griffin": two lines, two names; "Málaga,
+		// Recreativo, Sevilla": three; "Peter Cassar & Aaron McDonald":
+		// two coaches ("Simon & Garfunkel" is one duo)
+		return false
 	}
 	rs := []rune(strings.TrimSpace(n))
 	if len(rs) < 2 || len(rs) > 60 || plainMark(n) {
@@ -159,6 +162,9 @@ func nameCell(n string) bool {
 	}
 	return letters >= 2 && !code(n)
 }
+
+// twoNamed matches two full names joined by "&" or "and".
+var twoNamed = regexp.MustCompile(`^\p{Lu}\S*\s+\p{Lu}\S*(?:\s+\p{Lu}\S*)?\s+(?:&|and)\s+\p{Lu}\S*\s+\p{Lu}\S*(?:\s+\p{Lu}\S*)?$`)
 
 var notNameCell = regexp.MustCompile(`\(\s*\d+\s+each\s*\)$|\(\s*\d+\s*\)\s*(?:,|and\s)|^\d[\d,.]*\s*(?:km/h|mph|km|mi|m|ft|kg|lb|cm|mm)\b|^\d+\.\d+\s|\s(?:vs\.?|v\.?)\s|^\d{1,2} [A-Z][a-z]+ \d{4}\b|^[A-Z][a-z]+ \d{1,2}, \d{4}\b|\s\d{1,2}\s*[-–]\s*\d{1,2}$|\d+\s*[-–]\s*\d+\s*[-–]\s*\d+$|,\s*\d{4}\.$|→|\?$`)
 
