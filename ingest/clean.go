@@ -388,6 +388,10 @@ var (
 	iocCode   = regexp.MustCompile(`^(.*\pL\.?)\s*\(\s*[A-Z]{3}\s*\)$`)
 )
 
+// honorific matches a parliament's style before a member's name ("Hon
+// Larry Anthony", "Rt Hon Sir Earle Page", "The Hon. John Smith").
+var honorific = regexp.MustCompile(`^(?:The\s+)?(?:Rt\.?\s+|Right\s+)?Hon\.?\s+(\p{Lu}.*\s.*)$`)
+
 // legendLetters matches a name of two words or more with a legend's
 // capital letters run into its last word ("Beijing GuoanTH", "Liaoning
 // WhowinP": title holders, promoted), their superscript lost.
@@ -414,6 +418,10 @@ func cutNotes(col []table.Cell) {
 		if name, ok := sortKeyed(text); ok {
 			col[i].Text = name // "Varrichione, Frank Frank Varrichione"
 			continue
+		}
+		if m := honorific.FindStringSubmatch(text); m != nil {
+			text = m[1] // "Rt Hon Dr H.V. Evatt": a member's style, not his name
+			col[i].Text = text
 		}
 		if !mayHoldNote(text) {
 			continue // most cells: no pattern below can match

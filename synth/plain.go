@@ -302,7 +302,7 @@ func (s *synth) plainColumn(t *graph.Tree, c int, keys []uint32) bool {
 			if v == r.Key || seriesTitle(txt, t.PageTitle) || placeholder(txt) || strings.EqualFold(strings.TrimSpace(txt), strings.TrimSpace(t.Columns[c].Header)) {
 				return false // a cell linking the key itself, an event of the page's own series, its header ("Description")
 			}
-			if plainMark(txt) || strings.Contains(txt, "; ") || strings.Contains(txt, " / ") || len(txt) > 60 || strings.Count(txt, ",") > 3 {
+			if plainMark(txt) || strings.Contains(txt, "; ") || strings.Contains(txt, " / ") || len(txt) > 60 || strings.Count(txt, ",") > 3 || strings.HasSuffix(txt, "?") {
 				return false
 			}
 			if stacked.MatchString(txt) || countOf.MatchString(txt) {
@@ -456,8 +456,13 @@ func plainClue(v string) bool {
 	if _, ok := audit.Disambiguated(v); ok {
 		return false
 	}
-	return len(strings.Fields(v)) <= 6 && !strings.Contains(v, ". ") && !strings.ContainsAny(v, "/;") && !plainMark(v) && !shortened(v)
+	// "2–3": a score, which no one asks "whose home is"
+	return len(strings.Fields(v)) <= 6 && !strings.Contains(v, ". ") && !strings.ContainsAny(v, "/;") && !plainMark(v) && !shortened(v) &&
+		!scoreClue.MatchString(strings.TrimSpace(v))
 }
+
+// scoreClue matches a score or a record ("2–3", "4-1 (a.e.t.)").
+var scoreClue = regexp.MustCompile(`^\d{1,3}\s*[–—-]\s*\d{1,3}\b`)
 
 // shortened reports whether a value is one word cut short ("Proto.",
 // "Unmod."): the table's legend spells it out, the question cannot.

@@ -272,3 +272,12 @@ func TestCountOf(t *testing.T) {
 		}
 	}
 }
+
+// TestPlainClueScore: a score is no clue; a season is.
+func TestPlainClueScore(t *testing.T) {
+	for v, want := range map[string]bool{"2–3": false, "4-1 (a.e.t.)": false, "1974–75": true, "Chelsea": true} {
+		if got := plainClue(v); got != want {
+			t.Errorf("plainClue(%q) = %v, want %v", v, got, want)
+		}
+	}
+}
