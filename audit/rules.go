@@ -266,6 +266,16 @@ func RawHeader(h string) bool {
 	if fs := strings.Fields(h); len(fs) == 1 && len(h) <= 5 && strings.ContainsFunc(h[1:], unicode.IsUpper) && strings.ContainsFunc(h[1:], unicode.IsLower) {
 		return true
 	}
+	// "Pass Defense QBH": a code closing words
+	if fs := strings.Fields(h); len(fs) > 1 {
+		last := fs[len(fs)-1]
+		if len(last) >= 2 && len(last) <= 4 && strings.ToUpper(last) == last && strings.ContainsFunc(last, unicode.IsLetter) &&
+			strings.ContainsFunc(fs[0], unicode.IsLower) {
+			if _, known := abbrevs[strings.ToLower(last)]; !known {
+				return true
+			}
+		}
+	}
 	// "P Regular season": a letter over its part of a header, points or
 	// played.
 	if fs := strings.Fields(h); len(fs) > 1 && len(fs[0]) == 1 && fs[0][0] >= 'A' && fs[0][0] <= 'Z' {

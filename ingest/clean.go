@@ -685,8 +685,12 @@ func summaryRow(r []table.Cell) bool {
 	for j := 0; j < len(r) && j < 3; j++ {
 		switch graph.NormText(r[j].Text) {
 		case "total", "totals", "grand total", "total (all)", "sum", "average", "overall", "totals:", "total:",
-			"world", "worldwide", "world total", "rest of the world", "rest of world":
+			"world", "worldwide", "world total", "rest of the world", "rest of world",
+			"team", "team totals", "opponents", "opponent", "opponents total": // a statistics table's closing rows
 			return true
+		}
+		if n := graph.NormText(r[j].Text); strings.HasSuffix(n, " total") && len(strings.Fields(n)) == 2 {
+			return true // "UGA Total"
 		}
 		// "35 Players Team Average" under a roster, "Total 19 nations"
 		// under a medal table; "Own Goal" among the goal scorers

@@ -168,6 +168,9 @@ func TestSummaryRowDropped(t *testing.T) {
 	if !summaryRow([]table.Cell{{Text: "Own Goal"}, {Text: "–"}, {Text: "2"}}) {
 		t.Error(`"Own Goal" among the scorers is not a scorer`)
 	}
+	if !summaryRow([]table.Cell{{Text: "UGA Total"}, {Text: "53"}}) || !summaryRow([]table.Cell{{Text: "Opponents"}, {Text: "46"}}) || summaryRow([]table.Cell{{Text: "Grand Total Station"}}) {
+		t.Error("a statistics table's closing rows")
+	}
 	if !ownGoals("Own goals") || !ownGoals("Opponents' own goals") || ownGoals("Goals") {
 		t.Error(`ownGoals: a squad's "Own goals" line is no player`)
 	}
