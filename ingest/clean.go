@@ -413,13 +413,21 @@ var scoreSuffix = regexp.MustCompile(`^(.*\pL\S*)\s+\d{1,2}\s*[-–]\s*\d{1,2}$`
 // any cell. Links a note holds go with it; a name whose link cannot be
 // told keeps the cell's first. col holds copies of the table's cells.
 func cutNotes(col []table.Cell) {
+	// A member's style comes off only where the column writes it twice or
+	// more: "Hon Hai Precision" alone is a company.
+	styled := 0
+	for _, c := range col {
+		if honorific.MatchString(strings.TrimSpace(c.Text)) {
+			styled++
+		}
+	}
 	for i, c := range col {
 		text := strings.TrimSpace(textnorm.SqueezeSpaces(c.Text))
 		if name, ok := sortKeyed(text); ok {
 			col[i].Text = name // "Varrichione, Frank Frank Varrichione"
 			continue
 		}
-		if m := honorific.FindStringSubmatch(text); m != nil {
+		if m := honorific.FindStringSubmatch(text); m != nil && styled >= 2 {
 			text = m[1] // "Rt Hon Dr H.V. Evatt": a member's style, not his name
 			col[i].Text = text
 		}

@@ -758,3 +758,13 @@ func TestWholeRow(t *testing.T) {
 		t.Error("Texas among its counties")
 	}
 }
+
+// TestHonorificColumn: a style comes off where the column writes it twice
+// or more; one "Hon Hai Precision" keeps its name.
+func TestHonorificColumn(t *testing.T) {
+	col := []table.Cell{{Text: "Hon Hai Precision"}, {Text: "Foxconn"}}
+	cutNotes(col)
+	if col[0].Text != "Hon Hai Precision" {
+		t.Errorf("a lone company lost its name: %q", col[0].Text)
+	}
+}
