@@ -191,6 +191,45 @@ func blockWidth(header []string) int {
 			return k
 		}
 	}
+	return groupedBlocks(header)
+}
+
+// groupedBlocks is blockWidth for blocks whose headers carry their
+// group's name ("Men's freestyle Team | Points | Men's Greco-Roman Team |
+// Points | Women's freestyle Team | Points", after a shared Rank): the
+// last word repeats block by block, and each block names its own things
+// (a team, a name, a country), so a row lines up several keys. Blocks of
+// figures by year ("2010 Population | 2011 Population") are one key's.
+func groupedBlocks(header []string) int {
+	last := make([]string, len(header))
+	for i, h := range header {
+		if fs := strings.Fields(normHeader(h)); len(fs) > 0 {
+			last[i] = fs[len(fs)-1]
+		}
+	}
+	for off := 0; off <= 1; off++ {
+		n := len(header) - off
+		for k := 2; 2*k <= n; k++ {
+			if n%k != 0 {
+				continue
+			}
+			same, named, differ := true, false, false
+			for i := off; i < len(header) && same; i++ {
+				j := off + (i-off)%k
+				same = last[i] != "" && last[i] == last[j]
+				differ = differ || normHeader(header[i]) != normHeader(header[j])
+			}
+			for i := off; i < off+k; i++ {
+				switch last[i] {
+				case "team", "name", "player", "country", "nation", "club", "athlete", "driver", "rider":
+					named = true
+				}
+			}
+			if same && named && differ {
+				return k
+			}
+		}
+	}
 	return 0
 }
 

@@ -768,3 +768,17 @@ func TestHonorificColumn(t *testing.T) {
 		t.Errorf("a lone company lost its name: %q", col[0].Text)
 	}
 }
+
+// TestGroupedBlocks: blocks of a team and its points under each event's
+// name are several tables side by side; years of one key's figures are
+// not.
+func TestGroupedBlocks(t *testing.T) {
+	ranking := []string{"Rank", "Men's freestyle Team", "Men's freestyle Points", "Men's Greco-Roman Team", "Men's Greco-Roman Points", "Women's freestyle Team", "Women's freestyle Points"}
+	if got := blockWidth(ranking); got != 2 {
+		t.Errorf("blockWidth(ranking) = %d, want 2", got)
+	}
+	years := []string{"Country", "2010 Population", "2010 Area", "2011 Population", "2011 Area"}
+	if got := blockWidth(years); got != 0 {
+		t.Errorf("blockWidth(years) = %d, want 0", got)
+	}
+}

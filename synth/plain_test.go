@@ -175,6 +175,16 @@ func TestConceptNarrows(t *testing.T) {
 	}
 }
 
+// TestConceptList: a section "List" of a list page is the page itself.
+func TestConceptList(t *testing.T) {
+	tr := &graph.Tree{PageTitle: "List of counties in North Carolina", Section: "List"}
+	for seed := uint64(0); seed < 4; seed++ {
+		if got := concept(tr, false, rand.New(rand.NewPCG(seed, 0))); strings.Contains(strings.ToLower(got), "list of the list") || strings.Count(strings.ToLower(got), "list") > 1 {
+			t.Errorf("concept = %q", got)
+		}
+	}
+}
+
 // TestConceptLetter: a section of one letter is an alphabetical part.
 func TestConceptLetter(t *testing.T) {
 	tr := &graph.Tree{PageTitle: "Utah Jazz all-time roster", Section: "C"}

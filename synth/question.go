@@ -243,7 +243,8 @@ func concept(t *graph.Tree, alone bool, rng *rand.Rand) string {
 			p, inline = "names starting with "+p, false
 		}
 		switch {
-		case p == "":
+		case p == "" || strings.EqualFold(p, "list") || strings.EqualFold(p, "the list"):
+			// "List" of "List of counties in North Carolina": the page itself
 		case wordsWithin(p, page):
 			// "National monuments" of "National Monuments in County
 			// Dublin" says nothing the page's name does not, when the
