@@ -431,6 +431,26 @@ var (
 // Larry Anthony", "Rt Hon Sir Earle Page", "The Hon. John Smith").
 var honorific = regexp.MustCompile(`^(?:The\s+)?(?:Rt\.?\s+|Right\s+)?Hon\.?\s+(\p{Lu}.*\s.*)$`)
 
+// mayBeStyled reports whether honorific may match s: it begins with one
+// of the style's words. Most cells do not, and the pattern would be tried
+// on every cell of every table.
+func mayBeStyled(s string) bool {
+	s = strings.TrimSpace(s)
+	return strings.HasPrefix(s, "Hon") || strings.HasPrefix(s, "Rt") || strings.HasPrefix(s, "Right") || strings.HasPrefix(s, "The ")
+}
+
+// styledName is text without a member's style, where the column writes
+// the style on styled cells (two or more), or "".
+func styledName(text string, styled int) string {
+	if styled < 2 || !mayBeStyled(text) {
+		return ""
+	}
+	if m := honorific.FindStringSubmatch(text); m != nil {
+		return m[1]
+	}
+	return ""
+}
+
 // legendLetters matches a name of two words or more with a legend's
 // capital letters run into its last word ("Beijing GuoanTH", "Liaoning
 // WhowinP": title holders, promoted), their superscript lost.
@@ -456,7 +476,7 @@ func cutNotes(col []table.Cell) {
 	// more: "Hon Hai Precision" alone is a company.
 	styled := 0
 	for _, c := range col {
-		if honorific.MatchString(strings.TrimSpace(c.Text)) {
+		if mayBeStyled(c.Text) && honorific.MatchString(strings.TrimSpace(c.Text)) {
 			styled++
 		}
 	}
@@ -466,8 +486,8 @@ func cutNotes(col []table.Cell) {
 			col[i].Text = name // "Varrichione, Frank Frank Varrichione"
 			continue
 		}
-		if m := honorific.FindStringSubmatch(text); m != nil && styled >= 2 {
-			text = m[1] // "Rt Hon Dr H.V. Evatt": a member's style, not his name
+		if m := styledName(text, styled); m != "" {
+			text = m // "Rt Hon Dr H.V. Evatt": a member's style, not his name
 			col[i].Text = text
 		}
 		if !mayHoldNote(text) {
@@ -1401,9 +1421,7 @@ func headedInText(t *table.Table) bool {
 
 // wordsOnly is s lower-cased, its runs of anything but letters and digits
 // made one space.
-func wordsOnly(s string) string {
-	return strings.Join(strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }), " ")
-}
+func wordsOnly(s string) string { return strings.Join(linkWords(s), " ") }
 
 // splitLinks unlinks the cells of a column that link one article under
 // names of different things: "Stone Boy", "Chlorophyll Kid" and

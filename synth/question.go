@@ -101,12 +101,15 @@ var roleNouns = map[string]string{
 // section says ("Past winners": winners); with none, or two ("Clubs
 // Stadiums"), there is no such name.
 func titleNoun(t *graph.Tree) (noun, bool) {
+	if t.KeyDatatype == graph.TypeNumber || t.KeyDatatype == graph.TypeYear || t.KeyDatatype == graph.TypeDate {
+		return noun{}, false
+	}
 	sub := t.Caption
 	if sub == "" {
 		sub = t.Section
 	}
 	parts := strings.Split(sub, "|")
-	found := ""
+	found, team := "", false
 	for _, w := range strings.FieldsFunc(strings.ToLower(parts[len(parts)-1]), func(r rune) bool { return !unicode.IsLetter(r) }) {
 		if one := roleNouns[w]; one != "" && w != found {
 			if found != "" {
@@ -114,19 +117,15 @@ func titleNoun(t *graph.Tree) (noun, bool) {
 			}
 			found = w
 		}
+		team = team || w == "roster" || w == "squad" || w == "lineup"
 	}
-	if found == "" && t.KeyDomain == "person" {
-		// "Roster", "Squad": a team's list of its players
-		for _, w := range strings.FieldsFunc(strings.ToLower(parts[len(parts)-1]), func(r rune) bool { return !unicode.IsLetter(r) }) {
-			if w == "roster" || w == "squad" || w == "lineup" {
-				return noun{"player", "players"}, true
-			}
-		}
+	switch {
+	case found != "":
+		return noun{roleNouns[found], found}, true
+	case team && t.KeyDomain == "person":
+		return noun{"player", "players"}, true // "Roster", "Squad": a team's list of its players
 	}
-	if found == "" || t.KeyDatatype == graph.TypeNumber || t.KeyDatatype == graph.TypeYear || t.KeyDatatype == graph.TypeDate {
-		return noun{}, false
-	}
-	return noun{roleNouns[found], found}, true
+	return noun{}, false
 }
 
 // namedThing matches a header that names a kind of thing by its title or

@@ -256,10 +256,7 @@ func readTables(n *html.Node) []*Table {
 // header is dropped as a row by cleaning). It returns -1 when there is
 // none.
 func newHeaderRow(grid [][]gridCell, ownTH []bool) int {
-	nh := 0
-	for nh < len(grid) && ownTH[nh] {
-		nh++
-	}
+	nh := leadTH(ownTH)
 	if nh == 0 || nh == len(grid) {
 		return -1
 	}
@@ -292,6 +289,15 @@ func newHeaderRow(grid [][]gridCell, ownTH []bool) int {
 	return -1
 }
 
+// leadTH counts the rows of th cells a grid starts with.
+func leadTH(ownTH []bool) int {
+	n := 0
+	for n < len(ownTH) && ownTH[n] {
+		n++
+	}
+	return n
+}
+
 // gridTable is the table of a grid: its top th rows the header, the rest
 // data rows.
 func gridTable(grid [][]gridCell, ownTH []bool, caption string) *Table {
@@ -301,10 +307,7 @@ func gridTable(grid [][]gridCell, ownTH []bool, caption string) *Table {
 		t.Rows = [][]Cell{}
 		return t
 	}
-	nh := 0
-	for nh < len(grid) && ownTH[nh] {
-		nh++
-	}
+	nh := leadTH(ownTH)
 	if nh == 0 || nh == len(grid) {
 		// No th-only top rows (the first row is taken as the header, as in
 		// a CSV file), or nothing but th rows (only the first is header).
