@@ -188,7 +188,8 @@ var abbrev = regexp.MustCompile(`^(?:[A-Z0-9#+/.%-]{1,4}|[A-Z]{1,3}\d*\s+\w+|\W*
 // for: a question says the words.
 // Abbreviations that stand for several things ("R": runs or rank, "T":
 // ties or total, "H": hits or home, "PPG": points per game or power-play
-// goals) are not spelled: a header of one is raw.
+// goals, "SO": strikeouts or shutouts) are not spelled: a header of one
+// is raw.
 var abbrevs = map[string]string{
 	"pos": "position", "pos.": "position", "conf": "conference", "conf.": "conference",
 	"pts": "points", "pts.": "points", "gp": "games played", "pld": "games played",
@@ -204,7 +205,7 @@ var abbrevs = map[string]string{
 	"rpg": "rebounds per game", "apg": "assists per game",
 	"a": "assists", "gs": "games started", "ab": "at bats", "hr": "home runs",
 	"rbi": "runs batted in", "era": "earned run average", "ip": "innings pitched",
-	"so": "strikeouts", "bb": "walks", "sv": "saves", "pim": "penalty minutes",
+	"bb": "walks", "sv": "saves", "pim": "penalty minutes",
 	"res": "result", "res.": "result", "pens": "penalties", "sub": "substitute appearances",
 	"ret": "retired", "dnf": "did not finish", "lvl": "level", "lvl.": "level",
 	"1st pref": "first-preference votes", "1st pref.": "first-preference votes",

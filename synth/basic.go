@@ -333,13 +333,19 @@ func (s *synth) basic(ctx context.Context, t *graph.Tree, rng *rand.Rand) (*draf
 	if !s.plainKeys(t) {
 		return nil, DropNoName, nil
 	}
+	// A question that can only call its keys "entries" is not one a
+	// person asks: nothing says what they are.
+	kn := keyNoun(t)
+	if kn.many == "entries" {
+		return nil, DropNoNoun, nil
+	}
 	keys := rowKeys(t)
 	cols, err := s.usableColumns([]*graph.Tree{t}, t, keys)
 	if err != nil {
 		return nil, "", err
 	}
 	cols = slices.DeleteFunc(cols, func(c int) bool { return !s.plainColumn(t, c, keys) || !s.informative(t, c, keys) })
-	d := &draft{variant: task.Basic, trees: []*graph.Tree{t}, keyNoun: keyNoun(t), keyHeader: t.KeyHeader}
+	d := &draft{variant: task.Basic, trees: []*graph.Tree{t}, keyNoun: kn, keyHeader: t.KeyHeader}
 	d.triples = []task.Triple{inTree(t.ID)}
 	// One hop beyond the table (WebShaper's layer-wise expansion through
 	// the graph): an attribute of the key entities themselves that every

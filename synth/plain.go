@@ -37,6 +37,10 @@ var notNameKeys = map[string]bool{
 	// A medal's column keys its winners as "golds", often a country and
 	// its athletes run together in one cell.
 	"gold": true, "silver": true, "bronze": true,
+	// A match's report link, a catalogue or serial code: no names.
+	"report": true, "reports": true, "match report": true, "source": true, "sources": true, "ref": true,
+	"notes": true, "note": true, "catalog number": true, "catalogue number": true, "catalog": true,
+	"catalogue": true, "catalog no": true, "cat no": true, "isbn": true, "code": true, "id": true,
 }
 
 // plainKeys reports whether the keys of t read as the names of the
@@ -45,6 +49,11 @@ var notNameKeys = map[string]bool{
 // codes or marked text.
 func (s *synth) plainKeys(t *graph.Tree) bool {
 	if t.KeyDomain == "time" || !plainHeader(t.KeyHeader, false) {
+		return false
+	}
+	// A pedigree's columns are generations headed by an ancestor's name
+	// ("Northern Dancer"): its rows are no things with attributes.
+	if strings.Contains(strings.ToLower(t.PageTitle+" "+t.Section+" "+t.Caption), "pedigree") {
 		return false
 	}
 	// "Network (s)": a cell may hold several, each a key of its own.
@@ -58,6 +67,11 @@ func (s *synth) plainKeys(t *graph.Tree) bool {
 		return false
 	}
 	if notNameKeys[strings.ToLower(strings.Trim(words(t.KeyHeader), " ."))] {
+		return false
+	}
+	// "Director" beside "Title": the rows are films, named by another
+	// column than the key.
+	if rowsNamedElsewhere(t) {
 		return false
 	}
 	// "Exited administration", "Elected": when something happened to
@@ -105,6 +119,55 @@ func (s *synth) plainKeys(t *graph.Tree) bool {
 		}
 	}
 	return len(t.Rows) > 0 && 10*codes < len(t.Rows)
+}
+
+// rowsNamedElsewhere reports whether a column of t other than its key is
+// headed as the rows' own name ("Title", "Name", "Film"): the key is then
+// one of their attributes.
+func rowsNamedElsewhere(t *graph.Tree) bool {
+	if genericKeys[strings.ToLower(t.KeyHeader)] {
+		return false
+	}
+	for _, col := range t.Columns {
+		switch strings.ToLower(strings.TrimSpace(col.Header)) {
+		case "title", "name", "film", "film title", "english title", "title (english)":
+			return col.Header != t.KeyHeader
+		}
+	}
+	return false
+}
+
+// standings reports whether t is a league table: a column "F" or "For"
+// (goals or points for) or "D" (draws) beside its "A".
+func standings(t *graph.Tree) bool {
+	for _, col := range t.Columns {
+		switch strings.ToLower(strings.TrimSpace(col.Header)) {
+		case "f", "for", "d", "pf":
+			return true
+		}
+	}
+	return false
+}
+
+// electionFigures are the one-word headers of an election's figures that
+// say what they count; any other ("Obama", "Romney", "Others") heads a
+// candidate's share, which a question cannot name.
+var electionFigures = map[string]bool{
+	"votes": true, "total": true, "turnout": true, "majority": true, "margin": true, "swing": true,
+	"seats": true, "electorate": true, "voters": true, "population": true, "rank": true, "year": true,
+	"percentage": true, "share": true, "ballots": true, "registered": true, "district": true, "ward": true,
+}
+
+// candidateShare reports whether column c of an election's table is a
+// number headed by one word that does not say what it counts: a
+// candidate's or party's votes or share ("Obama", "Others").
+func candidateShare(t *graph.Tree, c int) bool {
+	col := t.Columns[c]
+	if col.Datatype != graph.TypeNumber || !strings.Contains(strings.ToLower(t.PageTitle), "election") {
+		return false
+	}
+	h := strings.TrimSpace(col.Header)
+	return !strings.Contains(h, " ") && !electionFigures[strings.ToLower(h)]
 }
 
 // sectionCount is the count a section or caption of t gives in a closing
@@ -166,7 +229,7 @@ func nameCell(n string) bool {
 // twoNamed matches two full names joined by "&" or "and".
 var twoNamed = regexp.MustCompile(`^\p{Lu}\S*\s+\p{Lu}\S*(?:\s+\p{Lu}\S*)?\s+(?:&|and)\s+\p{Lu}\S*\s+\p{Lu}\S*(?:\s+\p{Lu}\S*)?$`)
 
-var notNameCell = regexp.MustCompile(`\(\s*\d+\s+each\s*\)$|\(\s*\d+\s*\)\s*(?:,|and\s)|^\d[\d,.]*\s*(?:km/h|mph|km|mi|m|ft|kg|lb|cm|mm)\b|^\d+\.\d+\s|\s(?:vs\.?|v\.?)\s|^\d{1,2} [A-Z][a-z]+ \d{4}\b|^[A-Z][a-z]+ \d{1,2}, \d{4}\b|\s\d{1,2}\s*[-–]\s*\d{1,2}$|\d+\s*[-–]\s*\d+\s*[-–]\s*\d+$|,\s*\d{4}\.$|→|\?$`)
+var notNameCell = regexp.MustCompile(`\(\s*\d+\s+each\s*\)$|\(\s*\d+\s*\)\s*(?:,|and\s)|^\d[\d,.]*\s*(?:km/h|mph|km|mi|m|ft|kg|lb|cm|mm)\b|^\d+\.\d+\s|\s(?:vs\.?|v\.?)\s|^\d{1,2} [A-Z][a-z]+ \d{4}\b|^[A-Z][a-z]+ \d{1,2}, \d{4}\b|\s\d{1,2}\s*[-–]\s*\d{1,2}$|\d+\s*[-–]\s*\d+\s*[-–]\s*\d+$|,\s*\d{4}\.$|→|\?$|^\d+(?:st|nd|rd|th)$`)
 
 // described reports whether a cell gives a name and then, after a comma,
 // what the named is: words of which one is lowercase ("Percy Grainger,
@@ -279,11 +342,18 @@ func (s *synth) plainColumn(t *graph.Tree, c int, keys []uint32) bool {
 	switch strings.Join(strings.Fields(strings.NewReplacer(".", " ").Replace(h)), " ") {
 	case "no", "number", "nos", "sl no", "s no", "sr no", "serial no", "serial number":
 		return false // a shirt's or a list's number, read as a count
+	case "a":
+		if standings(t) {
+			return false // "A" beside "F" and "D": goals against, not assists
+		}
 	case "champion", "champions", "winner", "winners", "runner-up", "runners-up", "runner up", "runners up",
 		"finalist", "finalists", "third place", "fourth place", "semi-finalist", "semi-finalists":
 		if t.Columns[c].Datatype == graph.TypeNumber {
 			return false // "give their champion": a count of titles, read as a name
 		}
+	}
+	if candidateShare(t, c) {
+		return false
 	}
 	in := make(map[uint32]bool, len(keys))
 	for _, k := range keys {

@@ -97,7 +97,8 @@ func TestClueText(t *testing.T) {
 
 func TestNameCell(t *testing.T) {
 	for n, want := range map[string]bool{"vs. Saskatchewan Roughriders": false, "at Ottawa Rough Riders": false, "@ Boston": false,
-		"Atlanta": true, "Regina Pats": true, "1985": false, "USA": false, "/ Michael Haneke": false} {
+		"Atlanta": true, "Regina Pats": true, "1985": false, "USA": false, "/ Michael Haneke": false,
+		"30th": false, "2nd": false, "Apollo 11": true} {
 		if got := nameCell(n); got != want {
 			t.Errorf("nameCell(%q) = %v, want %v", n, got, want)
 		}
@@ -186,6 +187,15 @@ func TestConceptList(t *testing.T) {
 }
 
 // TestConceptLetter: a section of one letter is an alphabetical part.
+// TestConceptListOf: a section "List of X" on a page about X adds
+// nothing.
+func TestConceptListOf(t *testing.T) {
+	tr := &graph.Tree{PageTitle: "Special cities of Japan", Section: "List of special cities"}
+	if got := concept(tr, true, rand.New(rand.NewPCG(1, 0))); got != "Special cities of Japan" {
+		t.Errorf("concept = %q", got)
+	}
+}
+
 func TestConceptLetter(t *testing.T) {
 	tr := &graph.Tree{PageTitle: "Utah Jazz all-time roster", Section: "C"}
 	if got := concept(tr, false, rand.New(rand.NewPCG(1, 0))); !strings.Contains(got, "names starting with C") {
@@ -246,7 +256,7 @@ func TestPlaceholdersAndStacks(t *testing.T) {
 // and a subsection after it still tells which table.
 func TestConceptNamesPage(t *testing.T) {
 	tr := &graph.Tree{PageTitle: "List of Michelin 3-star restaurants", Section: "List of Michelin 3-star restaurants by country in the latest version | Hong Kong and Macau"}
-	want := "the List of Michelin 3-star restaurants by country in the latest version (Hong Kong and Macau)"
+	want := "the Michelin 3-star restaurants by country in the latest version (Hong Kong and Macau)"
 	if got := concept(tr, false, rand.New(rand.NewPCG(1, 0))); got != want {
 		t.Errorf("concept = %q, want %q", got, want)
 	}
@@ -289,5 +299,27 @@ func TestPlainClueScore(t *testing.T) {
 		if got := plainClue(v); got != want {
 			t.Errorf("plainClue(%q) = %v, want %v", v, got, want)
 		}
+	}
+}
+
+// TestStandingsAndShares: "A" of a league table is goals against, and an
+// election's one-word figures name candidates, not what they count.
+func TestStandingsAndShares(t *testing.T) {
+	league := &graph.Tree{Columns: []graph.Column{{Header: "Club"}, {Header: "W"}, {Header: "D"}, {Header: "L"}, {Header: "F"}, {Header: "A"}}}
+	skaters := &graph.Tree{Columns: []graph.Column{{Header: "Player"}, {Header: "GP"}, {Header: "G"}, {Header: "A"}, {Header: "Pts"}}}
+	if !standings(league) || standings(skaters) {
+		t.Errorf("standings: league %v, skaters %v", standings(league), standings(skaters))
+	}
+	el := &graph.Tree{PageTitle: "United States presidential election in California, 2012", Columns: []graph.Column{
+		{Header: "County"}, {Header: "Obama", Datatype: graph.TypeNumber}, {Header: "Votes", Datatype: graph.TypeNumber},
+		{Header: "Others", Datatype: graph.TypeNumber}, {Header: "Party"}, {Header: "Obama votes", Datatype: graph.TypeNumber}}}
+	for c, want := range []bool{false, true, false, true, false, false} {
+		if got := candidateShare(el, c); got != want {
+			t.Errorf("candidateShare(%q) = %v, want %v", el.Columns[c].Header, got, want)
+		}
+	}
+	other := &graph.Tree{PageTitle: "2012 NBA draft", Columns: []graph.Column{{Header: "Pick", Datatype: graph.TypeNumber}}}
+	if candidateShare(other, 0) {
+		t.Error("a figure of no election is no candidate's share")
 	}
 }

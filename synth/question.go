@@ -53,8 +53,12 @@ func domainNoun(t *graph.Tree) (noun, bool) {
 func keyNoun(t *graph.Tree) noun {
 	h := words(t.KeyHeader)
 	lh := strings.ToLower(h)
-	// "Film title used in nomination", "School name": the thing named
+	// "Film title used in nomination", "School name", "Name of ship": the
+	// thing named
 	if m := namedThing.FindStringSubmatch(lh); m != nil {
+		return noun{m[1], plural(m[1])}
+	}
+	if m := nameOf.FindStringSubmatch(lh); m != nil {
 		return noun{m[1], plural(m[1])}
 	}
 	// "Name on the Register", "Title (English)": a name is no noun for
@@ -66,6 +70,12 @@ func keyNoun(t *graph.Tree) noun {
 		}
 		if n, ok := titleNoun(t); ok {
 			return n
+		}
+		if n, ok := pageNoun(t.PageTitle); ok {
+			return n
+		}
+		if eventNoun(t) {
+			return noun{"athlete", "athletes"}
 		}
 		return noun{"entry", "entries"}
 	}
@@ -95,6 +105,13 @@ var roleNouns = map[string]string{
 	"nominees": "nominee", "picks": "pick", "representatives": "representative", "senators": "senator",
 	"judges": "judge", "officials": "official", "referees": "referee", "artists": "artist",
 	"singers": "singer", "writers": "writer", "directors": "director",
+	"justices": "justice", "ambassadors": "ambassador", "alumni": "alumnus", "boxers": "boxer",
+	"victims": "victim", "delegates": "delegate", "legislators": "legislator", "ministers": "minister",
+	"astronauts": "astronaut", "cyclists": "cyclist", "swimmers": "swimmer", "skaters": "skater",
+	"wrestlers": "wrestler", "jockeys": "jockey", "horses": "horse", "volcanoes": "volcano",
+	"tributaries": "tributary", "craters": "crater", "councillors": "councillor", "councilors": "councilor",
+	"bishops": "bishop", "generals": "general", "admirals": "admiral", "commanders": "commander",
+	"chairmen": "chairman", "chairpersons": "chairperson", "premiers": "premier", "monarchs": "monarch",
 }
 
 // titleNoun names t's keys by the one plural of roleNouns its caption or
@@ -126,6 +143,111 @@ func titleNoun(t *graph.Tree) (noun, bool) {
 		return noun{"player", "players"}, true // "Roster", "Squad": a team's list of its players
 	}
 	return noun{}, false
+}
+
+// nameOf matches a header naming a kind of thing by its name ("Name of
+// ship", "Name of the cemetery").
+var nameOf = regexp.MustCompile(`^name of (?:the )?([a-z]{3,})$`)
+
+// notRows are plurals a list's title ends on that are not what its rows
+// are: a list of a club's "records" lists players, one of "rosters" players,
+// one of "losses" ships.
+var notRows = map[string]bool{
+	"records": true, "statistics": true, "rosters": true, "squads": true, "transfers": true, "results": true,
+	"lists": true, "seasons": true, "standings": true, "rankings": true, "losses": true, "awards": true,
+	"nominations": true, "honours": true, "honors": true, "appearances": true, "details": true, "events": true,
+	"matches": true, "games": true, "others": true, "numbers": true, "items": true, "entries": true,
+	"things": true, "achievements": true, "milestones": true, "leaders": true, "changes": true,
+	"names": true, "titles": true, "works": true, "deaths": true, "births": true, "attacks": true,
+}
+
+// titleLinks are the words that close a list title's head noun ("towns in
+// Saskatchewan", "players who have converted").
+var titleLinks = map[string]bool{
+	"in": true, "of": true, "at": true, "for": true, "by": true, "from": true, "who": true, "that": true,
+	"to": true, "with": true, "on": true, "and": true, "served": true, "named": true, "under": true,
+	"since": true, "before": true, "after": true, "during": true, "owned": true, "operated": true,
+}
+
+// pageNoun names a Name column's keys by the plural its page's title
+// lists: "List of towns in Saskatchewan" lists towns, "List of Medal of
+// Honor recipients for World War II" recipients, "Members of the Western
+// Australian Legislative Council" members. A title listing two things
+// ("atheists and agnostics"), none, or what its rows are not ("records")
+// names none.
+func pageNoun(title string) (noun, bool) {
+	rest, list := strings.CutPrefix(title, "List of ")
+	ws := strings.Fields(rest)
+	head := -1
+	for i, w := range ws {
+		lw := strings.ToLower(w)
+		if strings.HasPrefix(w, "(") {
+			break
+		}
+		// "Medal of Honor recipients": "of" inside a name links no head
+		if titleLinks[lw] && !(i > 0 && i+1 < len(ws) && upperFirst(ws[i-1]) && !pluralWord(ws[i-1]) && upperFirst(ws[i+1]) && lw != "and") {
+			if lw == "and" {
+				return noun{}, false
+			}
+			break
+		}
+		head = i
+	}
+	if head < 0 {
+		return noun{}, false
+	}
+	w := ws[head]
+	lw := strings.ToLower(w)
+	switch {
+	case !pluralWord(lw) || notRows[lw]:
+		return noun{}, false
+	case head > 0 && upperFirst(w): // "Bolton Wanderers": a name
+		return noun{}, false
+	case !list && roleNouns[lw] == "": // "Swiss Air Force aircraft squadrons"
+		return noun{}, false
+	}
+	if !list || !upperFirst(w) || head > 0 {
+		w = lw
+	}
+	return noun{singular(w), w}, true
+}
+
+// individualEvent matches the title of one event of a championship that
+// individuals compete in ("2006 European Athletics Championships – Men's
+// high jump"), and teamEvent one that teams or pairs do.
+var (
+	individualEvent = regexp.MustCompile(`\s[–-]\s(?:Men's|Women's|Boys'|Girls'|Mixed)\s`)
+	teamEvent       = regexp.MustCompile(`(?i)relay|team|doubles|pairs|synchroni[sz]ed|fours|eights|duet|tandem|coxed|coxless`)
+)
+
+// eventNoun reports whether t lists the athletes of an individual event:
+// its Name column names the competitors.
+func eventNoun(t *graph.Tree) bool {
+	return individualEvent.MatchString(t.PageTitle) && !teamEvent.MatchString(t.PageTitle)
+}
+
+// upperFirst reports whether w starts with a capital.
+func upperFirst(w string) bool {
+	for _, r := range w {
+		return unicode.IsUpper(r)
+	}
+	return false
+}
+
+// singular undoes a plural's usual endings.
+func singular(w string) string {
+	lw := strings.ToLower(w)
+	switch {
+	case lw == "people":
+		return w[:len(w)-6] + "person"
+	case strings.HasSuffix(lw, "ies"):
+		return w[:len(w)-3] + "y"
+	case strings.HasSuffix(lw, "ches"), strings.HasSuffix(lw, "shes"), strings.HasSuffix(lw, "xes"), strings.HasSuffix(lw, "sses"):
+		return w[:len(w)-2]
+	case strings.HasSuffix(lw, "s"):
+		return w[:len(w)-1]
+	}
+	return w
 }
 
 // namedThing matches a header that names a kind of thing by its title or
@@ -234,7 +356,12 @@ func concept(t *graph.Tree, alone bool, rng *rand.Rand) string {
 			return ""
 		})
 		p = strings.Trim(strings.Join(strings.Fields(p), " "), " ,;:-–")
-		p = strings.TrimPrefix(p, "of ")                        // "Table of important tributaries"
+		p = strings.TrimPrefix(p, "of ") // "Table of important tributaries"
+		// "List of special cities" of "Special cities of Japan": the
+		// words after "List of" say which list
+		if l, ok := strings.CutPrefix(strings.ToLower(p), "list of "); ok && l != "" {
+			p = p[len(p)-len(l):]
+		}
 		p = strings.TrimSpace(footnote.ReplaceAllString(p, "")) // "Results[1]"
 		if len(p) == 1 && p[0] >= 'A' && p[0] <= 'Z' {
 			// "C" of an alphabetical roster: not the centers; read in
@@ -387,11 +514,21 @@ func colWords(cols []column, ts []*graph.Tree) []string {
 	out := make([]string, len(cols))
 	for i, c := range cols {
 		out[i] = colWord(c.header)
-		if pluralWord(out[i]) && out[i] != "others" && numeric(ts, c.rel) {
+		if many, ok := countNouns[out[i]]; ok && numeric(ts, c.rel) {
+			out[i] = many // "Win", "Loss": a coach's wins and losses
+		}
+		if pluralWord(out[i]) && out[i] != "others" && out[i] != "playoffs" && numeric(ts, c.rel) {
 			out[i] = "number of " + out[i]
 		}
 	}
 	return out
+}
+
+// countNouns are singular headers of counts and the plurals a question
+// counts them by.
+var countNouns = map[string]string{
+	"win": "wins", "loss": "losses", "draw": "draws", "tie": "ties", "goal": "goals", "point": "points",
+	"title": "titles", "cap": "caps", "appearance": "appearances", "assist": "assists", "medal": "medals",
 }
 
 // numeric reports whether relation rel is a column of figures in ts.

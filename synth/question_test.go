@@ -80,6 +80,39 @@ func TestTitleNoun(t *testing.T) {
 	}
 }
 
+// TestPageNoun: a Name column on a list page is named by what the page's
+// title lists, and by nothing when the title lists two things or what its
+// rows are not.
+func TestPageNoun(t *testing.T) {
+	for title, want := range map[string]string{
+		"List of towns in Saskatchewan":                         "towns",
+		"List of Medal of Honor recipients for World War II":    "recipients",
+		"List of University of Oxford people in public life":    "people",
+		"List of content management systems":                    "systems",
+		"List of Ambassadors of Russia to Austria":              "Ambassadors",
+		"Members of the Western Australian Legislative Council": "members",
+		"Primary schools in Hertsmere":                          "schools",
+		"List of fictional atheists and agnostics":              "entries",
+		"List of France national rugby union team records":      "entries",
+		"List of Bolton Wanderers F.C. records and statistics":  "entries",
+		"Swiss Air Force aircraft squadrons":                    "entries",
+		"Kentucky Department of Corrections":                    "entries",
+		"The World's Billionaires":                              "entries",
+	} {
+		tr := &graph.Tree{KeyHeader: "Name", KeyDatatype: graph.TypeEntity, PageTitle: title}
+		if got := keyNoun(tr).many; got != want {
+			t.Errorf("%q: %q, want %q", title, got, want)
+		}
+	}
+	tr := &graph.Tree{KeyHeader: "Name of the cemetery", KeyDatatype: graph.TypeEntity, PageTitle: "List of cemeteries in South Africa"}
+	if got := keyNoun(tr); got != (noun{"cemetery", "cemeteries"}) {
+		t.Errorf("Name of the cemetery: %v", got)
+	}
+	if got := singular("people"); got != "person" {
+		t.Errorf("singular(people) = %q", got)
+	}
+}
+
 // TestNamedThing: a header naming a kind of thing by its title names the
 // keys by that kind.
 func TestNamedThing(t *testing.T) {
