@@ -240,6 +240,7 @@ func TestPlain(t *testing.T) {
 		"March 11, 1993 (#93000159)":               "March 11, 1993",
 		"East Germany at the 1972 Summer Olympics": "East Germany",
 		"Poland at the 2004 Summer Paralympics":    "Poland",
+		"Sweden at the Olympics":                   "Sweden",
 		"Murder at the Vicarage":                   "Murder at the Vicarage",
 		"Communist Party of India (Marxist)":       "Communist Party of India (Marxist)",
 	} {
@@ -488,6 +489,7 @@ func TestRawValue(t *testing.T) {
 	for v, want := range map[string]bool{
 		"40°26′46″N 79°58′56″W": true, "??": true, "1 × 10": true, "3.3 x 10": true,
 		"Kyoto": false, "10": false, "Route 10": false, "6.5 × 10.5": false,
+		"110.3 km (42.6 sq mi)": true, "110.3 km² (42.6 sq mi)": false,
 	} {
 		if got := audit.RawValue(v); got != want {
 			t.Errorf("RawValue(%q) = %v, want %v", v, got, want)

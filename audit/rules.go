@@ -295,12 +295,18 @@ func RawValue(v string) bool {
 	if (strings.ContainsRune(v, '°') || strings.Contains(v, ".") && strings.ContainsAny(v, ";,")) && coord.MatchString(v) {
 		return true
 	}
+	// "110.3 km (42.6 sq mi)": an area whose "²" the export lost
+	if strings.Contains(v, "sq mi") && lostSquare.MatchString(v) {
+		return true
+	}
 	return (strings.Contains(v, "?") || strings.HasSuffix(strings.TrimSpace(v), "10")) && lost.MatchString(v)
 }
 
 // lost matches a value whose text was lost in the export ("??" where a
 // name in another script stood; "1 × 10", a power of ten without its
 // exponent): no one can give it.
+var lostSquare = regexp.MustCompile(`\d\s*km\s*\(\s*[\d.,]+\s*sq\s*mi\s*\)`)
+
 var lost = regexp.MustCompile(`^\s*\?+\s*$|\d\s*[×xX]\s*10\s*$`)
 
 // editionRe matches the parts of a page title that number an edition of a
@@ -448,7 +454,7 @@ func Plain(name string, article bool) string {
 	return name
 }
 
-var atGames = regexp.MustCompile(`^(.+?) at the (?:\d{4}(?:–\d{2,4})? )?\S.*(?:Olympics|Paralympics|Games|Championships)$`)
+var atGames = regexp.MustCompile(`^(.+?) at the (?:\d{4}(?:–\d{2,4})? )?(?:\S.* )?(?:Olympics|Paralympics|Games|Championships)$`)
 
 var refNumber = regexp.MustCompile(`\s*\(#\s*\d+\)$`)
 

@@ -456,6 +456,12 @@ func styledName(text string, styled int) string {
 // WhowinP": title holders, promoted), their superscript lost.
 var legendLetters = regexp.MustCompile(`^(\S.*\s\S*\p{Ll}{2})\p{Lu}{1,2}$`)
 
+// legalForm reports whether text ends in a company's legal form written
+// with a closing capital ("Univention GmbH"), which is no legend's letter.
+func legalForm(text string) bool {
+	return strings.HasSuffix(text, "mbH") || strings.HasSuffix(text, "GmbH") || strings.HasSuffix(text, "KGaA")
+}
+
 // keySign matches a name of two words or more with a sign a table's key
 // explains ("Johnny Green+", "Tom Robitaille#", "Adrian Dantley^"); one
 // word keeps it ("C++").
@@ -499,7 +505,7 @@ func cutNotes(col []table.Cell) {
 		} else if m := supSign.FindStringSubmatch(text); m != nil {
 			text = m[1] // "East Gippsland United¹", "8²": the footnote's number
 			col[i].Text = text
-		} else if m := legendLetters.FindStringSubmatch(text); m != nil {
+		} else if m := legendLetters.FindStringSubmatch(text); m != nil && !legalForm(text) {
 			text = m[1] // "Beijing GuoanTH": a legend's letters (title holders), their superscript lost
 			col[i].Text = text
 		} else if m := keySign.FindStringSubmatch(text); m != nil {

@@ -336,7 +336,7 @@ func (s *synth) basic(ctx context.Context, t *graph.Tree, rng *rand.Rand) (*draf
 	// A question that can only call its keys "entries" is not one a
 	// person asks: nothing says what they are.
 	kn := keyNoun(t)
-	if kn.many == "entries" {
+	if kn.many == "entries" || !s.commonKeyNoun(t, kn) {
 		return nil, DropNoNoun, nil
 	}
 	keys := rowKeys(t)
@@ -344,7 +344,7 @@ func (s *synth) basic(ctx context.Context, t *graph.Tree, rng *rand.Rand) (*draf
 	if err != nil {
 		return nil, "", err
 	}
-	cols = slices.DeleteFunc(cols, func(c int) bool { return !s.plainColumn(t, c, keys) || !s.informative(t, c, keys) })
+	cols = slices.DeleteFunc(cols, func(c int) bool { return !s.askable(t, c, keys) })
 	d := &draft{variant: task.Basic, trees: []*graph.Tree{t}, keyNoun: kn, keyHeader: t.KeyHeader}
 	d.triples = []task.Triple{inTree(t.ID)}
 	// One hop beyond the table (WebShaper's layer-wise expansion through
@@ -389,7 +389,7 @@ func (s *synth) basic(ctx context.Context, t *graph.Tree, rng *rand.Rand) (*draf
 	}
 	var beyond []int
 	for _, c := range wide {
-		if !slices.Contains(cols, c) && s.plainColumn(t, c, keys) && s.informative(t, c, keys) {
+		if !slices.Contains(cols, c) && s.askable(t, c, keys) {
 			beyond = append(beyond, c)
 		}
 	}

@@ -71,7 +71,7 @@ func (s *synth) plainKeys(t *graph.Tree) bool {
 	}
 	// "Director" beside "Title": the rows are films, named by another
 	// column than the key.
-	if rowsNamedElsewhere(t) {
+	if rowsNamedElsewhere(t) || s.mislinkedKey(t) {
 		return false
 	}
 	// "Exited administration", "Elected": when something happened to
@@ -119,6 +119,38 @@ func (s *synth) plainKeys(t *graph.Tree) bool {
 		}
 	}
 	return len(t.Rows) > 0 && 10*codes < len(t.Rows)
+}
+
+// mislinkedKey reports whether a key cell of t links an article that
+// another cell of its row names, and shares no word with the key cell's
+// text: "Sergio Gutierrez" linking the Idaho Court of Appeals, his
+// notability; "Saltery Bay Span" linking Powell River, its city. The
+// row's entity is then not the thing its cell names ("Diddy" linking
+// Sean Combs is).
+func (s *synth) mislinkedKey(t *graph.Tree) bool {
+	for _, r := range t.Rows {
+		if !slices.ContainsFunc(r.Values, func(vs []uint32) bool { return slices.Contains(vs, r.Key) }) {
+			continue
+		}
+		sh, ok := t.Shown[r.Key]
+		if !ok {
+			return true // the table writes the article two ways: its key cell, and another
+		}
+		words := map[string]bool{}
+		for _, w := range strings.Fields(graph.NormText(sh)) {
+			if len(w) >= 3 {
+				words[w] = true
+			}
+		}
+		shared := len(words) == 0
+		for _, w := range strings.Fields(graph.NormText(s.display(r.Key))) {
+			shared = shared || words[w]
+		}
+		if !shared {
+			return true
+		}
+	}
+	return false
 }
 
 // rowsNamedElsewhere reports whether a column of t other than its key is
@@ -342,6 +374,10 @@ func (s *synth) plainColumn(t *graph.Tree, c int, keys []uint32) bool {
 	switch strings.Join(strings.Fields(strings.NewReplacer(".", " ").Replace(h)), " ") {
 	case "no", "number", "nos", "sl no", "s no", "sr no", "serial no", "serial number":
 		return false // a shirt's or a list's number, read as a count
+	case "until", "till", "since", "from", "to", "before", "after", "used":
+		return false // "give their until": a preposition is no attribute's name
+	case "to par", "+/-", "+/– par":
+		return false // "+14" over par, read as 14
 	case "a":
 		if standings(t) {
 			return false // "A" beside "F" and "D": goals against, not assists
@@ -385,6 +421,85 @@ func (s *synth) plainColumn(t *graph.Tree, c int, keys []uint32) bool {
 		}
 	}
 	return 5*codes < max(n, 1)
+}
+
+// minHeaderPages is the fewest pages (of different series: pageStem)
+// whose tables must head a column as a Basic task's column is headed: a header only its own page uses
+// ("Used", "Until", "2012 season", "Christianity" over shares) is the
+// table's shorthand, which a question cannot ask by.
+const minHeaderPages = 3
+
+// minStems is the fewest series (pageStem) a store's tables must come
+// from for a header's use to be counted: in a small store every header is
+// rare, and commonHeader says nothing.
+const minStems = 500
+
+// headerKey is how headers compare across tables: their words, spelled
+// out, in lower case.
+func headerKey(h string) string {
+	return strings.ToLower(strings.Join(strings.Fields(words(h)), " "))
+}
+
+// countHeaders fills s.headerPages.
+func (s *synth) countHeaders() {
+	s.headerPages = map[string]int{}
+	seen := map[[2]string]bool{} // header and page stem
+	stems := map[string]bool{}
+	for _, t := range s.trees {
+		stem := pageStem(t.PageTitle)
+		stems[stem] = true
+		for _, c := range t.Columns {
+			k := headerKey(c.Header)
+			if hp := [2]string{k, stem}; !seen[hp] {
+				seen[hp] = true
+				s.headerPages[k]++
+			}
+		}
+	}
+	s.countsHeaders = len(stems) >= minStems
+}
+
+// pageStem is a page title without what numbers its edition or names
+// its event: the pages of one series ("2001–02 Reading F.C. season",
+// "Miss Teen USA 1989", "2006 European Athletics Championships – Men's
+// high jump") count once.
+func pageStem(title string) string {
+	if i := strings.Index(title, " – "); i > 0 {
+		title = title[:i]
+	}
+	var b strings.Builder
+	last := 0
+	for _, sp := range audit.Editions(title) {
+		b.WriteString(title[last:sp[0]])
+		last = sp[1]
+	}
+	b.WriteString(title[last:])
+	return strings.ToLower(strings.Join(strings.Fields(b.String()), " "))
+}
+
+// commonHeader reports whether column c of t is headed as the tables of
+// minHeaderPages pages or more head a column.
+func (s *synth) commonHeader(t *graph.Tree, c int) bool {
+	return !s.countsHeaders || s.headerPages[headerKey(t.Columns[c].Header)] >= minHeaderPages
+}
+
+// commonKeyNoun reports whether kn, the noun naming t's keys, is one
+// people name such things by: a role (roleNouns), a noun not taken from
+// the key header, or a key header other pages' tables use too
+// ("Candidate's Name", "ROSTER", "Official Name" are one table's
+// shorthand).
+func (s *synth) commonKeyNoun(t *graph.Tree, kn noun) bool {
+	if roleNouns[strings.ToLower(kn.many)] != "" || !strings.EqualFold(kn.one, words(t.KeyHeader)) {
+		return true
+	}
+	return !s.countsHeaders || s.headerPages[headerKey(t.KeyHeader)] >= minHeaderPages
+}
+
+// askable reports whether a Basic task may ask column c of t for keys:
+// a plain column (plainColumn), telling the keys apart (informative),
+// headed as other pages head such columns (commonHeader).
+func (s *synth) askable(t *graph.Tree, c int, keys []uint32) bool {
+	return s.plainColumn(t, c, keys) && s.informative(t, c, keys) && s.commonHeader(t, c)
 }
 
 // informative reports whether column c of t gives the keys more than one

@@ -323,3 +323,42 @@ func TestStandingsAndShares(t *testing.T) {
 		t.Error("a figure of no election is no candidate's share")
 	}
 }
+
+// TestConceptRestates: a section restating the page title is said once.
+func TestConceptRestates(t *testing.T) {
+	tr := &graph.Tree{PageTitle: "Ohio House of Representatives membership, 125th General Assembly",
+		Section: "Members of the Ohio House of Representatives, 125th General Assembly"}
+	if got := concept(tr, false, rand.New(rand.NewPCG(1, 0))); got != tr.PageTitle {
+		t.Errorf("concept = %q", got)
+	}
+}
+
+// TestKeyNounPlural: a plural key header names each key by its singular.
+func TestKeyNounPlural(t *testing.T) {
+	for h, want := range map[string]noun{"Airlines": {"airline", "airlines"}, "Series": {"series", "series"}, "Team": {"team", "teams"}} {
+		tr := &graph.Tree{KeyHeader: h, KeyDatatype: graph.TypeEntity}
+		if got := keyNoun(tr); got != want {
+			t.Errorf("keyNoun(%q) = %v, want %v", h, got, want)
+		}
+	}
+}
+
+// TestMislinkedKey: a key cell linking what another cell of its row names,
+// in no word of its own, is no key of that thing; a stage name is.
+func TestMislinkedKey(t *testing.T) {
+	s := &synth{names: map[uint32]*graph.Entity{
+		1: {ID: 1, Name: "Idaho Court of Appeals"}, 2: {ID: 2, Name: "Sean Combs"}, 3: {ID: 3, Name: "1980"},
+	}}
+	court := &graph.Tree{Shown: map[uint32]string{1: "Sergio Gutierrez"}, Rows: []graph.Row{{Key: 1, Values: [][]uint32{{3}, {1}}}}}
+	if !s.mislinkedKey(court) {
+		t.Error("a judge linked to his court is no key of the court")
+	}
+	stage := &graph.Tree{Shown: map[uint32]string{2: "Diddy"}, Rows: []graph.Row{{Key: 2, Values: [][]uint32{{3}}}}}
+	if s.mislinkedKey(stage) {
+		t.Error("a stage name linking the artist is his key")
+	}
+	twoWays := &graph.Tree{Rows: []graph.Row{{Key: 1, Values: [][]uint32{{1}}}}}
+	if !s.mislinkedKey(twoWays) {
+		t.Error("a row whose key is its own value, written two ways, is mislinked")
+	}
+}

@@ -80,7 +80,19 @@ func keyNoun(t *graph.Tree) noun {
 		return noun{"entry", "entries"}
 	}
 	h = lowerFirst(h)
+	// "Airlines": a header that is already plural names each by its
+	// singular
+	if pluralWord(h) && !uncountable[strings.ToLower(h)] && !upperFirst(h) {
+		return noun{singular(h), h}
+	}
 	return noun{h, plural(h)}
+}
+
+// uncountable are words in -s that are no plural.
+var uncountable = map[string]bool{
+	"series": true, "species": true, "news": true, "athletics": true, "politics": true, "economics": true,
+	"headquarters": true, "means": true, "gymnastics": true, "physics": true, "mathematics": true,
+	"aquatics": true, "electronics": true, "status": true, "campus": true, "bus": true, "class": true,
 }
 
 // roleNouns are plurals a table's title uses for what its rows are
@@ -371,14 +383,18 @@ func concept(t *graph.Tree, alone bool, rng *rand.Rand) string {
 		switch {
 		case p == "" || strings.EqualFold(p, "list") || strings.EqualFold(p, "the list"):
 			// "List" of "List of counties in North Carolina": the page itself
-		case wordsWithin(p, page):
+		case wordsWithin(p, page) || restates(p, page):
 			// "National monuments" of "National Monuments in County
 			// Dublin" says nothing the page's name does not, when the
 			// page has no other table; "Draft" of "1947 BAA draft" beside
 			// its "Other picks" tells which table, as written.
 			// "National Seashores" of "List of United States national
 			// lakeshores and seashores" names one of the two.
-			if (!alone || narrows(p, page)) && !slices.Contains(orig, p) {
+			// "Members of the Ohio House of Representatives, 125th General
+			// Assembly" of "Ohio House of Representatives membership,
+			// 125th General Assembly" restates the page: said once (a
+			// twin it leaves unnamed is the auditor's to refuse).
+			if (!alone && !restates(p, page) || narrows(p, page)) && !slices.Contains(orig, p) {
 				parts = append(parts, p)
 				orig = append(orig, p)
 				inline = false
@@ -446,6 +462,35 @@ func wordsWithin(p, page string) bool {
 		}
 	}
 	return true
+}
+
+// restates reports whether p says the page title again: three content
+// words or more, each a word of page, stems compared ("members",
+// "membership").
+func restates(p, page string) bool {
+	stem := func(w string) string {
+		w = strings.Trim(strings.ToLower(w), ",.;:()'\"")
+		if r := []rune(w); len(r) > 5 {
+			return string(r[:5])
+		}
+		return w
+	}
+	have := map[string]bool{}
+	for _, w := range strings.Fields(page) {
+		have[stem(w)] = true
+	}
+	n := 0
+	for _, w := range strings.Fields(p) {
+		switch sw := stem(w); sw {
+		case "", "of", "the", "a", "an", "in", "and", "list":
+		default:
+			if !have[sw] {
+				return false
+			}
+			n++
+		}
+	}
+	return n >= 3
 }
 
 // narrows reports whether section p names one of two sets a page title
@@ -517,11 +562,22 @@ func colWords(cols []column, ts []*graph.Tree) []string {
 		if many, ok := countNouns[out[i]]; ok && numeric(ts, c.rel) {
 			out[i] = many // "Win", "Loss": a coach's wins and losses
 		}
-		if pluralWord(out[i]) && out[i] != "others" && out[i] != "playoffs" && numeric(ts, c.rel) {
+		if pluralWord(out[i]) && !notCounted[strings.ToLower(out[i])] && numeric(ts, c.rel) {
 			out[i] = "number of " + out[i]
 		}
 	}
 	return out
+}
+
+// notCounted are plural headers of figures that are no count of things
+// ("Ratings", "Winnings", "Hectares") or of an event's name ("Masters",
+// "Playoffs": goals or wins there): "number of" would misread them.
+var notCounted = map[string]bool{
+	"others": true, "playoffs": true, "masters": true, "finals": true, "nationals": true, "worlds": true,
+	"olympics": true, "ratings": true, "winnings": true, "earnings": true, "shares": true, "hectares": true,
+	"acres": true, "miles": true, "kilometres": true, "kilometers": true, "metres": true, "meters": true,
+	"dollars": true, "pounds": true, "euros": true, "sales": true, "proceeds": true, "receipts": true,
+	"grosses": true, "revenues": true, "profits": true, "assets": true, "expenses": true, "costs": true,
 }
 
 // countNouns are singular headers of counts and the plurals a question
