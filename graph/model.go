@@ -1,6 +1,9 @@
 package graph
 
-import "strings"
+import (
+	"strings"
+	"unicode"
+)
 
 // Datatype is the type of a value: of an entity, of a relation's objects, of
 // a tree's key column.
@@ -126,7 +129,7 @@ func (t *Tree) ShownName(id uint32, name string) string {
 // (Finland)").
 func Writes(name, surface string) bool {
 	n, s := NormText(name), NormText(surface)
-	if len(s) <= 3 || s == n || strings.HasSuffix(strings.TrimSpace(surface), ")") {
+	if len(s) <= 3 && !capitalWord(strings.TrimSpace(surface)) || len(s) < 3 || s == n || strings.HasSuffix(strings.TrimSpace(surface), ")") {
 		return false
 	}
 	// "John Murtha (D) 73.48% Bill Choby (R) 26.52%": a cell of results
@@ -135,6 +138,18 @@ func Writes(name, surface string) bool {
 		return false
 	}
 	return !strings.HasSuffix(n, " "+s) || !personLike(n) || strings.Contains(s, " ")
+}
+
+// capitalWord reports whether w is one capitalised word ("Ray" of Ray
+// County, Missouri), which a table writes as a name, not a code ("USA",
+// "c").
+func capitalWord(w string) bool {
+	for i, r := range w {
+		if i == 0 && !unicode.IsUpper(r) || i > 0 && !unicode.IsLower(r) {
+			return false
+		}
+	}
+	return w != ""
 }
 
 // personLike reports whether a normalised title may be a person's name,

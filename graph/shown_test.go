@@ -25,6 +25,8 @@ func TestWrites(t *testing.T) {
 		{"Saint Mary's College of California", "St. Mary's (CA)", false},
 		{"United States", "USA", false}, // a code
 		{"Centre (ice hockey)", "c", false},
+		{"Ray County, Missouri", "Ray", true}, // a name of three letters
+		{"Czech Republic", "CZE", false},
 		{"Paris", "PARIS", false},
 		{"Cork (city)", "", false},
 		{"Finland", "Sport (Finland)", false},                               // the link is part of the text

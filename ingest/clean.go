@@ -425,6 +425,9 @@ var legendMark = regexp.MustCompile(`^(.*\S)\s*\[[A-Za-z][A-Za-z .]{0,19}\]$`)
 var (
 	noteDigit = regexp.MustCompile(`^(.*\p{Ll})\d$`)
 	iocCode   = regexp.MustCompile(`^(.*\pL\.?)\s*\(\s*[A-Z]{3}\s*\)$`)
+	// langLink matches a name with the code of another language's
+	// Wikipedia that has its article ("Theodore Akimenko (ru)").
+	langLink = regexp.MustCompile(`^(.*\pL\.?)\s*\(\s*[a-z]{2,3}\s*\)$`)
 )
 
 // honorific matches a parliament's style before a member's name ("Hon
@@ -524,6 +527,9 @@ func cutNotes(col []table.Cell) {
 				text = m[1]
 				col[i].Text, col[i].Links = text, links
 			}
+		} else if m := langLink.FindStringSubmatch(text); m != nil {
+			text = m[1] // "Theodore Akimenko (ru)": a link to the Russian Wikipedia
+			col[i].Text = text
 		}
 		m := rosterNote.FindStringSubmatch(text)
 		if m == nil {

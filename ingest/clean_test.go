@@ -516,7 +516,7 @@ func TestCutNotes(t *testing.T) {
 		{Text: "Gary Cole (now Abdul Jeelani)", Links: []string{"Abdul Jeelani"}},
 		{Text: "Kenny Hulshof (110th Congress)", Links: []string{"Kenny Hulshof"}},
 		{Text: "East Gippsland United¹"}, {Text: "8²"}, {Text: "817 km²"}, {Text: "Voodoo2"}, {Text: "Voodoo Graphics"},
-		{Text: "Beijing GuoanTH"}, {Text: "Nanchang HengyuanP"}, {Text: "Radio FM"}, {Text: "Sony PlayStation"}, {Text: "Univention GmbH"},
+		{Text: "Beijing GuoanTH"}, {Text: "Nanchang HengyuanP"}, {Text: "Radio FM"}, {Text: "Sony PlayStation"}, {Text: "Univention GmbH"}, {Text: "Theodore Akimenko (ru)"},
 		{Text: "Rt Hon Dr H.V. Evatt"}, {Text: "Hon Larry Anthony"}, {Text: "Honda Civic"},
 		{Text: "Varrichione, Frank Frank Varrichione", Links: []string{"Frank Varrichione"}}, {Text: "Paris, Texas"},
 		{Text: "Park Chu-Young (on loan from Arsenal)", Links: []string{"Park Chu-young", "Arsenal F.C."}},
@@ -546,7 +546,7 @@ func TestCutNotes(t *testing.T) {
 		{"Gary Cole", []string{"Abdul Jeelani"}},
 		{"Kenny Hulshof", []string{"Kenny Hulshof"}},
 		{"East Gippsland United", nil}, {"8", nil}, {"817 km²", nil}, {"Voodoo2", nil}, {"Voodoo Graphics", nil},
-		{"Beijing Guoan", nil}, {"Nanchang Hengyuan", nil}, {"Radio FM", nil}, {"Sony PlayStation", nil}, {"Univention GmbH", nil},
+		{"Beijing Guoan", nil}, {"Nanchang Hengyuan", nil}, {"Radio FM", nil}, {"Sony PlayStation", nil}, {"Univention GmbH", nil}, {"Theodore Akimenko", nil},
 		{"Dr H.V. Evatt", nil}, {"Larry Anthony", nil}, {"Honda Civic", nil},
 		{"Frank Varrichione", []string{"Frank Varrichione"}}, {"Paris, Texas", nil},
 		{"Park Chu-Young", []string{"Park Chu-young"}}, // no name in the text: the first link

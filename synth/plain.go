@@ -153,12 +153,29 @@ func (s *synth) mislinkedKey(t *graph.Tree) bool {
 	return false
 }
 
+// roleKeys are key headers naming a team's people or partners, whose rows
+// are the team's when a Team column is beside them.
+var roleKeys = map[string]bool{
+	"captain": true, "manager": true, "head coach": true, "coach": true, "chairman": true, "president": true,
+	"owner": true, "sponsor": true, "shirt sponsor": true, "kit manufacturer": true, "kit maker": true,
+	"team captain": true, "head coach/manager": true, "manager/head coach": true, "outgoing manager": true,
+}
+
 // rowsNamedElsewhere reports whether a column of t other than its key is
 // headed as the rows' own name ("Title", "Name", "Film"): the key is then
 // one of their attributes.
 func rowsNamedElsewhere(t *graph.Tree) bool {
 	if genericKeys[strings.ToLower(t.KeyHeader)] {
 		return false
+	}
+	// "Captain" of a kits table beside "Team": the kits are the team's
+	if roleKeys[strings.ToLower(strings.TrimSpace(t.KeyHeader))] {
+		for _, col := range t.Columns {
+			switch strings.ToLower(strings.TrimSpace(col.Header)) {
+			case "team", "club", "teams", "clubs", "school", "franchise":
+				return true
+			}
+		}
 	}
 	for _, col := range t.Columns {
 		switch strings.ToLower(strings.TrimSpace(col.Header)) {
@@ -378,6 +395,10 @@ func (s *synth) plainColumn(t *graph.Tree, c int, keys []uint32) bool {
 		return false // "give their until": a preposition is no attribute's name
 	case "to par", "+/-", "+/– par":
 		return false // "+14" over par, read as 14
+	case "season", "week", "game", "match", "round", "year":
+		if t.Columns[c].Datatype == graph.TypeNumber {
+			return false // "their season": a season's attendance, not the season
+		}
 	case "a":
 		if standings(t) {
 			return false // "A" beside "F" and "D": goals against, not assists

@@ -324,6 +324,14 @@ func TestStandingsAndShares(t *testing.T) {
 	}
 }
 
+// TestConceptTally: a section's count of finals is left out.
+func TestConceptTally(t *testing.T) {
+	tr := &graph.Tree{PageTitle: "Karolina Šprem", Section: "ITF Circuit finals | Singles: 14 (10–4)"}
+	if got := concept(tr, false, rand.New(rand.NewPCG(1, 0))); got != "Karolina Šprem (ITF Circuit finals, Singles)" {
+		t.Errorf("concept = %q", got)
+	}
+}
+
 // TestConceptRestates: a section restating the page title is said once.
 func TestConceptRestates(t *testing.T) {
 	tr := &graph.Tree{PageTitle: "Ohio House of Representatives membership, 125th General Assembly",

@@ -375,6 +375,7 @@ func concept(t *graph.Tree, alone bool, rng *rand.Rand) string {
 			p = p[len(p)-len(l):]
 		}
 		p = strings.TrimSpace(footnote.ReplaceAllString(p, "")) // "Results[1]"
+		p = strings.TrimSpace(tally.ReplaceAllString(p, ""))    // "Singles: 14 (10–4)"
 		if len(p) == 1 && p[0] >= 'A' && p[0] <= 'Z' {
 			// "C" of an alphabetical roster: not the centers; read in
 			// parentheses only
@@ -511,6 +512,10 @@ func containsFold(s, sub string) bool {
 	return sub != "" && strings.Contains(strings.ToLower(s), strings.ToLower(sub))
 }
 
+// tally matches a section's count of finals won and lost ("Singles: 14
+// (10–4)"), which says nothing of what the table is.
+var tally = regexp.MustCompile(`\s*:\s*\d+\s*\(\s*\d+\s*[–-]\s*\d+\s*\)$`)
+
 // footnote matches a footnote's mark a heading keeps ("Results[1]").
 var footnote = regexp.MustCompile(`\s*\[\d{1,3}\]`)
 
@@ -585,6 +590,7 @@ var notCounted = map[string]bool{
 var countNouns = map[string]string{
 	"win": "wins", "loss": "losses", "draw": "draws", "tie": "ties", "goal": "goals", "point": "points",
 	"title": "titles", "cap": "caps", "appearance": "appearances", "assist": "assists", "medal": "medals",
+	"start": "starts",
 }
 
 // numeric reports whether relation rel is a column of figures in ts.
