@@ -13,6 +13,7 @@ const (
 	RejectDuplicate     = "duplicate table"
 	RejectEmptyHeader   = "empty header"
 	RejectBlocks        = "side-by-side blocks"
+	RejectSubHeaded     = "groups under sub-headers"
 	DropSerial          = "serial number"
 	DropRank            = "rank only"
 	DropNotes           = "notes"

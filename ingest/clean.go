@@ -66,6 +66,12 @@ func Shape(t *table.Table, opts CleanOptions) (*graph.Shaped, *graph.Reject) {
 	if rej != nil {
 		return nil, rej
 	}
+	if i := subHeader(rows, t.Header); i >= 0 {
+		// "Homelands | Capital | Peak population" under "Province |
+		// Capital | Peak population": the rows below are homelands, not
+		// provinces, and the header names only the first group.
+		return nil, &graph.Reject{Reason: graph.RejectSubHeaded, Detail: fmt.Sprintf("row %d: %q", i+1, rows[i][0].Text)}
+	}
 	cols, rej := profile(t, rows, s)
 	if rej != nil {
 		return nil, rej
@@ -445,14 +451,29 @@ func mayBeStyled(s string) bool {
 // styledName is text without a member's style, where the column writes
 // the style on styled cells (two or more), or "".
 func styledName(text string, styled int) string {
-	if styled < 2 || !mayBeStyled(text) {
+	if styled < 2 {
 		return ""
 	}
-	if m := honorific.FindStringSubmatch(text); m != nil {
+	name := ""
+	if mayBeStyled(text) {
+		if m := honorific.FindStringSubmatch(text); m != nil {
+			name = m[1]
+		}
+	}
+	// "Rt Hon Dr H.V. Evatt", "Sir Earle Page": the title goes with the
+	// style, in a column that writes styles.
+	rest := text
+	if name != "" {
+		rest = name
+	}
+	if m := personTitle.FindStringSubmatch(rest); m != nil {
 		return m[1]
 	}
-	return ""
+	return name
 }
+
+// personTitle matches a name after a doctor's or knight's title.
+var personTitle = regexp.MustCompile(`^(?:Dr\.?|Sir|Dame)\s+(\p{Lu}\S*\s+\S.*)$`)
 
 // legendLetters matches a name of two words or more with a legend's
 // capital letters run into its last word ("Beijing GuoanTH", "Liaoning
@@ -700,6 +721,10 @@ func sumRow(rows [][]table.Cell) int {
 	return found
 }
 
+// countedAll matches a key cell counting the rows it sums ("40
+// opponents*", "12 teams").
+var countedAll = regexp.MustCompile(`^\d+\s+(?:opponents|teams|clubs|nations|countries|players|seasons|matches|games)\*?$`)
+
 // summaryRow reports a row that totals or averages the others: its first
 // non-empty cells say so.
 // headerRow reports whether a row repeats the header ("Name | Number |
@@ -718,6 +743,25 @@ func headerRow(r []table.Cell, header []string) bool {
 		}
 	}
 	return same >= 2 && 2*same >= filled
+}
+
+// subHeader returns the first row that repeats the header but for its
+// first cell, which names a group of its own ("Homelands" under
+// "Province"), or -1.
+func subHeader(rows [][]table.Cell, header []string) int {
+	if len(header) == 0 {
+		return -1
+	}
+	for i, r := range rows {
+		if len(r) == 0 || !headerRow(r, header) {
+			continue
+		}
+		first := graph.NormText(r[0].Text)
+		if first != "" && first != graph.NormText(header[0]) && strings.ContainsFunc(first, unicode.IsLetter) {
+			return i
+		}
+	}
+	return -1
 }
 
 // wholeRow reports whether a key names the whole a page divides, among
@@ -770,6 +814,9 @@ func summaryRow(r []table.Cell) bool {
 		}
 		if n := graph.NormText(r[j].Text); strings.HasSuffix(n, " total") && len(strings.Fields(n)) == 2 {
 			return true // "UGA Total"
+		}
+		if j == 0 && countedAll.MatchString(strings.TrimSpace(r[j].Text)) {
+			return true // "40 opponents*": the head-to-head table's total
 		}
 		// "35 Players Team Average" under a roster, "Total 19 nations"
 		// under a medal table; "Own Goal" among the goal scorers

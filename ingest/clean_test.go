@@ -517,7 +517,7 @@ func TestCutNotes(t *testing.T) {
 		{Text: "Kenny Hulshof (110th Congress)", Links: []string{"Kenny Hulshof"}},
 		{Text: "East Gippsland United¹"}, {Text: "8²"}, {Text: "817 km²"}, {Text: "Voodoo2"}, {Text: "Voodoo Graphics"},
 		{Text: "Beijing GuoanTH"}, {Text: "Nanchang HengyuanP"}, {Text: "Radio FM"}, {Text: "Sony PlayStation"}, {Text: "Univention GmbH"}, {Text: "Theodore Akimenko (ru)"},
-		{Text: "Rt Hon Dr H.V. Evatt"}, {Text: "Hon Larry Anthony"}, {Text: "Honda Civic"},
+		{Text: "Rt Hon Dr H.V. Evatt"}, {Text: "Hon Larry Anthony"}, {Text: "Honda Civic"}, {Text: "Sir Earle Page"},
 		{Text: "Varrichione, Frank Frank Varrichione", Links: []string{"Frank Varrichione"}}, {Text: "Paris, Texas"},
 		{Text: "Park Chu-Young (on loan from Arsenal)", Links: []string{"Park Chu-young", "Arsenal F.C."}},
 		{Text: "Sport (Finland)", Links: []string{"Finland"}},
@@ -547,7 +547,7 @@ func TestCutNotes(t *testing.T) {
 		{"Kenny Hulshof", []string{"Kenny Hulshof"}},
 		{"East Gippsland United", nil}, {"8", nil}, {"817 km²", nil}, {"Voodoo2", nil}, {"Voodoo Graphics", nil},
 		{"Beijing Guoan", nil}, {"Nanchang Hengyuan", nil}, {"Radio FM", nil}, {"Sony PlayStation", nil}, {"Univention GmbH", nil}, {"Theodore Akimenko", nil},
-		{"Dr H.V. Evatt", nil}, {"Larry Anthony", nil}, {"Honda Civic", nil},
+		{"H.V. Evatt", nil}, {"Larry Anthony", nil}, {"Honda Civic", nil}, {"Earle Page", nil},
 		{"Frank Varrichione", []string{"Frank Varrichione"}}, {"Paris, Texas", nil},
 		{"Park Chu-Young", []string{"Park Chu-young"}}, // no name in the text: the first link
 		{"Sport (Finland)", []string{"Finland"}},
@@ -780,5 +780,29 @@ func TestGroupedBlocks(t *testing.T) {
 	years := []string{"Country", "2010 Population", "2010 Area", "2011 Population", "2011 Area"}
 	if got := blockWidth(years); got != 0 {
 		t.Errorf("blockWidth(years) = %d, want 0", got)
+	}
+}
+
+// TestSubHeader: a row repeating the header under a group's name of its
+// own starts another group; the header again, or a data row, does not.
+func TestSubHeader(t *testing.T) {
+	header := []string{"Province", "Capital", "Peak population"}
+	row := func(cs ...string) []table.Cell {
+		var out []table.Cell
+		for _, c := range cs {
+			out = append(out, table.Cell{Text: c})
+		}
+		return out
+	}
+	rows := [][]table.Cell{row("Natal", "Pietermaritzburg", "2,000,000"), row("Province", "Capital", "Peak population")}
+	if got := subHeader(rows, header); got != -1 {
+		t.Errorf("the header again: %d", got)
+	}
+	rows = append(rows, row("Homelands", "Capital", "Peak population"), row("Ciskei", "Bisho", "800,000"))
+	if got := subHeader(rows, header); got != 2 {
+		t.Errorf("subHeader = %d, want 2", got)
+	}
+	if !summaryRow(row("40 opponents*", "592-272", "195")) || summaryRow(row("Opponents Park", "1", "2")) {
+		t.Error("a head-to-head table's count of opponents is its total")
 	}
 }

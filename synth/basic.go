@@ -339,6 +339,11 @@ func (s *synth) basic(ctx context.Context, t *graph.Tree, rng *rand.Rand) (*draf
 	if kn.many == "entries" || !s.commonKeyNoun(t, kn) {
 		return nil, DropNoNoun, nil
 	}
+	// "The complete set of cities from Province of Bergamo": its ten
+	// largest, which nothing but the table says.
+	if t.Section == "" && t.Caption == "" && s.rankedTop(t) {
+		return nil, DropUnnamedTop, nil
+	}
 	keys := rowKeys(t)
 	cols, err := s.usableColumns([]*graph.Tree{t}, t, keys)
 	if err != nil {

@@ -161,6 +161,37 @@ var roleKeys = map[string]bool{
 	"team captain": true, "head coach/manager": true, "manager/head coach": true, "outgoing manager": true,
 }
 
+// seasonArticle matches the title of a show's season ("Dancing with the
+// Stars (U.S. season 19)"), a link's target where the cell shows "19".
+var seasonArticle = regexp.MustCompile(`(?i)\bseason \d+\)$`)
+
+// rankedTop reports whether t is a ranking of its keys from 1 to as many
+// as it has rows ("Position" 1st to 10th of a province's cities): a top
+// list, whose keys are not "all" of what its page is about unless a
+// section or caption says what it ranks.
+func (s *synth) rankedTop(t *graph.Tree) bool {
+	for c, col := range t.Columns {
+		switch headerKey(col.Header) {
+		case "rank", "pos", "position", "place", "ranking", "number", "#":
+		default:
+			continue
+		}
+		seen := map[int]bool{}
+		for _, r := range t.Rows {
+			for _, v := range r.Values[c] {
+				txt := strings.TrimRight(strings.TrimLeft(strings.TrimSpace(s.shownText(t, v)), "T="), "stndrh.")
+				if n, err := strconv.Atoi(txt); err == nil {
+					seen[n] = true
+				}
+			}
+		}
+		if len(seen) >= len(t.Rows)/2 && seen[1] && !seen[len(t.Rows)+1] && len(t.Rows) >= 5 {
+			return true
+		}
+	}
+	return false
+}
+
 // rowsNamedElsewhere reports whether a column of t other than its key is
 // headed as the rows' own name ("Title", "Name", "Film"): the key is then
 // one of their attributes.
@@ -426,7 +457,8 @@ func (s *synth) plainColumn(t *graph.Tree, c int, keys []uint32) bool {
 		}
 		for _, v := range r.Values[c] {
 			txt := s.shownText(t, v)
-			if v == r.Key || seriesTitle(txt, t.PageTitle) || placeholder(txt) || strings.EqualFold(strings.TrimSpace(txt), strings.TrimSpace(t.Columns[c].Header)) {
+			if v == r.Key || seriesTitle(txt, t.PageTitle) || placeholder(txt) || strings.EqualFold(strings.TrimSpace(txt), strings.TrimSpace(t.Columns[c].Header)) ||
+				seasonArticle.MatchString(txt) {
 				return false // a cell linking the key itself, an event of the page's own series, its header ("Description")
 			}
 			if plainMark(txt) || strings.Contains(txt, "; ") || strings.Contains(txt, " / ") || len(txt) > 60 || strings.Count(txt, ",") > 3 || strings.HasSuffix(txt, "?") {

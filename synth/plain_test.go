@@ -1,6 +1,7 @@
 package synth
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -368,5 +369,29 @@ func TestMislinkedKey(t *testing.T) {
 	twoWays := &graph.Tree{Rows: []graph.Row{{Key: 1, Values: [][]uint32{{1}}}}}
 	if !s.mislinkedKey(twoWays) {
 		t.Error("a row whose key is its own value, written two ways, is mislinked")
+	}
+}
+
+// TestRankedTop: a table ranking its rows from the first to the last is a
+// top list; a column of shirt positions is no ranking.
+func TestRankedTop(t *testing.T) {
+	names := map[uint32]*graph.Entity{}
+	var rows, roster []graph.Row
+	for i := 1; i <= 10; i++ {
+		id := uint32(100 + i)
+		names[id] = &graph.Entity{ID: id, Name: fmt.Sprintf("%d%s", i, map[bool]string{true: "st", false: "th"}[i == 1])}
+		rows = append(rows, graph.Row{Key: uint32(i), Values: [][]uint32{{id}}})
+		roster = append(roster, graph.Row{Key: uint32(i), Values: [][]uint32{{200}}})
+	}
+	names[200] = &graph.Entity{ID: 200, Name: "Forward"}
+	s := &synth{names: names}
+	if !s.rankedTop(&graph.Tree{Columns: []graph.Column{{Header: "Position"}}, Rows: rows}) {
+		t.Error("1st to 10th is a top ten")
+	}
+	if s.rankedTop(&graph.Tree{Columns: []graph.Column{{Header: "Position"}}, Rows: roster}) {
+		t.Error("a roster's positions are no ranking")
+	}
+	if !seasonArticle.MatchString("Dancing with the Stars (U.S. season 19)") || seasonArticle.MatchString("1999–2000 season") {
+		t.Error("seasonArticle")
 	}
 }

@@ -63,7 +63,9 @@ func keyNoun(t *graph.Tree) noun {
 	}
 	// "Name on the Register", "Title (English)": a name is no noun for
 	// what it names.
-	named := strings.HasPrefix(lh, "name ") || strings.HasPrefix(lh, "title ")
+	// "English title", "Official name": the thing named is not said.
+	named := strings.HasPrefix(lh, "name ") || strings.HasPrefix(lh, "title ") ||
+		strings.HasSuffix(lh, " title") || strings.HasSuffix(lh, " name")
 	if genericKeys[lh] || named || len(h) > 30 {
 		if n, ok := domainNoun(t); ok {
 			return n

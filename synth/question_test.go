@@ -116,7 +116,7 @@ func TestPageNoun(t *testing.T) {
 // TestNamedThing: a header naming a kind of thing by its title names the
 // keys by that kind.
 func TestNamedThing(t *testing.T) {
-	for h, want := range map[string]string{"Film title used in nomination": "films", "School name": "schools", "Title": "works"} {
+	for h, want := range map[string]string{"Film title used in nomination": "films", "School name": "schools", "Title": "works", "English title": "works"} {
 		tr := &graph.Tree{KeyHeader: h, KeyDatatype: graph.TypeEntity, KeyDomain: graph.Domain(h, graph.TypeEntity)}
 		if got := keyNoun(tr).many; got != want {
 			t.Errorf("%q: %q, want %q", h, got, want)
