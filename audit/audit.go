@@ -1245,7 +1245,9 @@ func (a *Auditor) lostTwin(tr *graph.Tree) (string, error) {
 	}
 	d := ""
 	for _, rj := range rejs {
-		if rj.Section != tr.Section || rj.Caption != tr.Caption {
+		// A tree without section or caption is titled like any table of
+		// its page (untitledLike); the headers below must still agree.
+		if (rj.Section != tr.Section || rj.Caption != tr.Caption) && (tr.Section != "" || tr.Caption != "") {
 			continue
 		}
 		heads := map[string]bool{}
@@ -1265,6 +1267,14 @@ func (a *Auditor) lostTwin(tr *graph.Tree) (string, error) {
 	}
 	a.lostTwins[tr.ID] = d
 	return d, nil
+}
+
+// untitledLike reports whether tr, a table its source gives no section or
+// caption ("Buffalo Public Schools": its defunct schools, the page's
+// section lost), is titled like any table of its page keyed by keyHeader:
+// a question naming the page alone names them all.
+func untitledLike(tr *graph.Tree, keyHeader string) bool {
+	return tr.Section == "" && tr.Caption == "" && keyHeader != "" && headerKey(keyHeader) == headerKey(tr.KeyHeader)
 }
 
 // headerKey is a header's letters and digits, lower-cased: "Finishing pos
@@ -1298,7 +1308,7 @@ func (a *Auditor) twinsOf(tr *graph.Tree) ([]uint32, error) {
 		if err != nil {
 			return nil, err
 		}
-		if o.Section == tr.Section && o.Caption == tr.Caption {
+		if o.Section == tr.Section && o.Caption == tr.Caption || untitledLike(tr, o.KeyHeader) {
 			out = append(out, id)
 		}
 	}

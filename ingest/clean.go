@@ -1214,7 +1214,7 @@ func cellValue(c table.Cell, typ graph.Datatype) graph.Value {
 	text := plainCell(c.Text)
 	if len(c.Links) == 1 && c.Links[0] != "" && !trailingLink(text, c.Links[0]) && !labelLink(text, c.Links[0]) && !parenLink(text, c.Links[0]) &&
 		!flagLink(text, c.Links[0]) && !yearLink(text, c.Links[0]) && !ordinalLink(text, c.Links[0]) &&
-		!lastOfList(text, c.Links[0]) &&
+		!lastOfList(text, c.Links[0]) && !embeddedLink(text, c.Links[0]) && !programLink(text, c.Links[0]) &&
 		// "Inverness vicinity" linking Inverness, Florida (the National
 		// Register's listings) names a place near the town: its text.
 		!((pairText(text) || strings.Contains(text, "; ")) && unlinkedNames(c)) && !strings.HasSuffix(text, " vicinity") &&
@@ -1252,6 +1252,9 @@ func plainCell(s string) string {
 		text = strings.TrimRight(text, "}")
 	}
 	text = strings.TrimSpace(strings.TrimRight(text, ",;"))
+	if t, ok := strings.CutSuffix(text, " >"); ok {
+		text = strings.TrimSpace(t) // "Richard Ravitch >": a template's arrow
+	}
 	for _, q := range [][2]string{{`"`, `"`}, {"“", "”"}} {
 		inner, ok := strings.CutPrefix(text, q[0])
 		if ok {
@@ -1308,6 +1311,49 @@ func yearLink(text, title string) bool {
 }
 
 var countYear = regexp.MustCompile(`^\d+\s*\(\s*\d{4}\s*\)$`)
+
+// embeddedLink reports whether a cell's one link names a part of it
+// among words of its own: "Majority Caucus Chair" linking Caucus, "July
+// 9, 1959 (age 60) in Seoul" linking Seoul, "Assistant Majority Leader"
+// linking Majority leader. The cell's value is its text. A parenthesis
+// after the name ("Chicago Bears (2)") is a note, and leaves the link
+// the value.
+func embeddedLink(text, title string) bool {
+	ti := graph.NormText(parenNote.ReplaceAllString(title, " ")) // "Caucus (politics)": its disambiguator aside
+	t := " " + graph.NormText(parenNote.ReplaceAllString(text, " ")) + " "
+	if len(ti) < 3 || !strings.Contains(t, " "+ti+" ") {
+		return false
+	}
+	rest := strings.Replace(t, " "+ti+" ", " ", 1)
+	for _, w := range strings.Fields(rest) {
+		if strings.ContainsFunc(w, unicode.IsLetter) && !stateForm[w] {
+			return true
+		}
+	}
+	return false // "Republic of Ireland" linking Ireland: the state's long name
+}
+
+// stateForm are the words of a state's long name around its short one.
+var stateForm = map[string]bool{
+	"republic": true, "kingdom": true, "state": true, "commonwealth": true, "federation": true, "of": true,
+	"the": true, "people's": true, "democratic": true, "islamic": true, "federal": true, "principality": true,
+	"grand": true, "duchy": true, "sultanate": true, "emirate": true, "socialist": true, "arab": true,
+}
+
+var parenNote = regexp.MustCompile(`\([^()]*\)`)
+
+// programLink reports whether a cell names a school by a link to one of
+// its sports teams ("BYU" linking BYU–Hawaii Seasiders men's basketball,
+// "NYU" linking NYU Violets men's basketball): the column gives schools,
+// the team is not the cell's value.
+func programLink(text, title string) bool {
+	// "Netherlands" linking Netherlands national baseball team: a
+	// country's team is its country's, read as the link
+	return sportsProgram.MatchString(title) && !strings.Contains(title, " national ") && !sportsProgram.MatchString(text) &&
+		!strings.EqualFold(strings.TrimSpace(text), strings.TrimSpace(title))
+}
+
+var sportsProgram = regexp.MustCompile(`(?i)\b(?:men's |women's )?(?:basketball|football|soccer|baseball|softball|ice hockey|lacrosse|volleyball|wrestling|rowing|track and field)(?: team| program)?$`)
 
 // trailingLink reports whether a cell's one link is its last
 // comma-separated part after other words: "Toronto, Ontario" linking

@@ -611,6 +611,11 @@ func TestFlagAndYearLinks(t *testing.T) {
 		{"Toronto, Ontario", "Toronto", true},
 		{"Great Britain", "United Kingdom", true},
 		{"Republic of Ireland", "Ireland", true},
+		{"Majority Caucus Chair", "Caucus", false},
+		{"July 9, 1959 (age 60) in Seoul", "Seoul", false},
+		{"Chicago Bears (2)", "Chicago Bears", true},
+		{"BYU", "BYU–Hawaii Seasiders men's basketball", false},
+		{"Alabama Crimson Tide football", "Alabama Crimson Tide football", true},
 		{"Andrzej Stefanek", "Andrzej Stefanek", true},
 	} {
 		v := cellValue(table.Cell{Text: c.text, Links: []string{c.link}}, graph.TypeEntity)
@@ -664,7 +669,7 @@ func TestCellValueTrailingComma(t *testing.T) {
 		t.Errorf("cellValue(%q) = %q (%q), want Maine", "Maine, ", v.Name, v.Surface)
 	}
 	for in, want := range map[string]string{`"Baby"`: "Baby", "“Steam”": "Steam", "515.0 km (320 mi)}": "515.0 km (320 mi)",
-		`"Baby" / "Sorry"`: `"Baby" / "Sorry"`, `""`: `""`, "{{x}}": "{{x}}"} {
+		`"Baby" / "Sorry"`: `"Baby" / "Sorry"`, `""`: `""`, "{{x}}": "{{x}}", "Richard Ravitch >": "Richard Ravitch", "1 > 0": "1 > 0"} {
 		if got := plainCell(in); got != want {
 			t.Errorf("plainCell(%q) = %q, want %q", in, got, want)
 		}

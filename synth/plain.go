@@ -192,6 +192,9 @@ func (s *synth) rankedTop(t *graph.Tree) bool {
 	return false
 }
 
+// placeKeys are key headers naming where a row's thing is.
+var placeKeys = map[string]bool{"city": true, "location": true, "town": true, "country": true, "state": true, "province": true, "city/town": true}
+
 // rowsNamedElsewhere reports whether a column of t other than its key is
 // headed as the rows' own name ("Title", "Name", "Film"): the key is then
 // one of their attributes.
@@ -199,13 +202,15 @@ func rowsNamedElsewhere(t *graph.Tree) bool {
 	if genericKeys[strings.ToLower(t.KeyHeader)] {
 		return false
 	}
-	// "Captain" of a kits table beside "Team": the kits are the team's
-	if roleKeys[strings.ToLower(strings.TrimSpace(t.KeyHeader))] {
-		for _, col := range t.Columns {
-			switch strings.ToLower(strings.TrimSpace(col.Header)) {
-			case "team", "club", "teams", "clubs", "school", "franchise":
-				return true
-			}
+	// "Captain" of a kits table beside "Team": the kits are the team's;
+	// "City" beside "Stadium": the capacity is the stadium's
+	kh := strings.ToLower(strings.TrimSpace(t.KeyHeader))
+	for _, col := range t.Columns {
+		switch h := strings.ToLower(strings.TrimSpace(col.Header)); {
+		case roleKeys[kh] && (h == "team" || h == "club" || h == "teams" || h == "clubs" || h == "school" || h == "franchise"):
+			return true
+		case placeKeys[kh] && (h == "stadium" || h == "arena" || h == "venue" || h == "ground" || h == "team" || h == "club" || h == "school" || h == "airport" || h == "station"):
+			return true
 		}
 	}
 	for _, col := range t.Columns {

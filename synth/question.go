@@ -128,6 +128,10 @@ var roleNouns = map[string]string{
 	"chairmen": "chairman", "chairpersons": "chairperson", "premiers": "premier", "monarchs": "monarch",
 }
 
+// rankPrefix are words that make a role another ("lieutenant governor",
+// "vice president", "assistant coach").
+var rankPrefix = map[string]bool{"lieutenant": true, "vice": true, "assistant": true, "deputy": true, "associate": true, "co": true}
+
 // titleNoun names t's keys by the one plural of roleNouns its caption or
 // section says ("Past winners": winners); with none, or two ("Clubs
 // Stadiums"), there is no such name.
@@ -140,19 +144,24 @@ func titleNoun(t *graph.Tree) (noun, bool) {
 		sub = t.Section
 	}
 	parts := strings.Split(sub, "|")
-	found, team := "", false
+	found, team, rank := "", false, ""
+	prev := ""
 	for _, w := range strings.FieldsFunc(strings.ToLower(parts[len(parts)-1]), func(r rune) bool { return !unicode.IsLetter(r) }) {
 		if one := roleNouns[w]; one != "" && w != found {
 			if found != "" {
 				return noun{}, false
 			}
 			found = w
+			if rankPrefix[prev] {
+				rank = prev + " " // "Lieutenant governors" are no governors
+			}
 		}
 		team = team || w == "roster" || w == "squad" || w == "lineup"
+		prev = w
 	}
 	switch {
 	case found != "":
-		return noun{roleNouns[found], found}, true
+		return noun{rank + roleNouns[found], rank + found}, true
 	case team && t.KeyDomain == "person":
 		return noun{"player", "players"}, true // "Roster", "Squad": a team's list of its players
 	}
@@ -587,6 +596,14 @@ var notCounted = map[string]bool{
 	"grosses": true, "revenues": true, "profits": true, "assets": true, "expenses": true, "costs": true,
 }
 
+// officeDates are headers of a term's dates written as verbs, and the
+// noun a question asks them by.
+var officeDates = map[string]string{
+	"took office": "date of taking office", "left office": "date of leaving office",
+	"assumed office": "date of assuming office", "entered office": "date of entering office",
+	"term began": "start of term", "term ended": "end of term", "term start": "start of term", "term end": "end of term",
+}
+
 // countNouns are singular headers of counts and the plurals a question
 // counts them by.
 var countNouns = map[string]string{
@@ -613,6 +630,9 @@ func colWord(h string) string {
 	w := lowerFirst(words(h))
 	if timeParticiples[w] {
 		return "date " + w
+	}
+	if p, ok := officeDates[strings.ToLower(w)]; ok {
+		return p // "their took office": the date they took it
 	}
 	return w
 }
