@@ -257,7 +257,8 @@ func (b *Builder) AddPrepared(p *Prepared) (*Tree, *Reject, error) {
 	}
 	tr := &Tree{ID: b.nextT, TableKey: key, Source: t.Source, PageTitle: t.PageTitle, PageURL: t.PageURL,
 		TableIndex: t.Index, Section: t.Section, Caption: t.Caption, Group: sh.Group,
-		KeyHeader: sh.KeyHeader, KeyDatatype: sh.KeyDatatype, KeyDomain: sh.KeyDomain, Dropped: sh.Dropped, Untitled: t.Untitled, Cut: t.Cut, TwinInText: t.TwinInText}
+		KeyHeader: sh.KeyHeader, KeyDatatype: sh.KeyDatatype, KeyDomain: sh.KeyDomain, Dropped: sh.Dropped, Untitled: t.Untitled, Cut: t.Cut, TwinInText: t.TwinInText,
+		SeveralKeys: sh.SeveralKeys}
 	b.nextT++
 	for _, v := range sh.Question {
 		id, err := b.entity(v)

@@ -102,6 +102,11 @@ type Tree struct {
 	// it (see Writes): its page and its tasks' answers give that text, as
 	// the source does.
 	Shown map[uint32]string `json:"shown,omitempty"`
+	// SeveralKeys counts the key cells that link several articles, each
+	// a thing of its own ("Marcus Kinhult Linnea Ström": a mixed pair of
+	// golfers): the key is their text, no one thing, so "all" the tree's
+	// keys is not what its rows name.
+	SeveralKeys int `json:"several_keys,omitempty"`
 }
 
 // ShownName is what t shows for entity id named name: its Shown text when

@@ -54,7 +54,7 @@ func TestTreeJSON(t *testing.T) {
 		{ID: 7, TableKey: "k", Source: "a.html#table 0", PageTitle: "Ünïcode \"quoted\" \\ title", PageURL: "https://en.wikipedia.org/wiki/X",
 			TableIndex: 3, Section: "S", Caption: "C <b>", Group: "a|b", Question: []uint32{1, 2}, KeyHeader: "Name",
 			KeyDatatype: TypeEntity, KeyDomain: "person", Columns: []Column{{Header: "Year", Relation: 4, Name: "has_year", Datatype: TypeYear, Domain: "time"}, {}},
-			Rows: []Row{{Key: 1, Values: [][]uint32{{2}, nil}}, {Key: 3, Values: [][]uint32{{}, {4, 5}}}}, Dropped: []string{"x: y"}, Untitled: true, Cut: true, TwinInText: true,
+			Rows: []Row{{Key: 1, Values: [][]uint32{{2}, nil}}, {Key: 3, Values: [][]uint32{{}, {4, 5}}}}, Dropped: []string{"x: y"}, Untitled: true, Cut: true, TwinInText: true, SeveralKeys: 2,
 			Shown: map[uint32]string{2: "Cork", 40: "Ünï \"q\""}},
 		{ID: 1, Question: []uint32{}, Columns: []Column{}, Rows: []Row{}, Dropped: []string{}},
 	}

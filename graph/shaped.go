@@ -50,6 +50,9 @@ type Shaped struct {
 	Values      [][][]Value // row, column, values
 	Dropped     []string    // "header: reason"
 	DroppedRows int         // section rows removed
+	// SeveralKeys counts the key cells that link several articles, each
+	// a thing of its own ("Marcus Kinhult Linnea Ström").
+	SeveralKeys int
 }
 
 // Reject is why a table was not made into a tree.

@@ -79,6 +79,10 @@ func (t *Tree) fast(b []byte) error {
 			t.Cut, err = p.bool()
 		case "twin_in_text":
 			t.TwinInText, err = p.bool()
+		case "several_keys":
+			var v uint32
+			v, err = p.u32()
+			t.SeveralKeys = int(v)
 		default:
 			return errRowSyntax
 		}

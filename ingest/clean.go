@@ -81,6 +81,9 @@ func Shape(t *table.Table, opts CleanOptions) (*graph.Shaped, *graph.Reject) {
 		return nil, &graph.Reject{Reason: graph.RejectNoKey, Detail: "no unique textual column"}
 	}
 	key := cols[best]
+	// A key cell naming two golfers is no one medallist: the tree says
+	// so, and synthesis leaves it out of "all" its medallists.
+	s.SeveralKeys = key.several
 	if len(cols) < 2 {
 		return nil, &graph.Reject{Reason: graph.RejectNoRelation, Detail: ""}
 	}
@@ -115,9 +118,53 @@ func Shape(t *table.Table, opts CleanOptions) (*graph.Shaped, *graph.Reject) {
 	if len(s.Keys) < opts.MinRows {
 		return nil, &graph.Reject{Reason: graph.RejectTooFewRows, Detail: fmt.Sprintf("%d < %d after cleaning", len(s.Keys), opts.MinRows)}
 	}
+	formerNames(s)
 	s.Group = isoGroup(t.Header)
 	s.Question = questionValues(t)
 	return s, nil
+}
+
+// formerNames makes text of a link a table writes by another name of the
+// linked thing in time, where other cells write its title: "Brooklyn
+// Dodgers" of a 1950 row linking Los Angeles Dodgers, the later rows'
+// team. The cell's value is the name it shows. Another name of the
+// title's last word and another first word is such a name ("Philadelphia
+// Athletics" of Oakland Athletics); "Jim Thomas" of Jimmy Thomas is a
+// shortening, and "Great Britain" of United Kingdom no name in time.
+func formerNames(s *graph.Shaped) {
+	asTitle := map[string]bool{}
+	for _, row := range s.Values {
+		for _, vs := range row {
+			for _, v := range vs {
+				if v.Type == graph.TypeEntity && graph.NormText(v.Surface) == graph.NormText(v.Name) {
+					asTitle[v.Key] = true
+				}
+			}
+		}
+	}
+	if len(asTitle) == 0 {
+		return
+	}
+	for _, row := range s.Values {
+		for _, vs := range row {
+			for i, v := range vs {
+				if v.Type == graph.TypeEntity && asTitle[v.Key] && formerName(v.Surface, v.Name) {
+					vs[i] = graph.Value{Key: "t:" + graph.NormText(v.Surface), Name: v.Surface, Type: graph.TypeText, Surface: v.Surface}
+				}
+			}
+		}
+	}
+}
+
+// formerName reports whether surface is another name of title in time:
+// two words or more each, the same last word, first words that are no
+// shortening of each other.
+func formerName(surface, title string) bool {
+	s, t := strings.Fields(graph.NormText(surface)), strings.Fields(graph.NormText(title))
+	if len(s) < 2 || len(t) < 2 || s[len(s)-1] != t[len(t)-1] || s[0] == t[0] {
+		return false
+	}
+	return !strings.HasPrefix(s[0], t[0]) && !strings.HasPrefix(t[0], s[0])
 }
 
 // records returns t's rows that are records: full width, and no section
@@ -176,9 +223,12 @@ type colInfo struct {
 	dom    string
 	vals   []graph.Value // per row; Key "" when empty
 	multi  [][]graph.Value
-	unique bool
-	filled float64
-	linked float64
+	// several counts the cells that link several articles, each a
+	// thing of its own ("Marcus Kinhult Linnea Ström": a mixed pair)
+	several int
+	unique  bool
+	filled  float64
+	linked  float64
 }
 
 // blockWidth is k when header is one block of k ≥ 2 columns repeated
@@ -290,6 +340,7 @@ func profile(t *table.Table, rows [][]table.Cell, s *graph.Shaped) ([]*colInfo, 
 			v := vs[0]
 			if len(vs) > 1 {
 				v = cellValue(c, graph.TypeText) // a multi-link cell as key is its text
+				ci.several++
 			}
 			ci.vals = append(ci.vals, v)
 			if uniq[v.Key] {
@@ -1214,7 +1265,7 @@ func cellValue(c table.Cell, typ graph.Datatype) graph.Value {
 	text := plainCell(c.Text)
 	if len(c.Links) == 1 && c.Links[0] != "" && !trailingLink(text, c.Links[0]) && !labelLink(text, c.Links[0]) && !parenLink(text, c.Links[0]) &&
 		!flagLink(text, c.Links[0]) && !yearLink(text, c.Links[0]) && !ordinalLink(text, c.Links[0]) &&
-		!lastOfList(text, c.Links[0]) && !embeddedLink(text, c.Links[0]) && !programLink(text, c.Links[0]) &&
+		!lastOfList(text, c.Links[0]) && !embeddedLink(text, c.Links[0]) && !programLink(text, c.Links[0]) && !codeMismatch(text, c.Links[0]) &&
 		// "Inverness vicinity" linking Inverness, Florida (the National
 		// Register's listings) names a place near the town: its text.
 		!((pairText(text) || strings.Contains(text, "; ")) && unlinkedNames(c)) && !strings.HasSuffix(text, " vicinity") &&
@@ -1341,6 +1392,22 @@ var stateForm = map[string]bool{
 }
 
 var parenNote = regexp.MustCompile(`\([^()]*\)`)
+
+// codeMismatch reports whether a cell of one or two capitals links an
+// article whose words start with none of them: "FW" linking Midfielder,
+// the source's link wrong. The cell's value is what it shows.
+func codeMismatch(text, title string) bool {
+	text = strings.TrimSpace(text)
+	if len(text) == 0 || len(text) > 2 || strings.ToUpper(text) != text || !strings.ContainsFunc(text, unicode.IsLetter) {
+		return false
+	}
+	for _, w := range strings.Fields(parenNote.ReplaceAllString(title, " ")) {
+		if strings.HasPrefix(strings.ToUpper(w), text[:1]) {
+			return false
+		}
+	}
+	return true
+}
 
 // programLink reports whether a cell names a school by a link to one of
 // its sports teams ("BYU" linking BYU–Hawaii Seasiders men's basketball,

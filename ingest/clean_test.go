@@ -612,6 +612,9 @@ func TestFlagAndYearLinks(t *testing.T) {
 		{"Great Britain", "United Kingdom", true},
 		{"Republic of Ireland", "Ireland", true},
 		{"Majority Caucus Chair", "Caucus", false},
+		{"FW", "Midfielder", false},
+		{"MF", "Midfielder", true},
+		{"C", "Center (American football)", true},
 		{"July 9, 1959 (age 60) in Seoul", "Seoul", false},
 		{"Chicago Bears (2)", "Chicago Bears", true},
 		{"BYU", "BYU–Hawaii Seasiders men's basketball", false},
@@ -785,6 +788,27 @@ func TestGroupedBlocks(t *testing.T) {
 	years := []string{"Country", "2010 Population", "2010 Area", "2011 Population", "2011 Area"}
 	if got := blockWidth(years); got != 0 {
 		t.Errorf("blockWidth(years) = %d, want 0", got)
+	}
+}
+
+// TestFormerNames: a team written by its name of the time, where other
+// rows write its title, is that name.
+func TestFormerNames(t *testing.T) {
+	la := graph.Value{Key: "w:Los Angeles Dodgers", Name: "Los Angeles Dodgers", Type: graph.TypeEntity, Surface: "Los Angeles Dodgers"}
+	bk := la
+	bk.Surface = "Brooklyn Dodgers"
+	s := &graph.Shaped{Values: [][][]graph.Value{{{la}}, {{bk}}}}
+	formerNames(s)
+	if v := s.Values[1][0][0]; v.Type != graph.TypeText || v.Name != "Brooklyn Dodgers" {
+		t.Errorf("Brooklyn Dodgers: %+v", v)
+	}
+	if v := s.Values[0][0][0]; v.Type != graph.TypeEntity {
+		t.Errorf("the title's own cell: %+v", v)
+	}
+	for _, c := range [][2]string{{"Jim Thomas", "Jimmy Thomas"}, {"Great Britain", "United Kingdom"}, {"Dodgers", "Los Angeles Dodgers"}} {
+		if formerName(c[0], c[1]) {
+			t.Errorf("%q is no former name of %q", c[0], c[1])
+		}
 	}
 }
 

@@ -48,7 +48,7 @@ var notNameKeys = map[string]bool{
 // not a date or a row's label, and cells that are names, not numbers,
 // codes or marked text.
 func (s *synth) plainKeys(t *graph.Tree) bool {
-	if t.KeyDomain == "time" || !plainHeader(t.KeyHeader, false) {
+	if t.KeyDomain == "time" || !plainHeader(t.KeyHeader, false) || t.SeveralKeys > 0 {
 		return false
 	}
 	// A pedigree's columns are generations headed by an ancestor's name
@@ -798,9 +798,13 @@ func (s *synth) plainPivot(ts []*graph.Tree, rel string, space *roaring.Bitmap) 
 
 // markedKeys reports whether a key of some tree of ts is written with a
 // mark of the export ("Robert James†", "Baltimore Bullets*"), which an
-// answer would then have to copy.
+// answer would then have to copy, or a key cell links several articles
+// (graph.Tree.SeveralKeys).
 func (s *synth) markedKeys(ts []*graph.Tree) bool {
 	for _, t := range ts {
+		if t.SeveralKeys > 0 {
+			return true // a key cell of two golfers
+		}
 		for _, r := range t.Rows {
 			if plainMark(s.shownText(t, r.Key)) {
 				return true

@@ -609,7 +609,7 @@ var officeDates = map[string]string{
 var countNouns = map[string]string{
 	"win": "wins", "loss": "losses", "draw": "draws", "tie": "ties", "goal": "goals", "point": "points",
 	"title": "titles", "cap": "caps", "appearance": "appearances", "assist": "assists", "medal": "medals",
-	"start": "starts",
+	"start": "starts", "won": "wins", "lost": "losses", "drawn": "draws",
 }
 
 // numeric reports whether relation rel is a column of figures in ts.
