@@ -249,7 +249,10 @@ func rangeFilter(t *graph.Tree, c int, h string, vals []uint32, es map[uint32]*g
 		lo = rng.IntN(max(1, len(nums)-w+1))
 		hi = min(len(nums)-1, lo+w-1)
 		a, b := es[nums[lo].id].Name, es[nums[hi].id].Name
-		if (strings.HasSuffix(h, "ed") || timeParticiples[h]) && !strings.Contains(h, " ") {
+		if pluralWord(h) && h != "years" {
+			// "Minutes" 1515 to 1800: figures that read as years
+			phrase = " whose " + h + " are between " + a + " and " + b + " inclusive"
+		} else if (strings.HasSuffix(h, "ed") || timeParticiples[h]) && !strings.Contains(h, " ") {
 			phrase = " " + h + " between " + a + " and " + b + " inclusive" // "opened between 1976 and 1987 inclusive"
 		} else {
 			phrase = pick(rng, []string{" whose " + h + " is between " + a + " and " + b + " inclusive", " with " + article(h) + " " + h + " from " + a + " to " + b})

@@ -272,7 +272,7 @@ var countParen = regexp.MustCompile(`\((\d{1,3})\)$`)
 
 // countOf matches a count with what it counts ("4 (1991, 1998, 2007,
 // 2012)", "6 (2+4)"): a reader gives one or the other.
-var countOf = regexp.MustCompile(`^\d+\s*\(.+\)$`)
+var countOf = regexp.MustCompile(`^\d[\d.,:]*\s*\(.+\)$`)
 
 // stacked matches a cell of numbers one after another, from rows a merged
 // key cell spans or a footnote after a figure.
@@ -431,9 +431,9 @@ func (s *synth) plainColumn(t *graph.Tree, c int, keys []uint32) bool {
 		return false // "give their until": a preposition is no attribute's name
 	case "to par", "+/-", "+/– par":
 		return false // "+14" over par, read as 14
-	case "season", "week", "game", "match", "round", "year":
+	case "season", "week", "game", "match", "round", "year", "league", "cup", "fa cup", "league cup", "europe", "continental":
 		if t.Columns[c].Datatype == graph.TypeNumber {
-			return false // "their season": a season's attendance, not the season
+			return false // "their season": a season's attendance; "their league": league goals
 		}
 	case "a":
 		if standings(t) {
