@@ -210,7 +210,7 @@ var abbrevs = map[string]string{
 	"ret": "retired", "dnf": "did not finish", "lvl": "level", "lvl.": "level",
 	"1st pref": "first-preference votes", "1st pref.": "first-preference votes",
 	"freq": "frequency", "freq.": "frequency", "ast": "assisted tackles", "pdef": "passes defended", "tfl": "tackles for loss", "desig": "designation", "desig.": "designation", "fin": "finish", "fin.": "finish",
-	"rnd": "round", "rnd.": "round", "bldg": "building", "bldg.": "building", "react": "reaction time", "conv": "conversions",
+	"rnd": "round", "rnd.": "round", "agg": "aggregate score", "agg.": "aggregate score", "bldg": "building", "bldg.": "building", "react": "reaction time", "conv": "conversions",
 	"directed by": "director", "written by": "writer", "produced by": "producer",
 	"composed by": "composer", "designed by": "designer", "owned by": "owner",
 }

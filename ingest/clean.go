@@ -612,9 +612,11 @@ func cutNotes(col []table.Cell) {
 		if m == nil && len(c.Links) == 1 {
 			// "Clara 3-20" linking Clara GAA: a final's winner with its
 			// score, one club.
-			if m = scoreSuffix.FindStringSubmatch(text); m != nil && !slices.ContainsFunc(linkNames(c.Links[0]), func(n string) bool {
+			// "Lego Harry Potter: Years 1–4" linking its own title: a name
+			// with figures, no score.
+			if m = scoreSuffix.FindStringSubmatch(text); m != nil && (graph.NormText(c.Links[0]) == graph.NormText(text) || !slices.ContainsFunc(linkNames(c.Links[0]), func(n string) bool {
 				return strings.HasPrefix(n, m[1]) || strings.HasPrefix(m[1], n)
-			}) {
+			})) {
 				m = nil
 			}
 		}
@@ -868,6 +870,13 @@ func summaryRow(r []table.Cell) bool {
 		}
 		if j == 0 && countedAll.MatchString(strings.TrimSpace(r[j].Text)) {
 			return true // "40 opponents*": the head-to-head table's total
+		}
+		// An election's closing rows: "Invalid/blank votes", "Registered
+		// voters/turnout", "Other parties"
+		if n := graph.NormText(r[j].Text); j < 2 && (strings.HasPrefix(n, "invalid") || strings.HasPrefix(n, "registered voters") ||
+			strings.HasPrefix(n, "valid votes") || strings.HasPrefix(n, "turnout") || strings.HasPrefix(n, "blank votes") ||
+			strings.HasPrefix(n, "spoilt") || strings.HasPrefix(n, "rejected ballots") || n == "other parties" || n == "others") {
+			return true
 		}
 		// "35 Players Team Average" under a roster, "Total 19 nations"
 		// under a medal table; "Own Goal" among the goal scorers

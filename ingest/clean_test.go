@@ -524,6 +524,7 @@ func TestCutNotes(t *testing.T) {
 		{Text: "Clara 3-20", Links: []string{"Clara GAA"}},
 		{Text: "Mount Leinster Rangers 1-13", Links: []string{"Mount Leinster Rangers GAA"}},
 		{Text: "Clara 3-20", Links: nil},
+		{Text: "Lego Harry Potter: Years 1–4", Links: []string{"Lego Harry Potter: Years 1–4"}},
 		{Text: "Route 66 3-4", Links: []string{"Interstate 40"}},
 		{Text: "Green Island ‡"}, {Text: "Baltimore Bullets*", Links: []string{"Baltimore Bullets (1944–1954)"}}, {Text: "5*"},
 		{Text: "Phil English Redistricted from the 21st district (now obsolete)", Links: []string{"Phil English", "Pennsylvania's 21st congressional district"}},
@@ -554,6 +555,7 @@ func TestCutNotes(t *testing.T) {
 		{"Clara", []string{"Clara GAA"}},
 		{"Mount Leinster Rangers", []string{"Mount Leinster Rangers GAA"}},
 		{"Clara 3-20", nil}, // unlinked: the cell's text (no name, nameCell)
+		{"Lego Harry Potter: Years 1–4", []string{"Lego Harry Potter: Years 1–4"}},
 		{"Route 66 3-4", []string{"Interstate 40"}},
 		{"Green Island", nil}, {"Baltimore Bullets", []string{"Baltimore Bullets (1944–1954)"}}, {"5*", nil},
 		{"Phil English", []string{"Phil English"}},
@@ -830,6 +832,9 @@ func TestSubHeader(t *testing.T) {
 	rows = append(rows, row("Homelands", "Capital", "Peak population"), row("Ciskei", "Bisho", "800,000"))
 	if got := subHeader(rows, header); got != 2 {
 		t.Errorf("subHeader = %d, want 2", got)
+	}
+	if !summaryRow(row("Registered voters/turnout", "6603129")) || !summaryRow(row("Invalid/blank votes", "113466")) || summaryRow(row("Green Party", "1")) {
+		t.Error("an election's closing rows are no parties")
 	}
 	if !summaryRow(row("40 opponents*", "592-272", "195")) || summaryRow(row("Opponents Park", "1", "2")) {
 		t.Error("a head-to-head table's count of opponents is its total")

@@ -344,7 +344,7 @@ func (s *synth) basic(ctx context.Context, t *graph.Tree, rng *rand.Rand) (*draf
 	}
 	// "The complete set of cities from Province of Bergamo": its ten
 	// largest, which nothing but the table says.
-	if t.Section == "" && t.Caption == "" && s.rankedTop(t) {
+	if t.Section == "" && t.Caption == "" && s.rankedTop(t) || s.roundTop(t) {
 		return nil, DropUnnamedTop, nil
 	}
 	keys := rowKeys(t)

@@ -41,6 +41,12 @@ var notNameKeys = map[string]bool{
 	"report": true, "reports": true, "match report": true, "source": true, "sources": true, "ref": true,
 	"notes": true, "note": true, "catalog number": true, "catalogue number": true, "catalog": true,
 	"catalogue": true, "catalog no": true, "cat no": true, "isbn": true, "code": true, "id": true,
+	// One side of a fixture: a team plays many.
+	"team 1": true, "team 2": true, "team a": true, "team b": true, "home team": true, "away team": true,
+	"home": true, "away": true, "visitor": true, "visitors": true, "host": true,
+	// A fighter's or a team's opponents: the rows are its bouts and
+	// games, whose record and result are its own.
+	"opponent": true, "opponents": true, "opposition": true, "opposing team": true, "vs": true, "versus": true,
 }
 
 // plainKeys reports whether the keys of t read as the names of the
@@ -194,6 +200,39 @@ func (s *synth) rankedTop(t *graph.Tree) bool {
 
 // placeKeys are key headers naming where a row's thing is.
 var placeKeys = map[string]bool{"city": true, "location": true, "town": true, "country": true, "state": true, "province": true, "city/town": true}
+
+// roundTop reports whether t ranks exactly a round number of rows (10,
+// 20, 25, 50, 100) by a "Rank" column, under a title that does not say
+// it is a top list: a page's "Medal count" of its top ten nations, which
+// "all nations" would read as the whole medal table.
+func (s *synth) roundTop(t *graph.Tree) bool {
+	switch len(t.Rows) {
+	case 10, 20, 25, 50, 100:
+	default:
+		return false
+	}
+	if topWords.MatchString(t.Section + " " + t.Caption) {
+		return false // "Top 10 albums": the title says so
+	}
+	for _, col := range t.Columns {
+		if headerKey(col.Header) == "rank" {
+			return s.rankedTop(&graph.Tree{Columns: []graph.Column{col}, Rows: rowsOf(t, col.Name), Shown: t.Shown})
+		}
+	}
+	return false
+}
+
+var topWords = regexp.MustCompile(`(?i)\b(top|leading|most|largest|biggest|highest|best|greatest|tallest|longest|busiest|oldest|youngest)\b`)
+
+// rowsOf is t's rows with only the column of relation rel.
+func rowsOf(t *graph.Tree, rel string) []graph.Row {
+	c := colIndex(t, rel)
+	out := make([]graph.Row, len(t.Rows))
+	for i, r := range t.Rows {
+		out[i] = graph.Row{Key: r.Key, Values: [][]uint32{r.Values[c]}}
+	}
+	return out
+}
 
 // rowsNamedElsewhere reports whether a column of t other than its key is
 // headed as the rows' own name ("Title", "Name", "Film"): the key is then
@@ -431,7 +470,7 @@ func (s *synth) plainColumn(t *graph.Tree, c int, keys []uint32) bool {
 		return false // "give their until": a preposition is no attribute's name
 	case "to par", "+/-", "+/– par":
 		return false // "+14" over par, read as 14
-	case "season", "week", "game", "match", "round", "year", "league", "cup", "fa cup", "league cup", "europe", "continental":
+	case "season", "week", "game", "match", "round", "year", "league", "cup", "fa cup", "league cup", "europe", "continental", "overall":
 		if t.Columns[c].Datatype == graph.TypeNumber {
 			return false // "their season": a season's attendance; "their league": league goals
 		}

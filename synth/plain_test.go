@@ -391,6 +391,14 @@ func TestRankedTop(t *testing.T) {
 	if s.rankedTop(&graph.Tree{Columns: []graph.Column{{Header: "Position"}}, Rows: roster}) {
 		t.Error("a roster's positions are no ranking")
 	}
+	medals := &graph.Tree{Section: "Medal count", Columns: []graph.Column{{Header: "Rank", Name: "has_rank"}}, Rows: rows}
+	if !s.roundTop(medals) {
+		t.Error("a medal count ranking ten nations is a top ten")
+	}
+	medals.Section = "Top 10 nations"
+	if s.roundTop(medals) {
+		t.Error("a title saying top ten asks no more")
+	}
 	if !seasonArticle.MatchString("Dancing with the Stars (U.S. season 19)") || seasonArticle.MatchString("1999–2000 season") {
 		t.Error("seasonArticle")
 	}

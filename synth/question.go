@@ -261,6 +261,8 @@ func upperFirst(w string) bool {
 func singular(w string) string {
 	lw := strings.ToLower(w)
 	switch {
+	case uncountable[lw]:
+		return w // "species", not "specy"
 	case lw == "people":
 		return w[:len(w)-6] + "person"
 	case strings.HasSuffix(lw, "ies"):
@@ -575,6 +577,9 @@ func colWords(cols []column, ts []*graph.Tree) []string {
 	out := make([]string, len(cols))
 	for i, c := range cols {
 		out[i] = colWord(c.header)
+		if out[i] == "year" && datatype(ts, c.rel) == graph.TypeDate {
+			out[i] = "date" // "Year" over "July 5, 1941": the answer gives the date
+		}
 		if many, ok := countNouns[out[i]]; ok && numeric(ts, c.rel) {
 			out[i] = many // "Win", "Loss": a coach's wins and losses
 		}
@@ -613,15 +618,19 @@ var countNouns = map[string]string{
 }
 
 // numeric reports whether relation rel is a column of figures in ts.
-func numeric(ts []*graph.Tree, rel string) bool {
+func numeric(ts []*graph.Tree, rel string) bool { return datatype(ts, rel) == graph.TypeNumber }
+
+// datatype is the datatype of relation rel's column in ts, "" when none
+// has it.
+func datatype(ts []*graph.Tree, rel string) graph.Datatype {
 	for _, t := range ts {
 		for _, c := range t.Columns {
 			if c.Name == rel {
-				return c.Datatype == graph.TypeNumber
+				return c.Datatype
 			}
 		}
 	}
-	return false
+	return ""
 }
 
 // colWord is a header as a noun of the answer: "each one's opened" reads
