@@ -842,9 +842,15 @@ func wholeRow(key, page string) bool {
 	case "united states", "united states of america", "usa", "u.s.", "us", "united kingdom", "uk", "nationwide", "national average", "statewide":
 		return ws[at] != "states" // "List of sovereign states" holds the United States
 	}
-	// "Montana counties", "counties of Montana", "counties in Montana"
+	// "Montana counties", "counties of Montana", "counties in Montana",
+	// "South Korean regions" (South Korea's own row, its total)
 	p := " " + strings.Join(ws, " ") + " "
-	return strings.Contains(p, " "+k+" "+ws[at]+" ") || strings.Contains(p, " "+ws[at]+" of "+k+" ") || strings.Contains(p, " "+ws[at]+" in "+k+" ")
+	for _, adj := range []string{"", "n", "an", "ian", "ese", "i"} {
+		if strings.Contains(p, " "+k+adj+" "+ws[at]+" ") {
+			return true
+		}
+	}
+	return strings.Contains(p, " "+ws[at]+" of "+k+" ") || strings.Contains(p, " "+ws[at]+" in "+k+" ")
 }
 
 // ownGoals reports whether a key cell is a squad list's line of the

@@ -758,6 +758,9 @@ func TestWholeRow(t *testing.T) {
 			t.Errorf("wholeRow(%q, %q) = %v, want %v", key, page, got, want)
 		}
 	}
+	if !wholeRow("South Korea", "List of South Korean regions by GDP") {
+		t.Error("South Korea's own row among South Korean regions is their total")
+	}
 	if wholeRow("New York", "List of cities in New York") {
 		t.Error("New York City read as its state's total")
 	}
