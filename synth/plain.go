@@ -466,7 +466,7 @@ func (s *synth) plainColumn(t *graph.Tree, c int, keys []uint32) bool {
 	switch strings.Join(strings.Fields(strings.NewReplacer(".", " ").Replace(h)), " ") {
 	case "no", "number", "nos", "sl no", "s no", "sr no", "serial no", "serial number":
 		return false // a shirt's or a list's number, read as a count
-	case "until", "till", "since", "from", "to", "before", "after", "used":
+	case "until", "till", "since", "from", "to", "before", "after", "used", "in service", "in use", "active":
 		return false // "give their until": a preposition is no attribute's name
 	case "to par", "+/-", "+/– par":
 		return false // "+14" over par, read as 14

@@ -67,6 +67,13 @@ func keyNoun(t *graph.Tree) noun {
 	named := strings.HasPrefix(lh, "name ") || strings.HasPrefix(lh, "title ") ||
 		strings.HasSuffix(lh, " title") || strings.HasSuffix(lh, " name")
 	if genericKeys[lh] || named || len(h) > 30 {
+		// "List of newspapers in Spain" says newspapers, more than
+		// "works" does
+		if strings.HasPrefix(t.PageTitle, "List of ") {
+			if n, ok := pageNoun(t.PageTitle); ok {
+				return n
+			}
+		}
 		if n, ok := domainNoun(t); ok {
 			return n
 		}

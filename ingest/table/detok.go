@@ -45,6 +45,15 @@ func Detokenize(s string) string {
 			}
 		case "(", "[", "{":
 			attachRight = true
+		case "``":
+			// The tokenizer's opening and closing quotes ("Disc 4: ``
+			// The Early Daze ''"), and an apostrophe it split off
+			// ("Ba ` alat Gebal").
+			tok, attachRight = "\"", true
+		case "''":
+			tok, attachLeft = "\"", true
+		case "`":
+			attachLeft, attachRight = true, true
 		case "\"":
 			if quoteOpen {
 				attachLeft = true
@@ -74,7 +83,7 @@ func needsDetok(s string) bool {
 				return true
 			}
 			switch s[i+1] {
-			case ',', '.', '!', '?', ';', ':', '%', ')', ']', '}', '\'', 'n', 't', ' ', '\t', '\n', '\r', '"':
+			case ',', '.', '!', '?', ';', ':', '%', ')', ']', '}', '\'', 'n', 't', ' ', '\t', '\n', '\r', '"', '`':
 				return true
 			}
 			switch s[i-1] {
