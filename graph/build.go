@@ -285,6 +285,9 @@ func (b *Builder) AddPrepared(p *Prepared) (*Tree, *Reject, error) {
 		}
 		row := Row{Key: kid, Values: make([][]uint32, len(sh.Columns))}
 		texts.add(kid, k)
+		if k.Type != TypeEntity {
+			texts.addText(kid, b.ents.rec(kid).name, k)
+		}
 		for j, vs := range sh.Values[i] {
 			for _, v := range vs {
 				id, err := b.entity(v)
@@ -294,6 +297,9 @@ func (b *Builder) AddPrepared(p *Prepared) (*Tree, *Reject, error) {
 				row.Values[j] = appendUnique(row.Values[j], id)
 				if len(vs) == 1 {
 					texts.add(id, v) // a cell of several links shows titles
+				}
+				if v.Type != TypeEntity {
+					texts.addText(id, b.ents.rec(id).name, v)
 				}
 			}
 		}
@@ -582,13 +588,36 @@ func (c cellTexts) add(id uint32, v Value) {
 	if v.Type != TypeEntity {
 		return
 	}
+	c.vote(id, v.Name, v.Surface)
+}
+
+// addText records how the table writes a text entity first named
+// otherwise by another table: the case it writes ("Blood" of a song
+// where a plague's "blood" came first) is the table's own.
+func (c cellTexts) addText(id uint32, name string, v Value) {
+	if v.Type == TypeEntity || v.Name == "" {
+		return
+	}
 	t := c[id]
 	if t == nil {
-		t = &writtenTexts{name: v.Name, votes: map[string]int{}}
+		t = &writtenTexts{name: name, votes: map[string]int{}}
 		c[id] = t
 	}
-	text := v.Surface
-	if !Writes(v.Name, text) {
+	if v.Name != name && NormText(v.Name) == NormText(name) {
+		t.votes[v.Name]++
+	} else {
+		t.votes[""]++
+	}
+}
+
+func (c cellTexts) vote(id uint32, name, surface string) {
+	t := c[id]
+	if t == nil {
+		t = &writtenTexts{name: name, votes: map[string]int{}}
+		c[id] = t
+	}
+	text := surface
+	if !Writes(name, text) {
 		text = ""
 	}
 	t.votes[text]++

@@ -110,12 +110,21 @@ type Tree struct {
 }
 
 // ShownName is what t shows for entity id named name: its Shown text when
-// Writes holds, else name.
+// Shows holds, else name.
 func (t *Tree) ShownName(id uint32, name string) string {
-	if s, ok := t.Shown[id]; ok && Writes(name, s) {
+	if s, ok := t.Shown[id]; ok && Shows(name, s) {
 		return s
 	}
 	return name
+}
+
+// Shows reports whether a tree's Shown text for an entity named name is
+// the text to give: one Writes takes for an article's title, or the
+// table's own case of a text another table named first ("Blood" of a
+// song, where "blood" was a plague's; "RICHMOND" of a seat). The build
+// records case alone only for texts (Builder.AddTree).
+func Shows(name, text string) bool {
+	return Writes(name, text) || text != name && NormText(text) == NormText(name)
 }
 
 // Writes reports whether surface, the text of a cell linking the article

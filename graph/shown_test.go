@@ -104,8 +104,16 @@ func TestShownTexts(t *testing.T) {
 	if got := tr.ShownName(ids["w:Cork (city)"], "Cork (city)"); got != "Cork" {
 		t.Errorf("ShownName = %q", got)
 	}
-	if got := tr.ShownName(ids["w:Cork (city)"], "CORK"); got != "CORK" {
-		t.Errorf("ShownName of another name = %q", got)
+	// A name the table writes in another case is shown as the table
+	// writes it (the build records case alone only for texts).
+	if got := tr.ShownName(ids["w:Cork (city)"], "CORK"); got != "Cork" {
+		t.Errorf("ShownName of the name in capitals = %q", got)
+	}
+	// A text another table named first is shown in this table's case.
+	tt := cellTexts{}
+	tt.addText(7, "blood", Value{Key: "t:blood", Name: "Blood", Type: TypeText, Surface: "Blood"})
+	if sh := tt.shown(); sh[7] != "Blood" || !Shows("blood", "Blood") {
+		t.Errorf("text case: Shown %v", sh)
 	}
 	// The page shows what the table writes.
 	ents := newEntDict(nil, 1<<20)

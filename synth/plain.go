@@ -353,7 +353,7 @@ func nameCell(n string) bool {
 // twoNamed matches two full names joined by "&" or "and".
 var twoNamed = regexp.MustCompile(`^\p{Lu}\S*\s+\p{Lu}\S*(?:\s+\p{Lu}\S*)?\s+(?:&|and)\s+\p{Lu}\S*\s+\p{Lu}\S*(?:\s+\p{Lu}\S*)?$`)
 
-var notNameCell = regexp.MustCompile(`\(\s*\d+\s+each\s*\)$|\(\s*\d+\s*\)\s*(?:,|and\s)|^\d[\d,.]*\s*(?:km/h|mph|km|mi|m|ft|kg|lb|cm|mm)\b|^\d+\.\d+\s|\s(?:vs\.?|v\.?)\s|^\d{1,2} [A-Z][a-z]+ \d{4}\b|^[A-Z][a-z]+ \d{1,2}, \d{4}\b|\s\d{1,2}\s*[-–]\s*\d{1,2}$|\d+\s*[-–]\s*\d+\s*[-–]\s*\d+$|,\s*\d{4}\.$|→|\?$|^\d+(?:st|nd|rd|th)$`)
+var notNameCell = regexp.MustCompile(`\(\s*\d+\s+each\s*\)$|\(\s*\d+\s*\)\s*(?:,|and\s)|^\d[\d,.]*\s*(?:km/h|mph|km|mi|m|ft|kg|lb|cm|mm)\b|^\d+\.\d+\s|\s(?:vs\.?|v\.?)\s|^\d{1,2} [A-Z][a-z]+ \d{4}\b|^[A-Z][a-z]+ \d{1,2}, \d{4}\b|\s\d{1,2}\s*[-–]\s*\d{1,2}$|\d+\s*[-–]\s*\d+\s*[-–]\s*\d+$|,\s*\d{4}\.$|→|\?$|^\d+(?:st|nd|rd|th)$|\S\s*\(\d{1,3}\)$`)
 
 // described reports whether a cell gives a name and then, after a comma,
 // what the named is: words of which one is lowercase ("Percy Grainger,

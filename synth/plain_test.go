@@ -99,7 +99,7 @@ func TestClueText(t *testing.T) {
 func TestNameCell(t *testing.T) {
 	for n, want := range map[string]bool{"vs. Saskatchewan Roughriders": false, "at Ottawa Rough Riders": false, "@ Boston": false,
 		"Atlanta": true, "Regina Pats": true, "1985": false, "USA": false, "/ Michael Haneke": false,
-		"30th": false, "2nd": false, "Apollo 11": true} {
+		"30th": false, "2nd": false, "Apollo 11": true, "Dick Weber (16)": false} {
 		if got := nameCell(n); got != want {
 			t.Errorf("nameCell(%q) = %v, want %v", n, got, want)
 		}

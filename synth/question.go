@@ -67,17 +67,18 @@ func keyNoun(t *graph.Tree) noun {
 	named := strings.HasPrefix(lh, "name ") || strings.HasPrefix(lh, "title ") ||
 		strings.HasSuffix(lh, " title") || strings.HasSuffix(lh, " name")
 	if genericKeys[lh] || named || len(h) > 30 {
-		// "List of newspapers in Spain" says newspapers, more than
-		// "works" does
+		// The table's own title first ("Contestants" of a list of
+		// episodes), then what a list page lists ("List of newspapers in
+		// Spain": newspapers, more than "works" says), then the domain.
+		if n, ok := titleNoun(t); ok {
+			return n
+		}
 		if strings.HasPrefix(t.PageTitle, "List of ") {
 			if n, ok := pageNoun(t.PageTitle); ok {
 				return n
 			}
 		}
 		if n, ok := domainNoun(t); ok {
-			return n
-		}
-		if n, ok := titleNoun(t); ok {
 			return n
 		}
 		if n, ok := pageNoun(t.PageTitle); ok {

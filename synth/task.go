@@ -394,7 +394,7 @@ func (tb *table) render(es map[uint32]*graph.Entity, shown texts) [][]string {
 		case full:
 			return e.Name
 		}
-		if s, ok := shown.of(key, id); ok && graph.Writes(e.Name, s) && !audit.LinkLabel(s) {
+		if s, ok := shown.of(key, id); ok && graph.Shows(e.Name, s) && !audit.LinkLabel(s) {
 			return s
 		}
 		return Display(e)

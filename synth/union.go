@@ -1057,7 +1057,7 @@ func (s *synth) reverseDraft(ctx context.Context, ts []*graph.Tree, base []int, 
 		// Said as the anchor's table writes it, else without a
 		// disambiguator; the formal constant keeps the title.
 		said := s.display(c.v)
-		if w, ok := written.of(anchor, c.v); ok && graph.Writes(name, w) && !audit.LinkLabel(w) {
+		if w, ok := written.of(anchor, c.v); ok && graph.Shows(name, w) && !audit.LinkLabel(w) {
 			said = w
 		}
 		ref := d.addSlot(name, c.v, said)

@@ -752,3 +752,24 @@ func TestSubHeading(t *testing.T) {
 		}
 	}
 }
+
+// TestAlphabeticHead: 19 rows running from A to L by their first letters
+// are the head of a longer list; a list running to Z is whole.
+func TestAlphabeticHead(t *testing.T) {
+	rows := func(first ...string) [][]Cell {
+		var out [][]Cell
+		for _, f := range first {
+			out = append(out, []Cell{{Text: f}, {Text: "x"}})
+		}
+		return out
+	}
+	if !alphabeticHead(rows("A Coruña", "Algeciras", "Albacete", "Badajoz", "Córdoba", "Lleida")) {
+		t.Error("A to L is a head")
+	}
+	if alphabeticHead(rows("Albacete", "Madrid", "Zaragoza")) {
+		t.Error("A to Z is whole")
+	}
+	if alphabeticHead(rows("Zaragoza", "Albacete")) {
+		t.Error("unsorted is no head")
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode"
 )
 
 // wtCell is a WikiTables-WithLinks cell: [text, [links]].
@@ -98,8 +99,43 @@ func ParseWikiTablesLine(line []byte) (*Table, error) {
 		t.HeaderLink = links
 	}
 	t.Rows, t.Ragged = wtRows(j.Data, len(j.Header))
-	t.Cut = len(j.Data) >= WikiTablesMaxRows
+	t.Cut = len(j.Data) >= WikiTablesMaxRows || len(t.Rows) == WikiTablesMaxRows-1 && alphabeticHead(t.Rows)
 	return t, nil
+}
+
+// alphabeticHead reports whether a column of rows is in alphabetical
+// order of first letters from the start of the alphabet and stops in its
+// first half:
+// "Airports in Spain (mainland)" sorted by town, A Coruña to Lleida in
+// its 19 rows, the crawl's cut (the header taken as one of its 20) with
+// nothing to mark it. A complete list of 19 sorted names runs on past M.
+func alphabeticHead(rows [][]Cell) bool {
+	if len(rows) == 0 {
+		return false
+	}
+	for c := range rows[0] {
+		var first, prev rune
+		ok := true
+		for i, r := range rows {
+			if c >= len(r) {
+				ok = false
+				break
+			}
+			v := []rune(strings.ToLower(strings.TrimSpace(r[c].Text)))
+			if len(v) == 0 || !unicode.IsLetter(v[0]) || v[0] < prev {
+				ok = false
+				break
+			}
+			if i == 0 {
+				first = v[0]
+			}
+			prev = v[0]
+		}
+		if ok && first <= 'c' && prev < 'm' && prev > first {
+			return true
+		}
+	}
+	return false
 }
 
 func wtRows(data [][]wtCell, width int) ([][]Cell, int) {
