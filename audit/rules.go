@@ -188,8 +188,8 @@ var abbrev = regexp.MustCompile(`^(?:[A-Z0-9#+/.%-]{1,4}|[A-Z]{1,3}\d*\s+\w+|\W*
 // for: a question says the words.
 // Abbreviations that stand for several things ("R": runs or rank, "T":
 // ties or total, "H": hits or home, "PPG": points per game or power-play
-// goals, "SO": strikeouts or shutouts) are not spelled: a header of one
-// is raw.
+// goals, "SO": strikeouts or shutouts, "AST": assists or assisted
+// tackles) are not spelled: a header of one is raw.
 var abbrevs = map[string]string{
 	"pos": "position", "pos.": "position", "conf": "conference", "conf.": "conference",
 	"pts": "points", "pts.": "points", "gp": "games played", "pld": "games played",
@@ -209,11 +209,16 @@ var abbrevs = map[string]string{
 	"res": "result", "res.": "result", "pens": "penalties", "sub": "substitute appearances",
 	"ret": "retired", "dnf": "did not finish", "lvl": "level", "lvl.": "level",
 	"1st pref": "first-preference votes", "1st pref.": "first-preference votes",
-	"freq": "frequency", "freq.": "frequency", "ast": "assisted tackles", "pdef": "passes defended", "tfl": "tackles for loss", "desig": "designation", "desig.": "designation", "fin": "finish", "fin.": "finish",
+	"freq": "frequency", "freq.": "frequency", "pdef": "passes defended", "tfl": "tackles for loss", "desig": "designation", "desig.": "designation", "fin": "finish", "fin.": "finish",
 	"rnd": "round", "rnd.": "round", "agg": "aggregate score", "agg.": "aggregate score", "bldg": "building", "bldg.": "building", "react": "reaction time", "conv": "conversions",
 	"directed by": "director", "written by": "writer", "produced by": "producer",
 	"composed by": "composer", "designed by": "designer", "owned by": "owner",
 }
+
+// ambiguous are abbreviations of several things (see abbrevs), raw
+// headers whatever their case ("Ast" of a basketball or a football
+// table).
+var ambiguous = map[string]bool{"ast": true, "so": true, "ppg": true, "r": true, "t": true, "h": true}
 
 // Words is a header as a question says it: an abbreviation ("Pos",
 // "GP") spelled out, anything else unchanged.
@@ -250,6 +255,9 @@ func Words(h string) string {
 // abbreviation or code ("GER", "#GM", "Q1 order", "P Regular season"), or
 // symbols.
 func RawHeader(h string) bool {
+	if ambiguous[strings.ToLower(strings.TrimSpace(h))] {
+		return true
+	}
 	h = strings.TrimSpace(Words(h))
 	if h == "" || strings.ContainsAny(h, "#") {
 		return true

@@ -1299,6 +1299,9 @@ func cellValue(c table.Cell, typ graph.Datatype) graph.Value {
 	case graph.TypeNumber:
 		if f, ok := parseNumber(text); ok {
 			n := strconv.FormatFloat(f, 'f', -1, 64)
+			if strings.HasPrefix(text, "+") && f > 0 {
+				n = "+" + n // "+ 4", "+14": a gap or a score over par, not 4
+			}
 			return graph.Value{Key: "n:" + n, Name: n, Type: graph.TypeNumber, Surface: text}
 		}
 	case graph.TypeDate:

@@ -667,6 +667,16 @@ func TestSumRow(t *testing.T) {
 	}
 }
 
+// TestSignedNumber: "+ 4", a gap behind the winner, keeps its sign.
+func TestSignedNumber(t *testing.T) {
+	if v := cellValue(table.Cell{Text: "+4"}, graph.TypeNumber); v.Name != "+4" || v.Key != "n:+4" {
+		t.Errorf("+4: %+v", v)
+	}
+	if v := cellValue(table.Cell{Text: "4"}, graph.TypeNumber); v.Name != "4" {
+		t.Errorf("4: %+v", v)
+	}
+}
+
 // TestCellValueTrailingComma: a comma a cell's next line followed, a
 // stray brace and a title's quotes are not part of its value.
 func TestCellValueTrailingComma(t *testing.T) {

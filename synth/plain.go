@@ -219,8 +219,21 @@ func (s *synth) roundTop(t *graph.Tree) bool {
 			return s.rankedTop(&graph.Tree{Columns: []graph.Column{col}, Rows: rowsOf(t, col.Name), Shown: t.Shown})
 		}
 	}
+	// The build drops a rank that only numbers the rows ("Rank: rank
+	// only"). A multi-sport Games' page summarises its medal table
+	// (a main article of its own) by its top ten nations.
+	if len(t.Rows) != 10 || !gamesPage.MatchString(t.PageTitle) || !strings.Contains(strings.ToLower(t.Section+" "+t.Caption), "medal") {
+		return false
+	}
+	for _, d := range t.Dropped {
+		if h, reason, ok := strings.Cut(d, ": "); ok && reason == graph.DropRank && headerKey(h) == "rank" {
+			return true
+		}
+	}
 	return false
 }
+
+var gamesPage = regexp.MustCompile(`^\d{4} (?:Summer |Winter )?(?:Olympics|Paralympics|Youth Olympics|Asian Games|Commonwealth Games|Pan American Games)$`)
 
 var topWords = regexp.MustCompile(`(?i)\b(top|leading|most|largest|biggest|highest|best|greatest|tallest|longest|busiest|oldest|youngest)\b`)
 

@@ -395,6 +395,10 @@ func TestRankedTop(t *testing.T) {
 	if !s.roundTop(medals) {
 		t.Error("a medal count ranking ten nations is a top ten")
 	}
+	dropped := &graph.Tree{PageTitle: "2004 Summer Paralympics", Section: "Medal count", Rows: rows, Dropped: []string{"Rank: " + graph.DropRank}}
+	if !s.roundTop(dropped) {
+		t.Error("a medal count whose rank the build dropped is a top ten")
+	}
 	medals.Section = "Top 10 nations"
 	if s.roundTop(medals) {
 		t.Error("a title saying top ten asks no more")

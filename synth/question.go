@@ -136,6 +136,13 @@ var roleNouns = map[string]string{
 	"chairmen": "chairman", "chairpersons": "chairperson", "premiers": "premier", "monarchs": "monarch",
 }
 
+// workKinds are a section's words for the kind of work its table lists.
+var workKinds = [][3]string{
+	{"episode", "episode", "episodes"}, {"filmography", "film", "films"}, {"films", "film", "films"},
+	{"track listing", "track", "tracks"}, {"tracklist", "track", "tracks"}, {"singles", "single", "singles"},
+	{"albums", "album", "albums"}, {"novels", "novel", "novels"}, {"video games", "game", "games"},
+}
+
 // rankPrefix are words that make a role another ("lieutenant governor",
 // "vice president", "assistant coach").
 var rankPrefix = map[string]bool{"lieutenant": true, "vice": true, "assistant": true, "deputy": true, "associate": true, "co": true}
@@ -152,6 +159,14 @@ func titleNoun(t *graph.Tree) (noun, bool) {
 		sub = t.Section
 	}
 	parts := strings.Split(sub, "|")
+	// "Episode list", "Filmography", "Track listing": a work's kind
+	if ls := strings.ToLower(sub); t.KeyDomain == "work" && !strings.Contains(ls, "television") && !strings.Contains(ls, "tv") {
+		for _, k := range workKinds {
+			if strings.Contains(ls, k[0]) {
+				return noun{k[1], k[2]}, true
+			}
+		}
+	}
 	found, team, rank := "", false, ""
 	prev := ""
 	for _, w := range strings.FieldsFunc(strings.ToLower(parts[len(parts)-1]), func(r rune) bool { return !unicode.IsLetter(r) }) {

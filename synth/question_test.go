@@ -113,6 +113,17 @@ func TestPageNoun(t *testing.T) {
 	}
 }
 
+// TestWorkKinds: a section naming a kind of work names a Title column's
+// keys by it, unless it is television.
+func TestWorkKinds(t *testing.T) {
+	for sec, want := range map[string]string{"Episode list": "episodes", "Filmography | Film": "films", "Filmography | Television": "works"} {
+		tr := &graph.Tree{KeyHeader: "Title", KeyDatatype: graph.TypeEntity, KeyDomain: "work", Section: sec}
+		if got := keyNoun(tr).many; got != want {
+			t.Errorf("%q: %q, want %q", sec, got, want)
+		}
+	}
+}
+
 // TestNamedThing: a header naming a kind of thing by its title names the
 // keys by that kind.
 func TestNamedThing(t *testing.T) {
