@@ -217,8 +217,8 @@ var abbrevs = map[string]string{
 
 // ambiguous are abbreviations of several things (see abbrevs), raw
 // headers whatever their case ("Ast" of a basketball or a football
-// table).
-var ambiguous = map[string]bool{"ast": true, "so": true, "ppg": true, "r": true, "t": true, "h": true}
+// table; "Ret" retired from a race, or return touchdowns).
+var ambiguous = map[string]bool{"ast": true, "so": true, "ppg": true, "r": true, "t": true, "h": true, "ret": true, "ret.": true}
 
 // Words is a header as a question says it: an abbreviation ("Pos",
 // "GP") spelled out, anything else unchanged.

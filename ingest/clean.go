@@ -124,6 +124,33 @@ func Shape(t *table.Table, opts CleanOptions) (*graph.Shaped, *graph.Reject) {
 	return s, nil
 }
 
+// listsLinks reports whether a cell names two or more of the things it
+// links, each by its title's first word ("Athletics Ceremonies Football"
+// linking the Games' athletics and football): several things, though its
+// text is no list of their titles. A flag's country beside a name is not
+// named ("Roger Federer" linking Switzerland too).
+func listsLinks(c table.Cell) bool {
+	if len(c.Links) < 2 {
+		return false
+	}
+	words := map[string]bool{}
+	for _, w := range strings.Fields(graph.NormText(c.Text)) {
+		words[w] = true
+	}
+	named, seen := 0, map[string]bool{}
+	for _, l := range c.Links {
+		fs := strings.Fields(graph.NormText(l))
+		if len(fs) == 0 || seen[l] {
+			continue
+		}
+		seen[l] = true
+		if words[fs[0]] {
+			named++
+		}
+	}
+	return named >= 2
+}
+
 // formerNames makes text of a link a table writes by another name of the
 // linked thing in time, where other cells write its title: "Brooklyn
 // Dodgers" of a 1950 row linking Los Angeles Dodgers, the later rows'
@@ -340,6 +367,8 @@ func profile(t *table.Table, rows [][]table.Cell, s *graph.Shaped) ([]*colInfo, 
 			v := vs[0]
 			if len(vs) > 1 {
 				v = cellValue(c, graph.TypeText) // a multi-link cell as key is its text
+			}
+			if len(vs) > 1 || listsLinks(c) {
 				ci.several++
 			}
 			ci.vals = append(ci.vals, v)
@@ -573,6 +602,9 @@ func cutNotes(col []table.Cell) {
 		}
 		if !mayHoldNote(text) {
 			continue // most cells: no pattern below can match
+		}
+		if len(c.Links) == 1 && graph.NormText(c.Links[0]) == graph.NormText(text) {
+			continue // "They Died with Their Boots On" linking its own title: a name, no note
 		}
 		if m := footSign.FindStringSubmatch(text); m != nil {
 			text = m[1] // "Green Island ‡": the table's footnote sign

@@ -525,6 +525,7 @@ func TestCutNotes(t *testing.T) {
 		{Text: "Mount Leinster Rangers 1-13", Links: []string{"Mount Leinster Rangers GAA"}},
 		{Text: "Clara 3-20", Links: nil},
 		{Text: "Lego Harry Potter: Years 1–4", Links: []string{"Lego Harry Potter: Years 1–4"}},
+		{Text: "They Died with Their Boots On", Links: []string{"They Died with Their Boots On"}},
 		{Text: "Route 66 3-4", Links: []string{"Interstate 40"}},
 		{Text: "Green Island ‡"}, {Text: "Baltimore Bullets*", Links: []string{"Baltimore Bullets (1944–1954)"}}, {Text: "5*"},
 		{Text: "Phil English Redistricted from the 21st district (now obsolete)", Links: []string{"Phil English", "Pennsylvania's 21st congressional district"}},
@@ -556,6 +557,7 @@ func TestCutNotes(t *testing.T) {
 		{"Mount Leinster Rangers", []string{"Mount Leinster Rangers GAA"}},
 		{"Clara 3-20", nil}, // unlinked: the cell's text (no name, nameCell)
 		{"Lego Harry Potter: Years 1–4", []string{"Lego Harry Potter: Years 1–4"}},
+		{"They Died with Their Boots On", []string{"They Died with Their Boots On"}},
 		{"Route 66 3-4", []string{"Interstate 40"}},
 		{"Green Island", nil}, {"Baltimore Bullets", []string{"Baltimore Bullets (1944–1954)"}}, {"5*", nil},
 		{"Phil English", []string{"Phil English"}},
@@ -824,6 +826,16 @@ func TestFormerNames(t *testing.T) {
 		if formerName(c[0], c[1]) {
 			t.Errorf("%q is no former name of %q", c[0], c[1])
 		}
+	}
+}
+
+// TestListsLinks: a cell naming two of its links lists two things; a
+// name beside its flag's country does not.
+func TestListsLinks(t *testing.T) {
+	sports := table.Cell{Text: "Athletics Ceremonies Football", Links: []string{"Athletics at the 2003 Pan American Games", "Football at the 2003 Pan American Games"}}
+	flag := table.Cell{Text: "Roger Federer", Links: []string{"Switzerland", "Roger Federer"}}
+	if !listsLinks(sports) || listsLinks(flag) {
+		t.Errorf("listsLinks: sports %v, flag %v", listsLinks(sports), listsLinks(flag))
 	}
 }
 

@@ -47,6 +47,8 @@ var notNameKeys = map[string]bool{
 	// A fighter's or a team's opponents: the rows are its bouts and
 	// games, whose record and result are its own.
 	"opponent": true, "opponents": true, "opposition": true, "opposing team": true, "vs": true, "versus": true,
+	// A podium's lower places: "list the thirds" of a race's editions.
+	"second": true, "third": true, "runner-up": true, "runners-up": true, "third place": true, "fourth place": true,
 }
 
 // plainKeys reports whether the keys of t read as the names of the
@@ -479,11 +481,11 @@ func (s *synth) plainColumn(t *graph.Tree, c int, keys []uint32) bool {
 	switch strings.Join(strings.Fields(strings.NewReplacer(".", " ").Replace(h)), " ") {
 	case "no", "number", "nos", "sl no", "s no", "sr no", "serial no", "serial number":
 		return false // a shirt's or a list's number, read as a count
-	case "until", "till", "since", "from", "to", "before", "after", "used", "in service", "in use", "active":
+	case "until", "till", "since", "from", "to", "before", "after", "used", "in service", "in use", "active", "overall":
 		return false // "give their until": a preposition is no attribute's name
 	case "to par", "+/-", "+/– par":
 		return false // "+14" over par, read as 14
-	case "season", "week", "game", "match", "round", "year", "league", "cup", "fa cup", "league cup", "europe", "continental", "overall":
+	case "season", "week", "game", "match", "round", "year", "league", "cup", "fa cup", "league cup", "europe", "continental":
 		if t.Columns[c].Datatype == graph.TypeNumber {
 			return false // "their season": a season's attendance; "their league": league goals
 		}

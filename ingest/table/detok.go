@@ -30,6 +30,8 @@ func Detokenize(s string) string {
 			switch {
 			case single:
 				attachLeft, single = true, false
+			case strings.HasSuffix(prev, "in") && len(prev) > 3:
+				attachLeft = true // "Runnin ' Bulldogs": a dropped g
 			case prev != "" && !strings.HasSuffix(prev, "s") && !strings.HasSuffix(prev, "S"):
 				attachRight, single = true, true
 			default:
