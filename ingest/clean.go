@@ -124,6 +124,39 @@ func Shape(t *table.Table, opts CleanOptions) (*graph.Shaped, *graph.Reject) {
 	return s, nil
 }
 
+// thousandsDots writes the thousands a column of counts groups with dots
+// ("14.283" seats, "12.000") with commas, where every dotted cell is such
+// a group: read as decimals, 12.000 would be 12.
+func thousandsDots(h string, col []table.Cell) {
+	if !countHeader.MatchString(h) {
+		return
+	}
+	n := 0
+	for _, c := range col {
+		t := strings.TrimSpace(c.Text)
+		if !strings.Contains(t, ".") {
+			continue
+		}
+		if !dottedThousands.MatchString(t) {
+			return
+		}
+		n++
+	}
+	if n == 0 {
+		return
+	}
+	for i, c := range col {
+		if t := strings.TrimSpace(c.Text); dottedThousands.MatchString(t) {
+			col[i].Text = strings.ReplaceAll(t, ".", ",")
+		}
+	}
+}
+
+var (
+	countHeader     = regexp.MustCompile(`(?i)capacity|population|attendance|seats|spectators|inhabitants|visitors`)
+	dottedThousands = regexp.MustCompile(`^\d{1,3}(?:\.\d{3})+$`)
+)
+
 // listsLinks reports whether a cell names two or more of the things it
 // links, each by its title's first word ("Athletics Ceremonies Football"
 // linking the Games' athletics and football): several things, though its
@@ -329,6 +362,7 @@ func profile(t *table.Table, rows [][]table.Cell, s *graph.Shaped) ([]*colInfo, 
 		cutDetails(col)
 		cutNotes(col)
 		splitLinks(col)
+		thousandsDots(h, col)
 		reason := dropReason(h, col)
 		if reason == "" && groupFigure(rows, j) {
 			reason = graph.DropGroupFigure
@@ -511,6 +545,9 @@ var legendMark = regexp.MustCompile(`^(.*\S)\s*\[[A-Za-z][A-Za-z .]{0,19}\]$`)
 var (
 	noteDigit = regexp.MustCompile(`^(.*\p{Ll})\d$`)
 	iocCode   = regexp.MustCompile(`^(.*\pL\.?)\s*\(\s*[A-Z]{3}\s*\)$`)
+	// seasonNote matches a club's name with a link to its season
+	// ("Bradford Bulls (2014 season)").
+	seasonNote = regexp.MustCompile(`^(.*\pL\.?)\s*\(\s*\d{4}(?:\s*[–-]\s*\d{2,4})?\s+season\s*\)$`)
 	// langLink matches a name with the code of another language's
 	// Wikipedia that has its article ("Theodore Akimenko (ru)").
 	langLink = regexp.MustCompile(`^(.*\pL\.?)\s*\(\s*[a-z]{2,3}\s*\)$`)
@@ -634,6 +671,12 @@ func cutNotes(col []table.Cell) {
 		} else if m := langLink.FindStringSubmatch(text); m != nil {
 			text = m[1] // "Theodore Akimenko (ru)": a link to the Russian Wikipedia
 			col[i].Text = text
+		} else if m := seasonNote.FindStringSubmatch(text); m != nil {
+			// "Bradford Bulls (2014 season)": the club, and a link to its
+			// season's page
+			text = m[1]
+			col[i].Text = text
+			col[i].Links = slices.DeleteFunc(slices.Clone(c.Links), func(l string) bool { return strings.Contains(strings.ToLower(l), " season") })
 		}
 		m := rosterNote.FindStringSubmatch(text)
 		if m == nil {

@@ -526,6 +526,7 @@ func TestCutNotes(t *testing.T) {
 		{Text: "Clara 3-20", Links: nil},
 		{Text: "Lego Harry Potter: Years 1–4", Links: []string{"Lego Harry Potter: Years 1–4"}},
 		{Text: "They Died with Their Boots On", Links: []string{"They Died with Their Boots On"}},
+		{Text: "Bradford Bulls (2014 season)", Links: []string{"Bradford Bulls", "2014 Bradford Bulls season"}},
 		{Text: "Route 66 3-4", Links: []string{"Interstate 40"}},
 		{Text: "Green Island ‡"}, {Text: "Baltimore Bullets*", Links: []string{"Baltimore Bullets (1944–1954)"}}, {Text: "5*"},
 		{Text: "Phil English Redistricted from the 21st district (now obsolete)", Links: []string{"Phil English", "Pennsylvania's 21st congressional district"}},
@@ -558,6 +559,7 @@ func TestCutNotes(t *testing.T) {
 		{"Clara 3-20", nil}, // unlinked: the cell's text (no name, nameCell)
 		{"Lego Harry Potter: Years 1–4", []string{"Lego Harry Potter: Years 1–4"}},
 		{"They Died with Their Boots On", []string{"They Died with Their Boots On"}},
+		{"Bradford Bulls", []string{"Bradford Bulls"}},
 		{"Route 66 3-4", []string{"Interstate 40"}},
 		{"Green Island", nil}, {"Baltimore Bullets", []string{"Baltimore Bullets (1944–1954)"}}, {"5*", nil},
 		{"Phil English", []string{"Phil English"}},
@@ -826,6 +828,26 @@ func TestFormerNames(t *testing.T) {
 		if formerName(c[0], c[1]) {
 			t.Errorf("%q is no former name of %q", c[0], c[1])
 		}
+	}
+}
+
+// TestThousandsDots: a capacity column grouping thousands with dots reads
+// as thousands; a column of decimals, or of another figure, stays.
+func TestThousandsDots(t *testing.T) {
+	col := []table.Cell{{Text: "14.283"}, {Text: "12.000"}, {Text: "6.390"}, {Text: "800"}}
+	thousandsDots("Capacity", col)
+	if col[0].Text != "14,283" || col[1].Text != "12,000" || col[3].Text != "800" {
+		t.Errorf("capacity: %v", col)
+	}
+	times := []table.Cell{{Text: "11.380"}, {Text: "11.2"}}
+	thousandsDots("Capacity", times)
+	if times[0].Text != "11.380" {
+		t.Error("a column with a decimal is left alone")
+	}
+	race := []table.Cell{{Text: "11.380"}}
+	thousandsDots("Time", race)
+	if race[0].Text != "11.380" {
+		t.Error("a time is no count")
 	}
 }
 
