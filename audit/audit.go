@@ -1260,7 +1260,9 @@ func (a *Auditor) lostTwin(tr *graph.Tree) (string, error) {
 				have++
 			}
 		}
-		if heads[headerKey(tr.KeyHeader)] && 2*have >= len(tr.Columns) {
+		// Half the headers, or a caption of its own the two share
+		// ("Regular Season" over skaters and over goaltenders)
+		if heads[headerKey(tr.KeyHeader)] && (2*have >= len(tr.Columns) || tr.Caption != "" && rj.Caption == tr.Caption && rj.Section == tr.Section) {
 			d = rj.Reason + ": " + rj.Source
 			break
 		}

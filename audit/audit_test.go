@@ -243,6 +243,7 @@ func TestPlain(t *testing.T) {
 		"Sweden at the Olympics":                   "Sweden",
 		"Murder at the Vicarage":                   "Murder at the Vicarage",
 		"Communist Party of India (Marxist)":       "Communist Party of India (Marxist)",
+		"Janata Dal (Secular)":                     "Janata Dal (Secular)",
 	} {
 		if got := audit.Plain(name, true); got != want {
 			t.Errorf("Plain(%q) = %q, want %q", name, got, want)

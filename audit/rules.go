@@ -168,12 +168,20 @@ func disambiguator(p string) bool {
 	}
 	fs := strings.Fields(p)
 	// "Communist Party of India (Marxist)": a creed is part of the name.
-	if l := strings.ToLower(fs[0]); len(fs) == 1 && (strings.HasSuffix(l, "ist") || strings.HasSuffix(l, "ists") || strings.HasSuffix(l, "ism")) {
-		return false
+	if l := strings.ToLower(fs[0]); len(fs) == 1 && (strings.HasSuffix(l, "ist") || strings.HasSuffix(l, "ists") || strings.HasSuffix(l, "ism") || partyQualifier[l]) {
+		return false // "Janata Dal (Secular)": another party than Janata Dal
 	}
 	// "(American football)", "(The Vines song)": a class word closes it.
 	last := []rune(fs[len(fs)-1])
 	return len(fs) == 1 || unicode.IsLower(last[0])
+}
+
+// partyQualifier are the words a party's or body's name closes on in
+// parentheses, which are its name, not Wikipedia's disambiguator.
+var partyQualifier = map[string]bool{
+	"secular": true, "democratic": true, "united": true, "revolutionary": true, "progressive": true, "official": true,
+	"provisional": true, "reformed": true, "liberal": true, "popular": true, "unity": true, "renewal": true,
+	"pluralist": true, "orthodox": true, "continuing": true, "anti-treaty": true, "pro-treaty": true,
 }
 
 // numberedPart matches a parenthesis numbering a part of a series.

@@ -1486,12 +1486,13 @@ var stateForm = map[string]bool{
 
 var parenNote = regexp.MustCompile(`\([^()]*\)`)
 
-// codeMismatch reports whether a cell of one or two capitals links an
-// article whose words start with none of them: "FW" linking Midfielder,
+// codeMismatch reports whether a cell of two capitals links an article
+// whose words start with neither: "FW" linking Midfielder,
 // the source's link wrong. The cell's value is what it shows.
 func codeMismatch(text, title string) bool {
 	text = strings.TrimSpace(text)
-	if len(text) == 0 || len(text) > 2 || strings.ToUpper(text) != text || !strings.ContainsFunc(text, unicode.IsLetter) {
+	// "K" linking Placekicker: one letter is a code of any word
+	if len(text) != 2 || strings.ToUpper(text) != text || !strings.ContainsFunc(text, unicode.IsLetter) {
 		return false
 	}
 	for _, w := range strings.Fields(parenNote.ReplaceAllString(title, " ")) {

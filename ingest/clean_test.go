@@ -621,6 +621,7 @@ func TestFlagAndYearLinks(t *testing.T) {
 		{"FW", "Midfielder", false},
 		{"MF", "Midfielder", true},
 		{"C", "Center (American football)", true},
+		{"K", "Placekicker", true},
 		{"July 9, 1959 (age 60) in Seoul", "Seoul", false},
 		{"Chicago Bears (2)", "Chicago Bears", true},
 		{"BYU", "BYU–Hawaii Seasiders men's basketball", false},

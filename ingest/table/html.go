@@ -512,6 +512,17 @@ func hidden(n *html.Node) bool {
 	return false
 }
 
+// noteAnchor reports whether a is a link to a note of its own page whose
+// text is a mark ("3", "a", "[N]"): a footnote without the reference
+// class.
+func noteAnchor(a *html.Node) bool {
+	if !strings.HasPrefix(attr(a, "href"), "#") {
+		return false
+	}
+	t := strings.Trim(strings.TrimSpace(textOf(a, nil)), "[]")
+	return t != "" && len([]rune(t)) <= 3 && !strings.ContainsRune(t, ' ')
+}
+
 // textOf returns the visible text of n, white space collapsed, and appends
 // the canonical titles of its article links to *links (when links is not
 // nil), each once.
@@ -547,6 +558,9 @@ func textOf(n *html.Node, links *[]string) string {
 			case atom.Img, atom.Script, atom.Style, atom.Noscript, atom.Meta, atom.Link:
 				continue
 			case atom.A:
+				if noteAnchor(c) {
+					continue // "1939<a href="#Notes"><sup>3</sup></a>": the page's note, not "19393"
+				}
 				if links != nil {
 					if t := Title(attr(c, "href")); t != "" && !contains(*links, t) {
 						if hasText(c) {

@@ -773,3 +773,25 @@ func TestAlphabeticHead(t *testing.T) {
 		t.Error("unsorted is no head")
 	}
 }
+
+// TestHTMLNoteAnchor: a link to the page's own note, marked by a figure,
+// is no part of the cell ("1939" with note 3 is not "19393").
+func TestHTMLNoteAnchor(t *testing.T) {
+	const page = `<html><head><title>Records - Wikipedia</title></head><body><h1>Records</h1>
+<table class="wikitable">
+<tr><th>Player</th><th>Date</th></tr>
+<tr><td>Jim Tabor</td><td>July 4, <a href="/wiki/1939_in_baseball">1939</a><a href="#Notes"><sup>3</sup></a></td></tr>
+<tr><td>Tony Lazzeri</td><td>May 24, 1936 <a href="#See_also">see also</a></td></tr>
+</table></body></html>`
+	tables, err := ParseHTML("records.html", strings.NewReader(page), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := tables[0].Rows
+	if got := rows[0][1].Text; got != "July 4, 1939" {
+		t.Errorf("date %q, want July 4, 1939", got)
+	}
+	if got := rows[1][1].Text; got != "May 24, 1936 see also" {
+		t.Errorf("a link of words stays: %q", got)
+	}
+}
