@@ -610,6 +610,8 @@ func (c cellTexts) addText(id uint32, name string, v Value) {
 	}
 }
 
+// vote records one cell of an article titled name written as surface: the
+// surface when Writes takes it, else the title ("").
 func (c cellTexts) vote(id uint32, name, surface string) {
 	t := c[id]
 	if t == nil {

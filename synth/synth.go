@@ -257,9 +257,6 @@ type synth struct {
 	relstab map[string]bool
 	groups  int
 	cut     int // trees their source cut, left out as bases
-	// pageTrees lists the trees of each page (positions in trees), and
-	// pageNames the names its keys show, built on first use.
-	pageTrees map[string][]int
 	// headerPages counts the pages whose tables head a column so
 	// (headerKey): a header many pages use is a name people give
 	// that attribute.
@@ -267,7 +264,6 @@ type synth struct {
 	// countsHeaders is whether the store's tables come from enough
 	// series (minStems) for headerPages to tell common headers.
 	countsHeaders bool
-	pageNames     map[string]map[string]bool
 	// requireHop drops Basic candidates with no attribute beyond the
 	// table (the first round over the trees).
 	requireHop bool
