@@ -1247,7 +1247,8 @@ func (a *Auditor) lostTwin(tr *graph.Tree) (string, error) {
 	for _, rj := range rejs {
 		// A tree without section or caption is titled like any table of
 		// its page (untitledLike); the headers below must still agree.
-		if (rj.Section != tr.Section || rj.Caption != tr.Caption) && (tr.Section != "" || tr.Caption != "") {
+		if (rj.Section != tr.Section || rj.Caption != tr.Caption) && (tr.Section != "" || tr.Caption != "") &&
+			(tr.Caption == "" || rj.Caption != tr.Caption) {
 			continue
 		}
 		heads := map[string]bool{}
@@ -1310,7 +1311,9 @@ func (a *Auditor) twinsOf(tr *graph.Tree) ([]uint32, error) {
 		if err != nil {
 			return nil, err
 		}
-		if o.Section == tr.Section && o.Caption == tr.Caption || untitledLike(tr, o.KeyHeader) {
+		// A question names a table by its caption when it has one
+		// ("Players Out" of the winter and of the summer transfers)
+		if o.Section == tr.Section && o.Caption == tr.Caption || tr.Caption != "" && o.Caption == tr.Caption || untitledLike(tr, o.KeyHeader) {
 			out = append(out, id)
 		}
 	}

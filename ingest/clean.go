@@ -224,6 +224,10 @@ func formerName(surface, title string) bool {
 	if len(s) < 2 || len(t) < 2 || s[len(s)-1] != t[len(t)-1] || s[0] == t[0] {
 		return false
 	}
+	// "Akali Dal" of Shiromani Akali Dal: the title's tail, a short name
+	if len(s) < len(t) && slices.Equal(s, t[len(t)-len(s):]) {
+		return false
+	}
 	return !strings.HasPrefix(s[0], t[0]) && !strings.HasPrefix(t[0], s[0])
 }
 

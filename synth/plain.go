@@ -943,10 +943,11 @@ func (s *synth) texts(ts []*graph.Tree, id uint32) []string {
 }
 
 // listItems splits a cell listing several things ("Spanish, English,
-// Italian", "French and Hebrew") into its items, the whole cell first.
+// Italian", "French and Hebrew", "Michael Jacobs & April Kelly") into its
+// items, the whole cell first.
 func listItems(v string) []string {
 	out := []string{v}
-	f := func(r rune) bool { return r == ',' || r == ';' || r == '/' }
+	f := func(r rune) bool { return r == ',' || r == ';' || r == '/' || r == '&' }
 	for _, p := range strings.FieldsFunc(strings.ReplaceAll(v, " and ", ","), f) {
 		if p = strings.TrimSpace(p); p != "" && p != v {
 			out = append(out, p)

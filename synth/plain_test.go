@@ -208,9 +208,10 @@ func TestConceptLetter(t *testing.T) {
 // Wing" a left and a right wing.
 func TestListItems(t *testing.T) {
 	for v, want := range map[string][]string{
-		"French, Hebrew":  {"French, Hebrew", "French", "Hebrew"},
-		"Left/Right Wing": {"Left/Right Wing", "Left", "Right Wing", "Left Wing", "Right Wing"},
-		"Centre":          {"Centre"},
+		"French, Hebrew":               {"French, Hebrew", "French", "Hebrew"},
+		"Left/Right Wing":              {"Left/Right Wing", "Left", "Right Wing", "Left Wing", "Right Wing"},
+		"Centre":                       {"Centre"},
+		"Michael Jacobs & April Kelly": {"Michael Jacobs & April Kelly", "Michael Jacobs", "April Kelly"},
 	} {
 		if got := listItems(v); !slices.Equal(got, want) {
 			t.Errorf("listItems(%q) = %q, want %q", v, got, want)
