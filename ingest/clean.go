@@ -601,6 +601,40 @@ var personTitle = regexp.MustCompile(`^(?:Dr\.?|Sir|Dame)\s+(\p{Lu}\S*\s+\S.*)$`
 // WhowinP": title holders, promoted), their superscript lost.
 var legendLetters = regexp.MustCompile(`^(\S.*\s\S*\p{Ll}{2})\p{Lu}{1,2}$`)
 
+// sortPrefixed returns the name a cell's one link titles when the cell is
+// that name after one word of a sort key ("Szuminski Jason Szuminski",
+// "Garcia Chris Taylor" linking Chris Taylor (baseball)).
+func sortPrefixed(text string, links []string) (string, bool) {
+	if len(links) != 1 {
+		return "", false
+	}
+	title := links[0]
+	if i := strings.Index(title, " ("); i > 0 {
+		title = title[:i] // "Chris Taylor (baseball)"
+	}
+	if len(text) <= len(title) {
+		return "", false // most cells: the title itself, or shorter
+	}
+	head, rest, ok := strings.Cut(text, " ")
+	// One capitalised word of letters: not "at" or "vs" of a game, nor
+	// a mark ("*", "/")
+	if !ok || !capitalLetters(head) || !strings.Contains(title, " ") || graph.NormText(rest) != graph.NormText(title) {
+		return "", false
+	}
+	return strings.TrimSpace(rest), true
+}
+
+// capitalLetters reports whether w is a word of letters that starts with
+// a capital.
+func capitalLetters(w string) bool {
+	for i, r := range w {
+		if !unicode.IsLetter(r) || i == 0 && !unicode.IsUpper(r) {
+			return false
+		}
+	}
+	return w != ""
+}
+
 // legalForm reports whether text ends in a company's legal form written
 // with a closing capital ("Univention GmbH"), which is no legend's letter.
 func legalForm(text string) bool {
@@ -640,6 +674,10 @@ func cutNotes(col []table.Cell) {
 		if m := styledName(text, styled); m != "" {
 			text = m // "Rt Hon Dr H.V. Evatt": a member's style, not his name
 			col[i].Text = text
+		}
+		if name, ok := sortPrefixed(text, c.Links); ok {
+			col[i].Text = name // "Garcia Chris Taylor" linking Chris Taylor: a sort key run into the name
+			continue
 		}
 		if !mayHoldNote(text) {
 			continue // most cells: no pattern below can match
