@@ -181,27 +181,28 @@ func (s *synth) rankedTop(t *graph.Tree) bool {
 	for c, col := range t.Columns {
 		switch headerKey(col.Header) {
 		case "rank", "pos", "position", "place", "ranking", "number", "#":
-		default:
-			continue
-		}
-		seen := map[int]bool{}
-		for _, r := range t.Rows {
-			for _, v := range r.Values[c] {
-				txt := strings.TrimRight(strings.TrimLeft(strings.TrimSpace(s.shownText(t, v)), "T="), "stndrh.")
-				if n, err := strconv.Atoi(txt); err == nil {
-					seen[n] = true
-				}
+			if s.ranksRows(t, c) {
+				return true
 			}
-		}
-		if len(seen) >= len(t.Rows)/2 && seen[1] && !seen[len(t.Rows)+1] && len(t.Rows) >= 5 {
-			return true
 		}
 	}
 	return false
 }
 
-// placeKeys are key headers naming where a row's thing is.
-var placeKeys = map[string]bool{"city": true, "location": true, "town": true, "country": true, "state": true, "province": true, "city/town": true}
+// ranksRows reports whether column c of t numbers its rows from 1 ("1st",
+// "T2", "3") to no more than it has.
+func (s *synth) ranksRows(t *graph.Tree, c int) bool {
+	seen := map[int]bool{}
+	for _, r := range t.Rows {
+		for _, v := range r.Values[c] {
+			txt := strings.TrimRight(strings.TrimLeft(strings.TrimSpace(s.shownText(t, v)), "T="), "stndrh.")
+			if n, err := strconv.Atoi(txt); err == nil {
+				seen[n] = true
+			}
+		}
+	}
+	return len(seen) >= len(t.Rows)/2 && seen[1] && !seen[len(t.Rows)+1] && len(t.Rows) >= 5
+}
 
 // roundTop reports whether t ranks exactly a round number of rows (10,
 // 20, 25, 50, 100) by a "Rank" column, under a title that does not say
@@ -216,9 +217,9 @@ func (s *synth) roundTop(t *graph.Tree) bool {
 	if topWords.MatchString(t.Section + " " + t.Caption) {
 		return false // "Top 10 albums": the title says so
 	}
-	for _, col := range t.Columns {
+	for c, col := range t.Columns {
 		if headerKey(col.Header) == "rank" {
-			return s.rankedTop(&graph.Tree{Columns: []graph.Column{col}, Rows: rowsOf(t, col.Name), Shown: t.Shown})
+			return s.ranksRows(t, c)
 		}
 	}
 	// The build drops a rank that only numbers the rows ("Rank: rank
@@ -239,15 +240,8 @@ var gamesPage = regexp.MustCompile(`^\d{4} (?:Summer |Winter )?(?:Olympics|Paral
 
 var topWords = regexp.MustCompile(`(?i)\b(top|leading|most|largest|biggest|highest|best|greatest|tallest|longest|busiest|oldest|youngest)\b`)
 
-// rowsOf is t's rows with only the column of relation rel.
-func rowsOf(t *graph.Tree, rel string) []graph.Row {
-	c := colIndex(t, rel)
-	out := make([]graph.Row, len(t.Rows))
-	for i, r := range t.Rows {
-		out[i] = graph.Row{Key: r.Key, Values: [][]uint32{r.Values[c]}}
-	}
-	return out
-}
+// placeKeys are key headers naming where a row's thing is.
+var placeKeys = map[string]bool{"city": true, "location": true, "town": true, "country": true, "state": true, "province": true, "city/town": true}
 
 // rowsNamedElsewhere reports whether a column of t other than its key is
 // headed as the rows' own name ("Title", "Name", "Film"): the key is then
