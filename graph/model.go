@@ -3,6 +3,7 @@ package graph
 import (
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // Datatype is the type of a value: of an entity, of a relation's objects, of
@@ -151,7 +152,32 @@ func Writes(name, surface string) bool {
 	if len(s) > len(n) && strings.ContainsAny(surface, "(%") {
 		return false
 	}
-	return !strings.HasSuffix(n, " "+s) || !personLike(n) || strings.Contains(s, " ")
+	if i := strings.Index(name, " ("); i > 0 {
+		n = NormText(name[:i]) // "Egan" for "Joe Egan (rugby league)": a surname all the same
+	}
+	return !strings.HasSuffix(n, " "+s) || !personLike(n) || strings.Contains(s, " ") || commonWords(name)
+}
+
+// commonWords reports whether a title has a word in lower case other than
+// a name's particle ("Association football", "Ice hockey"): a thing's
+// name, not a person's, whose last word the table may write for it.
+func commonWords(name string) bool {
+	if i := strings.IndexAny(name, "(,"); i >= 0 {
+		name = name[:i] // "Joe Egan (rugby league)": the qualifier aside
+	}
+	for _, w := range strings.Fields(name) {
+		r, _ := utf8.DecodeRuneInString(w)
+		if unicode.IsLower(r) && !particle[w] {
+			return true
+		}
+	}
+	return false
+}
+
+// particle are the lower-case words of people's names.
+var particle = map[string]bool{
+	"de": true, "da": true, "di": true, "do": true, "dos": true, "das": true, "del": true, "della": true, "der": true, "den": true,
+	"van": true, "von": true, "la": true, "le": true, "du": true, "bin": true, "ibn": true, "al": true, "y": true, "e": true, "ter": true, "ten": true, "zu": true,
 }
 
 // capitalWord reports whether w is one capitalised word ("Ray" of Ray

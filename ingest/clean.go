@@ -365,6 +365,13 @@ func profile(t *table.Table, rows [][]table.Cell, s *graph.Shaped) ([]*colInfo, 
 		col := column(rows, j)
 		cutDetails(col)
 		cutNotes(col)
+		if nicknames(h) {
+			// "Bears" linking Northern Colorado Bears: the column gives
+			// the name the team goes by, the text, not the team
+			for i := range col {
+				col[i].Links = nil
+			}
+		}
 		splitLinks(col)
 		thousandsDots(h, col)
 		reason := dropReason(h, col)
@@ -624,6 +631,51 @@ func sortPrefixed(text string, links []string) (string, bool) {
 	return strings.TrimSpace(rest), true
 }
 
+// nicknames reports whether a header heads the names teams or people go
+// by ("Nickname", "Nickname(s)", "Mascot").
+func nicknames(h string) bool {
+	switch normHeader(h) {
+	case "nickname", "nicknames", "nickname s", "nickname(s)", "mascot", "mascots":
+		return true
+	}
+	return false
+}
+
+// postNominal returns the name a cell writes before a person's
+// post-nominal letters ("Eric Ashton MBE" linking Eric Ashton and the
+// Order of the British Empire), with the links that name it: the honour
+// is not the person's name. Only where a link names what is left, of two
+// words or more ("Young MC" is a name).
+func postNominal(text string, links []string) (string, []string, bool) {
+	words := strings.Fields(text)
+	n := len(words)
+	for n > 2 && postNominals[strings.TrimRight(words[n-1], ",")] {
+		n--
+	}
+	if n == len(words) {
+		return "", nil, false
+	}
+	name := strings.TrimRight(strings.Join(words[:n], " "), ",")
+	var keep []string
+	for _, l := range links {
+		if slices.ContainsFunc(linkNames(l), func(s string) bool { return graph.NormText(s) == graph.NormText(name) }) {
+			keep = append(keep, l)
+		}
+	}
+	if len(keep) != 1 {
+		return "", nil, false
+	}
+	return name, keep, true
+}
+
+// postNominals are the letters British and Commonwealth honours put after
+// a name.
+var postNominals = map[string]bool{
+	"MBE": true, "OBE": true, "CBE": true, "KBE": true, "DBE": true, "GBE": true, "VC": true, "GC": true,
+	"DSO": true, "DFC": true, "MC": true, "QC": true, "KC": true, "CH": true, "OM": true, "MP": true,
+	"FRS": true, "OAM": true, "AO": true, "AC": true, "KCB": true, "GCB": true, "CB": true, "KG": true,
+}
+
 // capitalLetters reports whether w is a word of letters that starts with
 // a capital.
 func capitalLetters(w string) bool {
@@ -684,6 +736,10 @@ func cutNotes(col []table.Cell) {
 		}
 		if len(c.Links) == 1 && graph.NormText(c.Links[0]) == graph.NormText(text) {
 			continue // "They Died with Their Boots On" linking its own title: a name, no note
+		}
+		if name, links, ok := postNominal(text, c.Links); ok {
+			col[i].Text, col[i].Links = name, links // "Eric Ashton MBE": the name, not his order
+			continue
 		}
 		if m := footSign.FindStringSubmatch(text); m != nil {
 			text = m[1] // "Green Island ‡": the table's footnote sign
@@ -1400,7 +1456,7 @@ func cellValue(c table.Cell, typ graph.Datatype) graph.Value {
 		!lastOfList(text, c.Links[0]) && !embeddedLink(text, c.Links[0]) && !programLink(text, c.Links[0]) && !codeMismatch(text, c.Links[0]) &&
 		// "Inverness vicinity" linking Inverness, Florida (the National
 		// Register's listings) names a place near the town: its text.
-		!((pairText(text) || strings.Contains(text, "; ")) && unlinkedNames(c)) && !strings.HasSuffix(text, " vicinity") &&
+		!((pairText(text) || strings.Contains(text, "; ")) && unlinkedNames(c) && !teamAtGames(text, c.Links[0])) && !strings.HasSuffix(text, " vicinity") &&
 		(typ == graph.TypeEntity || typ == graph.TypeText && linkIsCell(text, c.Links[0])) {
 		l := c.Links[0]
 		return graph.Value{Key: "w:" + l, Name: l, Type: graph.TypeEntity, URL: table.URL(l), Surface: text}
@@ -1594,6 +1650,23 @@ func unlinkedNames(c table.Cell) bool {
 	}
 	return false
 }
+
+// teamAtGames reports whether a cell names the nation whose team at the
+// Games it links, with or without its code: "Trinidad and Tobago (TRI)"
+// linking Trinidad and Tobago at the 1971 Pan American Games, one nation
+// for all its "and".
+func teamAtGames(text, title string) bool {
+	who, _, ok := strings.Cut(title, " at the ")
+	if !ok {
+		return false
+	}
+	if strings.Contains(text, "(") {
+		text = nationCode.ReplaceAllString(text, " ")
+	}
+	return graph.NormText(text) == graph.NormText(who)
+}
+
+var nationCode = regexp.MustCompile(`\(\s*[A-Z]{3}\s*\)`)
 
 // linkNames are the texts a cell may write for a link titled l, longest
 // first: the title, and its head before ", " or " (".

@@ -539,6 +539,9 @@ func TestCutNotes(t *testing.T) {
 		{Text: "Sreten Ninković (YUG)", Links: []string{"Sreten Ninković", "Federal republic of yugoslavia"}},
 		{Text: "817 km2"}, {Text: "Wolfgang Puck (retired)", Links: []string{"Wolfgang Puck"}},
 		{Text: "Johnny Green+"}, {Text: "Adrian Dantley^"}, {Text: "C++"}, {Text: "Minnesota Timberwolves (from Wash)", Links: []string{"Minnesota Timberwolves"}},
+		{Text: "Eric Ashton MBE", Links: []string{"Eric Ashton", "Member of the Order of the British Empire"}},
+		{Text: "Joe Egan CBE, DSO", Links: []string{"Joe Egan (rugby league)"}},
+		{Text: "Young MC", Links: []string{"Young MC"}}, {Text: "Radio One MC", Links: []string{"Master of ceremonies"}},
 	}
 	cutNotes(col)
 	want := []struct {
@@ -575,6 +578,9 @@ func TestCutNotes(t *testing.T) {
 		{"Sreten Ninković", []string{"Sreten Ninković"}},
 		{"817 km2", nil}, {"Wolfgang Puck", []string{"Wolfgang Puck"}},
 		{"Johnny Green", nil}, {"Adrian Dantley", nil}, {"C++", nil}, {"Minnesota Timberwolves", []string{"Minnesota Timberwolves"}},
+		{"Eric Ashton", []string{"Eric Ashton"}}, // his order is not his name
+		{"Joe Egan", []string{"Joe Egan (rugby league)"}},
+		{"Young MC", []string{"Young MC"}}, {"Radio One MC", []string{"Master of ceremonies"}}, // no link names what is left
 	}
 	for i, w := range want {
 		if col[i].Text != w.text || !slices.Equal(col[i].Links, w.links) {
@@ -600,6 +606,15 @@ func TestPairText(t *testing.T) {
 	one := table.Cell{Text: "Trinidad and Tobago", Links: []string{"Trinidad and Tobago"}}
 	if v := cellValue(one, graph.TypeEntity); v.Type != graph.TypeEntity {
 		t.Errorf("%q read as %v", one.Text, v.Type)
+	}
+}
+
+// TestNicknames: a column of the names teams go by is their text.
+func TestNicknames(t *testing.T) {
+	for h, want := range map[string]bool{"Nickname": true, "Nickname(s)": true, "Mascot": true, "Team": false, "Name": false} {
+		if got := nicknames(h); got != want {
+			t.Errorf("nicknames(%q) = %v, want %v", h, got, want)
+		}
 	}
 }
 
@@ -633,6 +648,8 @@ func TestFlagAndYearLinks(t *testing.T) {
 		{"BYU", "BYU–Hawaii Seasiders men's basketball", false},
 		{"Alabama Crimson Tide football", "Alabama Crimson Tide football", true},
 		{"Andrzej Stefanek", "Andrzej Stefanek", true},
+		{"Trinidad and Tobago (TRI)", "Trinidad and Tobago at the 1971 Pan American Games", true}, // a nation and its code
+		{"Trinidad and Tobago (Jamaica)", "Trinidad and Tobago at the 1971 Pan American Games", false},
 	} {
 		v := cellValue(table.Cell{Text: c.text, Links: []string{c.link}}, graph.TypeEntity)
 		if got := v.Type == graph.TypeEntity; got != c.entity {
