@@ -159,19 +159,30 @@ func Writes(name, surface string) bool {
 }
 
 // commonWords reports whether a title has a word in lower case other than
-// a name's particle ("Association football", "Ice hockey"): a thing's
-// name, not a person's, whose last word the table may write for it.
+// a name's particle ("Association football", "Ice hockey"), or a ship's
+// prefix: a thing's name, not a person's, whose last word the table may
+// write for it.
 func commonWords(name string) bool {
 	if i := strings.IndexAny(name, "(,"); i >= 0 {
 		name = name[:i] // "Joe Egan (rugby league)": the qualifier aside
 	}
-	for _, w := range strings.Fields(name) {
+	words := strings.Fields(name)
+	if len(words) > 1 && shipPrefix[words[0]] {
+		return true // "Balmoral" for MV Balmoral (2008): a ship
+	}
+	for _, w := range words {
 		r, _ := utf8.DecodeRuneInString(w)
 		if unicode.IsLower(r) && !particle[w] {
 			return true
 		}
 	}
 	return false
+}
+
+// shipPrefix are the prefixes of ships' names.
+var shipPrefix = map[string]bool{
+	"MV": true, "MS": true, "SS": true, "RMS": true, "HMS": true, "USS": true, "HMAS": true, "HMCS": true, "HMNZS": true,
+	"USNS": true, "USCGC": true, "SV": true, "PS": true, "TS": true, "MY": true, "RV": true, "NS": true, "INS": true,
 }
 
 // particle are the lower-case words of people's names.

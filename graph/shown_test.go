@@ -23,6 +23,7 @@ func TestWrites(t *testing.T) {
 		{"Association football", "Football", true},         // no person: a word in lower case
 		{"Joe Egan (rugby league)", "Egan", false},         // the qualifier's words aside
 		{"Vincent van Gogh", "Gogh", false},                // a particle
+		{"MV Balmoral (2008)", "Balmoral", true},           // a ship
 		{"Khawaja Khurshid Anwar", "Khurshid Anwar", true}, // a name of two words
 		{"University of Pittsburgh", "Pittsburgh", true},   // a draft's college column
 		{"Saint Mary's College of California", "St. Mary's (CA)", false},

@@ -102,7 +102,7 @@ func Shape(t *table.Table, opts CleanOptions) (*graph.Shaped, *graph.Reject) {
 		k := key.vals[i]
 		// A key cell that is its column's header ("Club" over "Pos", "W",
 		// "D": a second header row of sub-columns) is no key.
-		if k.Key == "" || summaryRow(rows[i]) || headerRow(rows[i], t.Header) || graph.NormText(rows[i][key.idx].Text) == graph.NormText(key.header) || ownGoals(rows[i][key.idx].Text) || wholeRow(rows[i][key.idx].Text, t.PageTitle) {
+		if k.Key == "" || summaryRow(rows[i]) || headerRow(rows[i], t.Header) || graph.NormText(rows[i][key.idx].Text) == graph.NormText(key.header) || ownGoals(rows[i][key.idx].Text) || wholeRow(rows[i][key.idx].Text, t.PageTitle) && !partLink(k, t.PageTitle) {
 			s.DroppedRows++
 			continue
 		}
@@ -365,6 +365,13 @@ func profile(t *table.Table, rows [][]table.Cell, s *graph.Shaped) ([]*colInfo, 
 		col := column(rows, j)
 		cutDetails(col)
 		cutNotes(col)
+		if namesSeveral(h) {
+			for i, c := range col {
+				if len(c.Links) == 1 && firstOfList(c.Text, c.Links[0]) {
+					col[i].Links = nil // "Buckwild, Prestige": two producers, one linked
+				}
+			}
+		}
 		if nicknames(h) {
 			// "Bears" linking Northern Colorado Bears: the column gives
 			// the name the team goes by, the text, not the team
@@ -635,7 +642,7 @@ func sortPrefixed(text string, links []string) (string, bool) {
 // by ("Nickname", "Nickname(s)", "Mascot").
 func nicknames(h string) bool {
 	switch normHeader(h) {
-	case "nickname", "nicknames", "nickname s", "nickname(s)", "mascot", "mascots":
+	case "nickname", "nicknames", "nickname(s)", "nickname ( s )", "mascot", "mascots":
 		return true
 	}
 	return false
@@ -1024,6 +1031,29 @@ func wholeRow(key, page string) bool {
 		}
 	}
 	return strings.Contains(p, " "+ws[at]+" of "+k+" ") || strings.Contains(p, " "+ws[at]+" in "+k+" ")
+}
+
+// partLink reports whether a key wholeRow takes for its page's whole
+// links one of the parts the page lists: "Lima" linking Lima District on
+// "List of districts of Lima" is a district that bears its city's name,
+// "State of Mexico" a state of Mexico.
+func partLink(k graph.Value, page string) bool {
+	if k.Type != graph.TypeEntity {
+		return false
+	}
+	name := " " + graph.NormText(k.Name) + " "
+	for _, w := range strings.Fields(graph.NormText(page)) {
+		if one, ok := divisions[w]; ok && strings.Contains(name, " "+one+" ") {
+			return true
+		}
+	}
+	return false
+}
+
+// divisions are the parts wholeRow's pages list, by their singular.
+var divisions = map[string]string{
+	"counties": "county", "parishes": "parish", "boroughs": "borough", "districts": "district", "regions": "region",
+	"provinces": "province", "prefectures": "prefecture", "states": "state",
 }
 
 // ownGoals reports whether a key cell is a squad list's line of the
@@ -1516,6 +1546,37 @@ func plainCell(s string) string {
 func flagLink(text, title string) bool {
 	who, _, ok := strings.Cut(title, " at the ")
 	return ok && !strings.Contains(graph.NormText(text), graph.NormText(who))
+}
+
+// namesSeveral reports whether a header says its cells may name several
+// ("Producer(s)", "Songwriters"): a cell's list is of names, not a place
+// and its region ("Toronto, Ontario").
+func namesSeveral(h string) bool {
+	n := normHeader(h)
+	if strings.HasSuffix(strings.ReplaceAll(n, " ", ""), "(s)") { // "Position ( s )" in OTT-QA
+		return true
+	}
+	switch n {
+	case "producers", "writers", "songwriters", "directors", "composers", "lyricists", "authors", "performers", "artists", "featured artists", "featuring", "guests", "guest artists":
+		return true
+	}
+	return false
+}
+
+// firstOfList reports whether a cell lists names and links only its first
+// ("Buckwild, Prestige" linking Buckwild): its value is its text, not the
+// first name alone.
+func firstOfList(text, title string) bool {
+	parts := strings.Split(text, ",")
+	if len(parts) < 2 || strings.Contains(title, ",") && strings.HasPrefix(graph.NormText(text), graph.NormText(title)) || !slices.ContainsFunc(linkNames(title), func(n string) bool { return graph.NormText(n) == graph.NormText(parts[0]) }) {
+		return false
+	}
+	for _, p := range parts[1:] {
+		if r, _ := utf8.DecodeRuneInString(strings.TrimSpace(p)); unicode.IsUpper(r) {
+			return true
+		}
+	}
+	return false
 }
 
 // lastOfList reports whether a cell lists names and links only its last

@@ -609,6 +609,28 @@ func TestPairText(t *testing.T) {
 	}
 }
 
+// TestFirstOfList: a column that may name several, whose cell links only
+// the first of its names, gives the cell's text.
+func TestFirstOfList(t *testing.T) {
+	if !namesSeveral("Producer(s)") || !namesSeveral("Position ( s )") || !namesSeveral("Songwriters") || namesSeveral("Hometown") {
+		t.Error("namesSeveral")
+	}
+	for _, c := range []struct {
+		text, link string
+		want       bool
+	}{
+		{"Buckwild, Prestige", "Buckwild", true},
+		{"Buckwild", "Buckwild", false},
+		{"Jim Thorpe, Pennsylvania", "Jim Thorpe, Pennsylvania", false},
+		{"Prestige, Buckwild", "Buckwild", false}, // lastOfList's
+		{"Buckwild, and others", "Buckwild", false},
+	} {
+		if got := firstOfList(c.text, c.link); got != c.want {
+			t.Errorf("firstOfList(%q, %q) = %v, want %v", c.text, c.link, got, c.want)
+		}
+	}
+}
+
 // TestNicknames: a column of the names teams go by is their text.
 func TestNicknames(t *testing.T) {
 	for h, want := range map[string]bool{"Nickname": true, "Nickname(s)": true, "Mascot": true, "Team": false, "Name": false} {
@@ -804,6 +826,11 @@ func TestWholeRow(t *testing.T) {
 	}
 	if wholeRow("United States", "List of sovereign states by GDP") {
 		t.Error("the United States among sovereign states")
+	}
+	if !partLink(graph.Value{Type: graph.TypeEntity, Name: "Lima District"}, "List of districts of Lima") ||
+		partLink(graph.Value{Type: graph.TypeEntity, Name: "Montana"}, "List of Montana counties") ||
+		partLink(graph.Value{Type: graph.TypeText, Name: "Lima district"}, "List of districts of Lima") {
+		t.Error("a key linking one of the page's parts is a part, not the whole")
 	}
 	if !wholeRow("Texas", "List of counties in Texas") {
 		t.Error("Texas among its counties")

@@ -160,11 +160,16 @@ func (s *synth) chooseFilter(d *draft, t *graph.Tree, keys []uint32, cols []int,
 			var good []uint32
 			for _, v := range vals {
 				if by[v] >= 2 && by[v] < n && len(es[v].Name) >= 2 && !placeholder(es[v].Name) && !audit.LinkLabel(es[v].Name) && plainClue(es[v].Name) &&
-					!slices.ContainsFunc(vals, func(o uint32) bool { return o != v && typoOf(es[o].Name, es[v].Name) }) &&
+					!slices.ContainsFunc(vals, func(o uint32) bool {
+						return o != v && (typoOf(es[o].Name, es[v].Name) || kindOf(es[o].Name, es[v].Name))
+					}) &&
 					!s.writtenAlike(t, vals, v) &&
 					!s.listedIn(t, c, keys, v) {
 					// A value one letter off another ("Rignt wing" beside
-					// "Right wing") would leave out the misprinted rows, and
+					// "Right wing") would leave out the misprinted rows, one
+					// another value names a kind of ("Gothic" beside "German
+					// Gothic", "Late Gothic Revival") the rows a reader
+					// counts in, and
 					// one a cell lists among others ("French, Hebrew") the
 					// rows of that cell.
 					// A name that names one entity only: the constant then

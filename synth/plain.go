@@ -475,8 +475,9 @@ func (s *synth) plainColumn(t *graph.Tree, c int, keys []uint32) bool {
 	switch strings.Join(strings.Fields(strings.NewReplacer(".", " ").Replace(h)), " ") {
 	case "no", "number", "nos", "sl no", "s no", "sr no", "serial no", "serial number":
 		return false // a shirt's or a list's number, read as a count
-	case "until", "till", "since", "from", "to", "before", "after", "used", "in service", "in use", "active", "overall":
-		return false // "give their until": a preposition is no attribute's name
+	case "until", "till", "since", "from", "to", "before", "after", "used", "in service", "in use", "active", "overall",
+		"last", "first", "latest", "best", "next", "previous", "current":
+		return false // "give their until", "their last": a preposition or adjective is no attribute's name
 	case "to par", "+/-", "+/– par":
 		return false // "+14" over par, read as 14
 	case "season", "week", "game", "match", "round", "year", "league", "cup", "fa cup", "league cup", "europe", "continental":
@@ -1013,6 +1014,15 @@ func typoOf(v, w string) bool {
 		k--
 	}
 	return j-i < 1 && k-i < 1
+}
+
+// kindOf reports whether value v, another value of the column, names a
+// kind of w in words of its own ("German Gothic", "Late Gothic Revival"
+// of "Gothic"; "Liberal Republican" of "Republican"): asked for w, a
+// reader counts v's rows in.
+func kindOf(v, w string) bool {
+	a, b := " "+audit.Fold(v)+" ", " "+audit.Fold(w)+" "
+	return len(a) > len(b) && strings.Contains(a, b)
 }
 
 // typoClue reports whether clue f's value is one letter off a value of

@@ -118,6 +118,18 @@ func TestTypoOf(t *testing.T) {
 	}
 }
 
+func TestKindOf(t *testing.T) {
+	for _, c := range []struct {
+		a, b string
+		want bool
+	}{{"German Gothic", "Gothic", true}, {"Gothic Revival/Romanesque", "Gothic", true}, {"Liberal Republican", "Republican", true},
+		{"Gothic", "Gothic", false}, {"Gothic", "German Gothic", false}, {"Visigothic", "Gothic", false}} {
+		if got := kindOf(c.a, c.b); got != c.want {
+			t.Errorf("kindOf(%q, %q) = %v, want %v", c.a, c.b, got, c.want)
+		}
+	}
+}
+
 func TestHeadNoun(t *testing.T) {
 	if headNoun("Main Language (s)") != headNoun("Language (s)") || headNoun("Languages") != headNoun("Language") {
 		t.Error("one column to a reader")
