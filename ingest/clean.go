@@ -372,6 +372,13 @@ func profile(t *table.Table, rows [][]table.Cell, s *graph.Shaped) ([]*colInfo, 
 				}
 			}
 		}
+		if workTitles(h) {
+			for i, c := range col {
+				if len(c.Links) == 1 && !titledAs(c.Text, c.Links[0]) {
+					col[i].Links = nil // "The Red Ghost" linking Red Ghost: an episode, not its villain
+				}
+			}
+		}
 		if nicknames(h) {
 			// "Bears" linking Northern Colorado Bears: the column gives
 			// the name the team goes by, the text, not the team
@@ -454,7 +461,7 @@ func chooseKey(cols []*colInfo, rows [][]table.Cell) int {
 			continue
 		}
 		score := 2*c.linked + c.filled - 0.05*float64(i)
-		if nameLike(c.header) {
+		if nameLike(c.header) && !otherName(c.header) {
 			score += 3
 		}
 		if score > bestScore {
@@ -632,10 +639,33 @@ func sortPrefixed(text string, links []string) (string, bool) {
 	head, rest, ok := strings.Cut(text, " ")
 	// One capitalised word of letters: not "at" or "vs" of a game, nor
 	// a mark ("*", "/")
-	if !ok || !capitalLetters(head) || !strings.Contains(title, " ") || graph.NormText(rest) != graph.NormText(title) {
+	// "The Red Ghost" linking Red Ghost: an article is the title's, no key
+	if !ok || !capitalLetters(head) || head == "The" || head == "A" || head == "An" || !strings.Contains(title, " ") || graph.NormText(rest) != graph.NormText(title) {
 		return "", false
 	}
 	return strings.TrimSpace(rest), true
+}
+
+// workTitles reports whether a header heads the titles of works:
+// episodes, songs, films, books.
+func workTitles(h string) bool {
+	switch normHeader(h) {
+	case "title", "episode title", "episode", "song", "song title", "single", "track", "track title", "film", "film title",
+		"album", "album title", "book", "book title":
+		return true
+	}
+	return false
+}
+
+// titledAs reports whether a work's cell text is the title of the
+// article it links, its disambiguator aside ("Lilies" linking Lilies
+// (film)). An episode "Klaws" linking Klaw (Marvel Comics), its villain,
+// is not.
+func titledAs(text, title string) bool {
+	if i := strings.Index(title, " ("); i > 0 {
+		title = title[:i]
+	}
+	return graph.NormText(plainCell(text)) == graph.NormText(title)
 }
 
 // nicknames reports whether a header heads the names teams or people go
@@ -944,7 +974,10 @@ func sumRow(rows [][]table.Cell) int {
 				other++
 			}
 		}
-		if sums > other && (sums >= 2 || i == len(rows)-1) {
+		// "Saint Lucia | 608.7 | 165,595 | 256" last, its "#" empty where
+		// every other row numbers itself: the whole, though only the
+		// population adds up (the source's areas do not)
+		if sums > other && (sums >= 2 || i == len(rows)-1) || i == len(rows)-1 && sums >= 1 && unnumbered(rows, ok, i) {
 			if found >= 0 {
 				return -1 // two such rows: figures that happen to add up
 			}
@@ -952,6 +985,31 @@ func sumRow(rows [][]table.Cell) int {
 		}
 	}
 	return found
+}
+
+// unnumbered reports whether row i leaves empty a column in which every
+// other row gives its number, 1 to n in order.
+func unnumbered(rows [][]table.Cell, ok [][]bool, i int) bool {
+	for j := range rows[i] {
+		if !blank(rows[i][j].Text) {
+			continue
+		}
+		n := 0
+		for k, r := range rows {
+			if k == i {
+				continue
+			}
+			n++
+			if j >= len(r) || !ok[k][j] || strings.TrimSpace(r[j].Text) != strconv.Itoa(n) {
+				n = -1
+				break
+			}
+		}
+		if n > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // countedAll matches a key cell counting the rows it sums ("40
@@ -1313,6 +1371,26 @@ func nameLike(h string) bool {
 	}
 	n := normHeader(h)
 	return strings.Contains(n, "name") || strings.Contains(n, "title")
+}
+
+// otherName reports whether a header gives the rows' names in another
+// tongue or form ("Latin name" beside a list of dioceses, "Japanese
+// title", "Native name"): a name of the row's thing, not the one a
+// reader calls it by, so no stronger a key than any other column.
+func otherName(h string) bool {
+	ws := strings.Fields(normHeader(h))
+	if len(ws) != 2 || ws[1] != "name" && ws[1] != "title" && ws[1] != "names" && ws[1] != "titles" {
+		return false
+	}
+	switch ws[0] {
+	case "latin", "native", "local", "original", "alternative", "alternate", "other", "former", "romanized", "romanised",
+		"transliterated", "japanese", "chinese", "korean", "arabic", "russian", "greek", "hebrew", "hindi", "irish", "welsh",
+		"scottish", "gaelic", "maori", "hawaiian", "spanish", "french", "german", "italian", "portuguese", "polish", "czech",
+		"turkish", "persian", "thai", "vietnamese", "mongolian", "kazakh", "ukrainian", "serbian", "croatian", "bengali", "tamil",
+		"urdu", "indonesian", "malay", "filipino", "tagalog", "swedish", "norwegian", "danish", "finnish", "dutch", "hungarian", "romanian":
+		return true
+	}
+	return false
 }
 
 var (

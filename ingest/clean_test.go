@@ -539,6 +539,7 @@ func TestCutNotes(t *testing.T) {
 		{Text: "Sreten Ninković (YUG)", Links: []string{"Sreten Ninković", "Federal republic of yugoslavia"}},
 		{Text: "817 km2"}, {Text: "Wolfgang Puck (retired)", Links: []string{"Wolfgang Puck"}},
 		{Text: "Johnny Green+"}, {Text: "Adrian Dantley^"}, {Text: "C++"}, {Text: "Minnesota Timberwolves (from Wash)", Links: []string{"Minnesota Timberwolves"}},
+		{Text: "The Red Ghost", Links: []string{"Red Ghost"}},
 		{Text: "Eric Ashton MBE", Links: []string{"Eric Ashton", "Member of the Order of the British Empire"}},
 		{Text: "Joe Egan CBE, DSO", Links: []string{"Joe Egan (rugby league)"}},
 		{Text: "Young MC", Links: []string{"Young MC"}}, {Text: "Radio One MC", Links: []string{"Master of ceremonies"}},
@@ -578,6 +579,7 @@ func TestCutNotes(t *testing.T) {
 		{"Sreten Ninković", []string{"Sreten Ninković"}},
 		{"817 km2", nil}, {"Wolfgang Puck", []string{"Wolfgang Puck"}},
 		{"Johnny Green", nil}, {"Adrian Dantley", nil}, {"C++", nil}, {"Minnesota Timberwolves", []string{"Minnesota Timberwolves"}},
+		{"The Red Ghost", []string{"Red Ghost"}}, // an article, no sort key
 		{"Eric Ashton", []string{"Eric Ashton"}}, // his order is not his name
 		{"Joe Egan", []string{"Joe Egan (rugby league)"}},
 		{"Young MC", []string{"Young MC"}}, {"Radio One MC", []string{"Master of ceremonies"}}, // no link names what is left
@@ -606,6 +608,28 @@ func TestPairText(t *testing.T) {
 	one := table.Cell{Text: "Trinidad and Tobago", Links: []string{"Trinidad and Tobago"}}
 	if v := cellValue(one, graph.TypeEntity); v.Type != graph.TypeEntity {
 		t.Errorf("%q read as %v", one.Text, v.Type)
+	}
+}
+
+func TestOtherName(t *testing.T) {
+	for h, want := range map[string]bool{"Latin name": true, "Japanese title": true, "Native name": true, "Name": false, "English title": false, "Full name": false, "Latin": false} {
+		if got := otherName(h); got != want {
+			t.Errorf("otherName(%q) = %v, want %v", h, got, want)
+		}
+	}
+}
+
+func TestTitledAs(t *testing.T) {
+	for _, c := range []struct {
+		text, link string
+		want       bool
+	}{{"Lilies", "Lilies (film)", true}, {"\"Hey Jude\"", "Hey Jude", true}, {"The Red Ghost", "Red Ghost", false}, {"Klaws", "Klaw (Marvel Comics)", false}} {
+		if got := titledAs(c.text, c.link); got != c.want {
+			t.Errorf("titledAs(%q, %q) = %v, want %v", c.text, c.link, got, c.want)
+		}
+	}
+	if !workTitles("Title") || !workTitles("Episode title") || workTitles("Name") {
+		t.Error("workTitles")
 	}
 }
 
@@ -714,6 +738,18 @@ func TestSumRow(t *testing.T) {
 	titles[3], titles[4] = titles[4], titles[3]
 	if got := sumRow(titles); got != 4 {
 		t.Errorf("sumRow(titles closed by the total) = %d, want 4", got)
+	}
+	// Saint Lucia's quarters: the last row unnumbered, its population the
+	// others' sum, its area not (the source's figures) nor its density.
+	quarters := [][]table.Cell{row("1", "Anse la Raye", "30.9", "6,247", "210"), row("2", "Praslin", "16.0", "2,044", "119"),
+		row("3", "Castries", "79.5", "65,656", "776"), row("4", "Choiseul", "31.3", "6,098", "206"),
+		row("", "Saint Lucia", "165.0", "80,045", "256")}
+	if got := sumRow(quarters); got != 4 {
+		t.Errorf("sumRow(quarters) = %d, want 4", got)
+	}
+	quarters[4][0].Text = "5"
+	if got := sumRow(quarters); got != -1 {
+		t.Errorf("sumRow(numbered quarters) = %d, want -1", got)
 	}
 }
 

@@ -282,6 +282,23 @@ func standings(t *graph.Tree) bool {
 	return false
 }
 
+// runningOrder reports whether column c of t numbers its rows 1 to n,
+// each once: an order, not a count.
+func (s *synth) runningOrder(t *graph.Tree, c int) bool {
+	seen := make([]bool, len(t.Rows)+1)
+	for _, r := range t.Rows {
+		if len(r.Values[c]) != 1 {
+			return false
+		}
+		n, err := strconv.Atoi(strings.TrimSpace(s.name(r.Values[c][0])))
+		if err != nil || n < 1 || n > len(t.Rows) || seen[n] {
+			return false
+		}
+		seen[n] = true
+	}
+	return len(t.Rows) > 0
+}
+
 // electionFigures are the one-word headers of an election's figures that
 // say what they count; any other ("Obama", "Romney", "Others") heads a
 // candidate's share, which a question cannot name.
@@ -476,13 +493,17 @@ func (s *synth) plainColumn(t *graph.Tree, c int, keys []uint32) bool {
 	case "no", "number", "nos", "sl no", "s no", "sr no", "serial no", "serial number":
 		return false // a shirt's or a list's number, read as a count
 	case "until", "till", "since", "from", "to", "before", "after", "used", "in service", "in use", "active", "overall",
-		"last", "first", "latest", "best", "next", "previous", "current":
+		"last", "first", "second", "third", "fourth", "fifth", "latest", "best", "next", "previous", "current":
 		return false // "give their until", "their last": a preposition or adjective is no attribute's name
 	case "to par", "+/-", "+/– par":
 		return false // "+14" over par, read as 14
 	case "season", "week", "game", "match", "round", "year", "league", "cup", "fa cup", "league cup", "europe", "continental":
 		if t.Columns[c].Datatype == graph.TypeNumber {
 			return false // "their season": a season's attendance; "their league": league goals
+		}
+	case "draw", "drawn":
+		if s.runningOrder(t, c) {
+			return false // "Draw" 1 to 12: a contest's running order, not draws
 		}
 	case "a":
 		if standings(t) {
@@ -518,8 +539,11 @@ func (s *synth) plainColumn(t *graph.Tree, c int, keys []uint32) bool {
 			if plainMark(txt) || strings.Contains(txt, "; ") || strings.Contains(txt, " / ") || len(txt) > 60 || strings.Count(txt, ",") > 3 || strings.HasSuffix(txt, "?") {
 				return false
 			}
-			if stacked.MatchString(txt) || countOf.MatchString(txt) {
-				return false // "11 1 12": rows of a merged cell; "2008 1": a footnote
+			if stacked.MatchString(txt) || countOf.MatchString(txt) || notePhrase.MatchString(txt) || h == "year" && yearSpan.MatchString(txt) {
+				// "11 1 12": rows of a merged cell; "2008 1": a footnote;
+				// "Oklahoma City Thunder (traded to New Orleans)": a note;
+				// "2003-14" under "Year": a span of years, not "their year"
+				return false
 			}
 			n++
 			if code(txt) {
@@ -529,6 +553,13 @@ func (s *synth) plainColumn(t *graph.Tree, c int, keys []uint32) bool {
 	}
 	return 5*codes < max(n, 1)
 }
+
+// notePhrase matches a parenthesis that starts a phrase in lower case: a
+// note on the value ("(traded to New Orleans)", "(in Japan)"), not a
+// qualifier ("(film)", "(Finland)").
+var notePhrase = regexp.MustCompile(`\(\s*\p{Ll}+\s+\S`)
+
+var yearSpan = regexp.MustCompile(`^\d{4}\s*[-–—]`)
 
 // minHeaderPages is the fewest pages (of different series: pageStem)
 // whose tables must head a column as a Basic task's column is headed: a header only its own page uses

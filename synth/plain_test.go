@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -126,6 +127,17 @@ func TestKindOf(t *testing.T) {
 		{"Gothic", "Gothic", false}, {"Gothic", "German Gothic", false}, {"Visigothic", "Gothic", false}} {
 		if got := kindOf(c.a, c.b); got != c.want {
 			t.Errorf("kindOf(%q, %q) = %v, want %v", c.a, c.b, got, c.want)
+		}
+	}
+}
+
+func TestNotePhrase(t *testing.T) {
+	for txt, want := range map[string]bool{
+		"Oklahoma City Thunder (traded to New Orleans)": true, "Blue Ribbon Award (in Japan)": true,
+		"Hereafter (film)": false, "Sport (Finland)": false, "Miami (OH)": false, "Javier Zanetti (c)": false,
+	} {
+		if got := notePhrase.MatchString(txt); got != want {
+			t.Errorf("notePhrase(%q) = %v, want %v", txt, got, want)
 		}
 	}
 }
@@ -382,6 +394,26 @@ func TestMislinkedKey(t *testing.T) {
 	twoWays := &graph.Tree{Rows: []graph.Row{{Key: 1, Values: [][]uint32{{1}}}}}
 	if !s.mislinkedKey(twoWays) {
 		t.Error("a row whose key is its own value, written two ways, is mislinked")
+	}
+}
+
+// TestRunningOrder: a "Draw" numbering its rows 1 to n is an order; one
+// of counts is not.
+func TestRunningOrder(t *testing.T) {
+	names := map[uint32]*graph.Entity{}
+	var order, counts []graph.Row
+	for i := 1; i <= 4; i++ {
+		id := uint32(100 + i)
+		names[id] = &graph.Entity{ID: id, Name: strconv.Itoa(5 - i)}
+		order = append(order, graph.Row{Key: uint32(i), Values: [][]uint32{{id}}})
+		counts = append(counts, graph.Row{Key: uint32(i), Values: [][]uint32{{101}}})
+	}
+	s := &synth{names: names}
+	if !s.runningOrder(&graph.Tree{Rows: order}, 0) {
+		t.Error("4, 3, 2, 1 is an order")
+	}
+	if s.runningOrder(&graph.Tree{Rows: counts}, 0) {
+		t.Error("4, 4, 4, 4 is no order")
 	}
 }
 

@@ -253,6 +253,8 @@ func TestNamesTable(t *testing.T) {
 		`Which people appear in the Wikipedia article "Foo"?`:                                     true,
 		`Which drivers appear in the 1998 French Grand Prix classification?`:                      false,
 		`List the medal standings of the 1988 Summer Olympics.`:                                   false,
+		`Which nations appear in Athletics at the 1971 Pan American Games (Medal table)?`:         false,
+		`Which nations appear in the table Medal table?`:                                          true,
 	} {
 		if got := synth.NamesTable(q); got != want {
 			t.Errorf("NamesTable(%q) = %v, want %v", q, got, want)

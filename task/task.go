@@ -186,7 +186,11 @@ var namesTable = regexp.MustCompile(`(?i)\btables?\b|\bon the page\b|\bwikipedia
 
 // NamesTable reports whether a question names a table or a page ("the
 // table X on the page Y") rather than the concept it records.
-func NamesTable(q string) bool { return namesTable.MatchString(q) }
+// A "medal table" is the standings of a Games or a championship, the
+// section's own name, not a table of the page.
+func NamesTable(q string) bool { return namesTable.MatchString(medalTable.ReplaceAllString(q, "")) }
+
+var medalTable = regexp.MustCompile(`(?i)\bmedal tables?\b`)
 
 // Target is one entity of R, the set a solver must find.
 type Target struct {
