@@ -1456,7 +1456,7 @@ var decimalComma = regexp.MustCompile(`^[-+−]?[0-9]+,[0-9]{1,2}\s?%?$`)
 
 // inferType gives a column the datatype most of its filled cells have.
 func inferType(col []table.Cell) graph.Datatype {
-	var filled, linked, years, nums, dates int
+	var filled, linked, years, nums, dates, zeros int
 	for _, c := range col {
 		t := strings.TrimSpace(c.Text)
 		if blank(t) {
@@ -1471,6 +1471,9 @@ func inferType(col []table.Cell) graph.Datatype {
 			years++
 		case reNumber.MatchString(t):
 			nums++
+			if len(t) > 1 && t[0] == '0' && t[1] >= '0' && t[1] <= '9' {
+				zeros++ // "0940", "01": a clock time or a code, written so
+			}
 		default:
 			if _, ok := parseDate(t); ok {
 				dates++
@@ -1486,7 +1489,9 @@ func inferType(col []table.Cell) graph.Datatype {
 		return graph.TypeEntity
 	case float64(years)/f >= 0.8:
 		return graph.TypeYear
-	case float64(years+nums)/f >= 0.8:
+	case float64(years+nums)/f >= 0.8 && zeros == 0:
+		// a column with a figure led by a zero writes times or codes
+		// (0940 read as 940), no quantities
 		return graph.TypeNumber
 	case float64(dates)/f >= 0.8:
 		return graph.TypeDate

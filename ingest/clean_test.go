@@ -974,3 +974,21 @@ func TestSubHeader(t *testing.T) {
 		t.Error("a head-to-head table's count of opponents is its total")
 	}
 }
+
+// TestInferTypeLeadingZero: figures written with a leading zero ("0940",
+// "01") are times or codes, text; "0.5" and "12" are numbers.
+func TestInferTypeLeadingZero(t *testing.T) {
+	cells := func(ts ...string) []table.Cell {
+		var c []table.Cell
+		for _, s := range ts {
+			c = append(c, table.Cell{Text: s})
+		}
+		return c
+	}
+	if got := inferType(cells("0940", "1210", "0800", "1515")); got != graph.TypeText {
+		t.Errorf("clock times read as %v", got)
+	}
+	if got := inferType(cells("0.5", "12", "7", "1,200")); got != graph.TypeNumber {
+		t.Errorf("figures read as %v", got)
+	}
+}

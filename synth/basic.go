@@ -515,7 +515,10 @@ func (s *synth) basicHops(t *graph.Tree, f filter, rng *rand.Rand) ([]column, bo
 			return nil, false, err
 		}
 		for r, tis := range m {
-			if own[r] || sharesWord(r, ownW) {
+			// A value another table of the same page gives ("home city"
+			// from its "Stadia and locations" beside "Head coaches") is
+			// read off the page but not off the table the question names.
+			if own[r] || sharesWord(r, ownW) || !slices.ContainsFunc(tis, func(ti int) bool { return s.trees[ti].PageURL != t.PageURL }) {
 				continue
 			}
 			if _, ok := header[r]; !ok {

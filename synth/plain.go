@@ -539,10 +539,13 @@ func (s *synth) plainColumn(t *graph.Tree, c int, keys []uint32) bool {
 			if plainMark(txt) || strings.Contains(txt, "; ") || strings.Contains(txt, " / ") || len(txt) > 60 || strings.Count(txt, ",") > 3 || strings.HasSuffix(txt, "?") {
 				return false
 			}
-			if stacked.MatchString(txt) || countOf.MatchString(txt) || notePhrase.MatchString(txt) || h == "year" && yearSpan.MatchString(txt) {
+			if stacked.MatchString(txt) || countOf.MatchString(txt) || notePhrase.MatchString(txt) || h == "year" && yearSpan.MatchString(txt) ||
+				strings.Count(txt, "(") > 1 || datedFacts(txt) {
 				// "11 1 12": rows of a merged cell; "2008 1": a footnote;
 				// "Oklahoma City Thunder (traded to New Orleans)": a note;
-				// "2003-14" under "Year": a span of years, not "their year"
+				// "2003-14" under "Year": a span of years, not "their year";
+				// "Eriksdalshallen (Main venue) Skanstullshallen (Second
+				// venue)", "1878 built, 1975 NRHP-listed": several facts
 				return false
 			}
 			n++
@@ -558,6 +561,27 @@ func (s *synth) plainColumn(t *graph.Tree, c int, keys []uint32) bool {
 // note on the value ("(traded to New Orleans)", "(in Japan)"), not a
 // qualifier ("(film)", "(Finland)").
 var notePhrase = regexp.MustCompile(`\(\s*\p{Ll}+\s+\S`)
+
+// datedFacts reports whether a text states several dated facts: two
+// years or more with words beside them ("1878 built, 1975 NRHP-listed",
+// "1981-1991, United States House of Representatives"). A span
+// ("2001–2008", "1990–present") is one.
+func datedFacts(txt string) bool {
+	if len(txt) < 10 || strings.Count(txt, " ") == 0 || len(yearIn.FindAllStringIndex(txt, 3)) < 2 {
+		return false
+	}
+	rest := yearIn.ReplaceAllString(txt, "")
+	for _, w := range strings.FieldsFunc(rest, func(r rune) bool { return !unicode.IsLetter(r) }) {
+		switch strings.ToLower(w) {
+		case "present", "to", "and", "c", "ca", "s":
+		default:
+			return true
+		}
+	}
+	return false
+}
+
+var yearIn = regexp.MustCompile(`\b(?:1[5-9]\d\d|20\d\d)\b`)
 
 var yearSpan = regexp.MustCompile(`^\d{4}\s*[-–—]`)
 

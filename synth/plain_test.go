@@ -131,6 +131,17 @@ func TestKindOf(t *testing.T) {
 	}
 }
 
+func TestDatedFacts(t *testing.T) {
+	for txt, want := range map[string]bool{
+		"1878 built, 1975 NRHP-listed": true, "1981-1991, United States House of Representatives": true,
+		"2001–2008": false, "1990–present": false, "1999 to 2003": false, "built 1902": false, "1950s and 1960s": false,
+	} {
+		if got := datedFacts(txt); got != want {
+			t.Errorf("datedFacts(%q) = %v, want %v", txt, got, want)
+		}
+	}
+}
+
 func TestNotePhrase(t *testing.T) {
 	for txt, want := range map[string]bool{
 		"Oklahoma City Thunder (traded to New Orleans)": true, "Blue Ribbon Award (in Japan)": true,
