@@ -678,6 +678,49 @@ func nicknames(h string) bool {
 	return false
 }
 
+// linkedNote returns the name a cell's one link titles before a note in
+// parentheses of words of its own: "Chuck Bednarik (Lottery bonus pick)"
+// linking Chuck Bednarik, "La guerra de los gimnasios (short)". A note of
+// one word other than a film's ("Jeff Miller (R)", "Chicago Bears (2)")
+// is left to the value's other checks.
+func linkedNote(text string, links []string) (string, bool) {
+	if len(links) != 1 || !strings.HasSuffix(text, ")") {
+		return "", false
+	}
+	i := strings.LastIndex(text, " (")
+	if i <= 0 {
+		return "", false
+	}
+	name, note := text[:i], strings.TrimSuffix(text[i+2:], ")")
+	if strings.ContainsAny(note, "()") || len(strings.Fields(note)) < 2 && !filmNote[strings.ToLower(note)] {
+		return "", false
+	}
+	// The link's own title, no qualifier: "Hamlet (1996 version)"
+	// linking Hamlet (1996 film) is told from the 1948 one by its note.
+	if graph.NormText(links[0]) != graph.NormText(name) {
+		return "", false
+	}
+	return name, true
+}
+
+// filmNote are the one-word notes a filmography writes after a title.
+var filmNote = map[string]bool{"short": true, "voice": true, "uncredited": true, "cameo": true, "documentary": true, "unreleased": true}
+
+// sharesWord reports whether text has a word of three letters or more of
+// link title l (its disambiguator aside).
+func sharesWord(text, l string) bool {
+	if i := strings.Index(l, " ("); i > 0 {
+		l = l[:i]
+	}
+	t := " " + graph.NormText(text) + " "
+	for _, w := range strings.Fields(graph.NormText(l)) {
+		if len(w) >= 3 && strings.Contains(t, " "+w+" ") {
+			return true
+		}
+	}
+	return false
+}
+
 // postNominal returns the name a cell writes before a person's
 // post-nominal letters ("Eric Ashton MBE" linking Eric Ashton and the
 // Order of the British Empire), with the links that name it: the honour
@@ -754,6 +797,23 @@ func cutNotes(col []table.Cell) {
 			styled++
 		}
 	}
+	var names map[string]int // the column's texts, and the names linkedNote cuts them to
+	for _, c := range col {
+		if _, ok := linkedNote(strings.TrimSpace(c.Text), c.Links); ok {
+			names = map[string]int{}
+			break
+		}
+	}
+	for _, c := range col {
+		if names == nil {
+			break
+		}
+		text := strings.TrimSpace(textnorm.SqueezeSpaces(c.Text))
+		if name, ok := linkedNote(text, c.Links); ok {
+			text = name
+		}
+		names[graph.NormText(text)]++
+	}
 	for i, c := range col {
 		text := strings.TrimSpace(textnorm.SqueezeSpaces(c.Text))
 		if name, ok := sortKeyed(text); ok {
@@ -776,6 +836,13 @@ func cutNotes(col []table.Cell) {
 		}
 		if name, links, ok := postNominal(text, c.Links); ok {
 			col[i].Text, col[i].Links = name, links // "Eric Ashton MBE": the name, not his order
+			continue
+		}
+		if name, ok := linkedNote(text, c.Links); ok && names[graph.NormText(name)] == 1 {
+			// "Chuck Bednarik (Lottery bonus pick)": the note printed
+			// under the name; "Dance India Dance (season 2)" beside
+			// season 1 is told apart by it
+			col[i].Text = name
 			continue
 		}
 		if m := footSign.FindStringSubmatch(text); m != nil {
@@ -834,6 +901,11 @@ func cutNotes(col []table.Cell) {
 			continue
 		}
 		col[i].Text = m[1]
+		if note := strings.TrimPrefix(text, m[1]); len(c.Links) == 1 && !sharesWord(m[1], c.Links[0]) && sharesWord(note, c.Links[0]) && !strings.Contains(strings.ToLower(note), "now ") {
+			// "Alex Jakubiak (at Braintree Town)" linking the club only:
+			// the player has no article, the note's link is not his
+			col[i].Links = nil
+		}
 		if len(c.Links) < 2 {
 			continue
 		}
@@ -1142,7 +1214,8 @@ func summaryRow(r []table.Cell) bool {
 		// voters/turnout", "Other parties"
 		if n := graph.NormText(r[j].Text); j < 2 && (strings.HasPrefix(n, "invalid") || strings.HasPrefix(n, "registered voters") ||
 			strings.HasPrefix(n, "valid votes") || strings.HasPrefix(n, "turnout") || strings.HasPrefix(n, "blank votes") ||
-			strings.HasPrefix(n, "spoilt") || strings.HasPrefix(n, "rejected ballots") || n == "other parties" || n == "others") {
+			strings.HasPrefix(n, "spoilt") || strings.HasPrefix(n, "rejected ballots") || n == "other parties" || n == "others" ||
+			strings.HasPrefix(n, "other/") || strings.HasPrefix(n, "others/") || n == "independents and others" || n == "others and independents") {
 			return true
 		}
 		// "35 Players Team Average" under a roster, "Total 19 nations"

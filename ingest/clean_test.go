@@ -540,6 +540,10 @@ func TestCutNotes(t *testing.T) {
 		{Text: "817 km2"}, {Text: "Wolfgang Puck (retired)", Links: []string{"Wolfgang Puck"}},
 		{Text: "Johnny Green+"}, {Text: "Adrian Dantley^"}, {Text: "C++"}, {Text: "Minnesota Timberwolves (from Wash)", Links: []string{"Minnesota Timberwolves"}},
 		{Text: "The Red Ghost", Links: []string{"Red Ghost"}},
+		{Text: "Alex Jakubiak (at Braintree Town)", Links: []string{"Braintree Town F.C."}},
+		{Text: "Chuck Bednarik (Lottery bonus pick)", Links: []string{"Chuck Bednarik"}},
+		{Text: "La guerra de los gimnasios (short)", Links: []string{"La guerra de los gimnasios"}},
+		{Text: "Estadio Centenario (Los Mochis)", Links: []string{"Estadio Centenario (Los Mochis)"}},
 		{Text: "Eric Ashton MBE", Links: []string{"Eric Ashton", "Member of the Order of the British Empire"}},
 		{Text: "Joe Egan CBE, DSO", Links: []string{"Joe Egan (rugby league)"}},
 		{Text: "Young MC", Links: []string{"Young MC"}}, {Text: "Radio One MC", Links: []string{"Master of ceremonies"}},
@@ -580,7 +584,11 @@ func TestCutNotes(t *testing.T) {
 		{"817 km2", nil}, {"Wolfgang Puck", []string{"Wolfgang Puck"}},
 		{"Johnny Green", nil}, {"Adrian Dantley", nil}, {"C++", nil}, {"Minnesota Timberwolves", []string{"Minnesota Timberwolves"}},
 		{"The Red Ghost", []string{"Red Ghost"}}, // an article, no sort key
-		{"Eric Ashton", []string{"Eric Ashton"}}, // his order is not his name
+		{"Alex Jakubiak", nil},                   // the note's club is not the player
+		{"Chuck Bednarik", []string{"Chuck Bednarik"}},
+		{"La guerra de los gimnasios", []string{"La guerra de los gimnasios"}},
+		{"Estadio Centenario (Los Mochis)", []string{"Estadio Centenario (Los Mochis)"}}, // its own title
+		{"Eric Ashton", []string{"Eric Ashton"}},                                         // his order is not his name
 		{"Joe Egan", []string{"Joe Egan (rugby league)"}},
 		{"Young MC", []string{"Young MC"}}, {"Radio One MC", []string{"Master of ceremonies"}}, // no link names what is left
 	}

@@ -411,6 +411,11 @@ func plainHeader(h string, unit bool) bool {
 	if audit.RawHeader(h) || strings.ContainsAny(w, "/,;:%#&+=\\[]{}") || len(strings.Fields(w)) > 5 {
 		return false
 	}
+	// "ISN": a code of capitals the question cannot spell out ("GP" and
+	// "ERA" it does: games played, earned run average)
+	if t := strings.TrimSpace(h); len(t) <= 4 && strings.ToUpper(t) == t && !strings.ContainsFunc(t, func(r rune) bool { return !unicode.IsLetter(r) }) && audit.Words(t) == t {
+		return false
+	}
 	// "Further information": see-also links, each an article's title.
 	switch strings.ToLower(w) {
 	case "further information", "see also", "main article", "main articles", "more information":
@@ -801,6 +806,11 @@ func titleCase(ws []string) bool {
 // at most six words, without a disambiguator, a sentence or a mark.
 func plainClue(v string) bool {
 	if _, ok := audit.Disambiguated(v); ok {
+		return false
+	}
+	// "DNF": a result's code, which a question says in words
+	switch strings.ToUpper(strings.TrimSpace(v)) {
+	case "DNF", "DNS", "DSQ", "DQ", "NM", "DNQ", "DNP", "RET", "WD", "NC", "DNC", "NH", "NT":
 		return false
 	}
 	// "2–3": a score, which no one asks "whose home is"

@@ -142,6 +142,15 @@ func TestDatedFacts(t *testing.T) {
 	}
 }
 
+func TestPlainHeaderCode(t *testing.T) {
+	if plainHeader("ISN", true) {
+		t.Error("ISN is a code no question spells out")
+	}
+	if !plainHeader("GP", true) || !plainHeader("Club", true) {
+		t.Error("GP is spelled out, Club is a word")
+	}
+}
+
 func TestNotePhrase(t *testing.T) {
 	for txt, want := range map[string]bool{
 		"Oklahoma City Thunder (traded to New Orleans)": true, "Blue Ribbon Award (in Japan)": true,
@@ -332,7 +341,7 @@ func TestCountOf(t *testing.T) {
 
 // TestPlainClueScore: a score is no clue; a season is.
 func TestPlainClueScore(t *testing.T) {
-	for v, want := range map[string]bool{"2–3": false, "4-1 (a.e.t.)": false, "1974–75": true, "Chelsea": true} {
+	for v, want := range map[string]bool{"2–3": false, "4-1 (a.e.t.)": false, "1974–75": true, "Chelsea": true, "DNF": false, "dns": false} {
 		if got := plainClue(v); got != want {
 			t.Errorf("plainClue(%q) = %v, want %v", v, got, want)
 		}
