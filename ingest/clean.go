@@ -189,8 +189,10 @@ func listsLinks(c table.Cell) bool {
 // Dodgers" of a 1950 row linking Los Angeles Dodgers, the later rows'
 // team. The cell's value is the name it shows. Another name of the
 // title's last word and another first word is such a name ("Philadelphia
-// Athletics" of Oakland Athletics); "Jim Thomas" of Jimmy Thomas is a
-// shortening, and "Great Britain" of United Kingdom no name in time.
+// Athletics" of Oakland Athletics), and so is a team's sharing no word
+// with it ("St. Louis Browns" of Baltimore Orioles); "Jim Thomas" of Jimmy
+// Thomas is a shortening, and "Great Britain" of United Kingdom no name in
+// time.
 func formerNames(s *graph.Shaped) {
 	asTitle := map[string]bool{}
 	for _, row := range s.Values {
@@ -221,6 +223,12 @@ func formerNames(s *graph.Shaped) {
 // shortening of each other.
 func formerName(surface, title string) bool {
 	s, t := strings.Fields(graph.NormText(surface)), strings.Fields(graph.NormText(title))
+	if len(s) >= 2 && len(t) >= 2 && strings.HasSuffix(s[len(s)-1], "s") && strings.HasSuffix(t[len(t)-1], "s") && !sharesWord(surface, title) {
+		// "St. Louis Browns" of a 1946 row linking Baltimore Orioles: a
+		// team's name of its own ("Great Britain" of United Kingdom is
+		// no name in time)
+		return true
+	}
 	if len(s) < 2 || len(t) < 2 || s[len(s)-1] != t[len(t)-1] || s[0] == t[0] {
 		return false
 	}

@@ -919,6 +919,9 @@ func TestFormerNames(t *testing.T) {
 	if v := s.Values[0][0][0]; v.Type != graph.TypeEntity {
 		t.Errorf("the title's own cell: %+v", v)
 	}
+	if !formerName("St. Louis Browns", "Baltimore Orioles") {
+		t.Error("the Browns are the Orioles' name of 1946")
+	}
 	for _, c := range [][2]string{{"Jim Thomas", "Jimmy Thomas"}, {"Great Britain", "United Kingdom"}, {"Dodgers", "Los Angeles Dodgers"}, {"Akali Dal", "Shiromani Akali Dal"}} {
 		if formerName(c[0], c[1]) {
 			t.Errorf("%q is no former name of %q", c[0], c[1])

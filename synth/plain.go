@@ -506,9 +506,13 @@ func (s *synth) plainColumn(t *graph.Tree, c int, keys []uint32) bool {
 		if t.Columns[c].Datatype == graph.TypeNumber {
 			return false // "their season": a season's attendance; "their league": league goals
 		}
-	case "draw", "drawn":
+	case "draw", "drawn", "represent", "order":
 		if s.runningOrder(t, c) {
 			return false // "Draw" 1 to 12: a contest's running order, not draws
+		}
+	case "area":
+		if dt := t.Columns[c].Datatype; dt == graph.TypeText || dt == graph.TypeEntity {
+			return false // "give the area": a region, read as a size
 		}
 	case "a":
 		if standings(t) {
@@ -544,8 +548,7 @@ func (s *synth) plainColumn(t *graph.Tree, c int, keys []uint32) bool {
 			if plainMark(txt) || strings.Contains(txt, "; ") || strings.Contains(txt, " / ") || len(txt) > 60 || strings.Count(txt, ",") > 3 || strings.HasSuffix(txt, "?") {
 				return false
 			}
-			if stacked.MatchString(txt) || countOf.MatchString(txt) || notePhrase.MatchString(txt) || h == "year" && yearSpan.MatchString(txt) ||
-				strings.Count(txt, "(") > 1 || datedFacts(txt) {
+			if stacked.MatchString(txt) || countOf.MatchString(txt) || notePhrase.MatchString(txt) || strings.Count(txt, "(") > 1 || datedFacts(txt) || (h == "time" || h == "year") && yearSpan.MatchString(txt) || strings.Contains(txt, "NRHP") {
 				// "11 1 12": rows of a merged cell; "2008 1": a footnote;
 				// "Oklahoma City Thunder (traded to New Orleans)": a note;
 				// "2003-14" under "Year": a span of years, not "their year";

@@ -161,10 +161,15 @@ func titleNoun(t *graph.Tree) (noun, bool) {
 	parts := strings.Split(sub, "|")
 	// "Episode list", "Filmography", "Track listing": a work's kind
 	if ls := strings.ToLower(sub); t.KeyDomain == "work" && !strings.Contains(ls, "television") && !strings.Contains(ls, "tv") {
-		for _, k := range workKinds {
-			if strings.Contains(ls, k[0]) {
-				return noun{k[1], k[2]}, true
+		// the last named: "Filmography | Video games" lists games
+		best, at := -1, -1
+		for i, k := range workKinds {
+			if j := strings.LastIndex(ls, k[0]); j > at {
+				best, at = i, j
 			}
+		}
+		if best >= 0 {
+			return noun{workKinds[best][1], workKinds[best][2]}, true
 		}
 	}
 	found, team, rank := "", false, ""

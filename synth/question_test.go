@@ -78,6 +78,13 @@ func TestTitleNoun(t *testing.T) {
 			t.Errorf("%q: %q, want %q", sub, got, want)
 		}
 	}
+	// the kind of work the section names last
+	for sub, want := range map[string]string{"Filmography | Video games": "games", "Filmography": "films", "Episode list": "episodes"} {
+		tr := &graph.Tree{KeyHeader: "Title", KeyDatatype: graph.TypeText, KeyDomain: "work", Section: sub}
+		if got, _ := titleNoun(tr); got.many != want {
+			t.Errorf("%q: %q, want %q", sub, got.many, want)
+		}
+	}
 }
 
 // TestPageNoun: a Name column on a list page is named by what the page's

@@ -17,6 +17,12 @@ func Detokenize(s string) string {
 	noSpace := true // no space before the next token
 	quoteOpen, single := false, false
 	prev := ""
+	quotes := 0 // lone "'" tokens still to come
+	for tok := range strings.FieldsSeq(s) {
+		if tok == "'" {
+			quotes++
+		}
+	}
 	for tok := range strings.FieldsSeq(s) {
 		attachLeft, attachRight := false, false
 		switch tok {
@@ -27,11 +33,14 @@ func Detokenize(s string) string {
 			// A quote ("Returning to the ' A '") opens after a word
 			// not ending in s and closes the next; after "s" it is a
 			// possessive ("Williams ' house").
+			quotes--
 			switch {
 			case single:
 				attachLeft, single = true, false
 			case strings.HasSuffix(prev, "in") && len(prev) > 3:
 				attachLeft = true // "Runnin ' Bulldogs": a dropped g
+			case quotes == 0 && prev != "" && !strings.HasSuffix(prev, "s") && !strings.HasSuffix(prev, "S"):
+				attachLeft, attachRight = true, true // "Murang ' a United", "Li ' l": no quote closes it, an apostrophe
 			case prev != "" && !strings.HasSuffix(prev, "s") && !strings.HasSuffix(prev, "S"):
 				attachRight, single = true, true
 			default:

@@ -76,7 +76,7 @@ func TestDetokenize(t *testing.T) {
 		{"do n't", "don't"},
 		{"I 'm Gon na Git You Sucka", "I'm Gonna Git You Sucka"}, {"Wan na Be", "Wanna Be"}, {"Got ta Go", "Gotta Go"}, {"Tuna na Bay", "Tuna na Bay"},
 		{"Returning to the ' A '", "Returning to the 'A'"},
-		{"Temple of Ba ` alat Gebal", "Temple of Ba`alat Gebal"}, {"Gardner-Webb Runnin ' Bulldogs", "Gardner-Webb Runnin' Bulldogs"}, {"Disc 4 : `` The Early Daze ''", "Disc 4: \"The Early Daze\""},
+		{"Temple of Ba ` alat Gebal", "Temple of Ba`alat Gebal"}, {"Gardner-Webb Runnin ' Bulldogs", "Gardner-Webb Runnin' Bulldogs"}, {"Murang ' a United", "Murang'a United"}, {"DID Li ' l Masters", "DID Li'l Masters"}, {"Disc 4 : `` The Early Daze ''", "Disc 4: \"The Early Daze\""},
 		{"the Williams ' house", "the Williams' house"},
 		{"as of 2007 [ update ]", "as of 2007 [update]"},
 		{"plain text", "plain text"},
