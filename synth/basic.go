@@ -349,7 +349,9 @@ func (s *synth) basic(ctx context.Context, t *graph.Tree, rng *rand.Rand) (*draf
 	}
 	// "The complete set of cities from Province of Bergamo": its ten
 	// largest, which nothing but the table says.
-	if t.Section == "" && t.Caption == "" && s.rankedTop(t) || s.roundTop(t) {
+	// "Modern Library 100 Best Novels — Editors' list" ranking ten: the top
+	// ten of the hundred its title names.
+	if (t.Section == "" && t.Caption == "" || statedMore(t)) && s.rankedTop(t) || s.roundTop(t) {
 		return nil, DropUnnamedTop, nil
 	}
 	keys := rowKeys(t)

@@ -189,6 +189,19 @@ func (s *synth) rankedTop(t *graph.Tree) bool {
 	return false
 }
 
+// statedMore reports whether t's page title, section or caption counts
+// more things than t has rows ("100 Best Novels" over ten): a year is no
+// count.
+func statedMore(t *graph.Tree) bool {
+	for _, f := range strings.FieldsFunc(t.PageTitle+" "+t.Section+" "+t.Caption, func(r rune) bool { return !unicode.IsDigit(r) }) {
+		n, err := strconv.Atoi(f)
+		if err == nil && n > len(t.Rows) && n >= 10 && !(n >= 1000 && n <= 2100) {
+			return true
+		}
+	}
+	return false
+}
+
 // ranksRows reports whether column c of t numbers its rows from 1 ("1st",
 // "T2", "3") to no more than it has.
 func (s *synth) ranksRows(t *graph.Tree, c int) bool {
@@ -532,6 +545,7 @@ func (s *synth) plainColumn(t *graph.Tree, c int, keys []uint32) bool {
 		in[k] = true
 	}
 	codes, n := 0, 0
+	var texts []string // the column's distinct values, the first 60
 	for _, r := range t.Rows {
 		if !in[r.Key] {
 			continue
@@ -556,9 +570,23 @@ func (s *synth) plainColumn(t *graph.Tree, c int, keys []uint32) bool {
 				// venue)", "1878 built, 1975 NRHP-listed": several facts
 				return false
 			}
+			if len(h) <= 4 && strings.HasPrefix(txt, strings.ToUpper(h)+" ") && strings.ToUpper(h) != h {
+				return false // "isn" over "ISN 36": a code the question cannot spell out
+			}
 			n++
 			if code(txt) {
 				codes++
+			}
+			if len(texts) < 60 && !slices.Contains(texts, txt) {
+				texts = append(texts, txt)
+			}
+		}
+	}
+	// "Rignt wing" beside "Right wing": the misprint would be an answer
+	for i, a := range texts {
+		for _, b := range texts[i+1:] {
+			if misspelt(a, b) {
+				return false
 			}
 		}
 	}
@@ -1083,6 +1111,28 @@ func typoOf(v, w string) bool {
 	}
 	return j-i < 1 && k-i < 1
 }
+
+// misspelt reports whether two values of a column read alike but for one
+// letter of one word of four letters or more ("Rignt wing", "Right wing"),
+// no figure in them: one misprints the other. "Master's L" and "Master's
+// M", "12.21" and "12.25" are two values.
+func misspelt(a, b string) bool {
+	if hasDigit(a) || hasDigit(b) || !typoOf(a, b) {
+		return false
+	}
+	wa, wb := strings.Fields(audit.Fold(a)), strings.Fields(audit.Fold(b))
+	if len(wa) != len(wb) {
+		return false
+	}
+	for i := range wa {
+		if wa[i] != wb[i] && (len([]rune(wa[i])) < 4 || len([]rune(wb[i])) < 4) {
+			return false
+		}
+	}
+	return true
+}
+
+func hasDigit(s string) bool { return strings.ContainsFunc(s, unicode.IsDigit) }
 
 // kindOf reports whether value v, another value of the column, names a
 // kind of w in words of its own ("German Gothic", "Late Gothic Revival"

@@ -151,6 +151,27 @@ func TestPlainHeaderCode(t *testing.T) {
 	}
 }
 
+func TestStatedMore(t *testing.T) {
+	rows := make([]graph.Row, 10)
+	if !statedMore(&graph.Tree{PageTitle: "Modern Library 100 Best Novels", Section: "Editors' list", Rows: rows}) {
+		t.Error("ten of the 100 best novels")
+	}
+	if statedMore(&graph.Tree{PageTitle: "1999 Tour de France", Section: "Top 10", Rows: rows}) {
+		t.Error("a year counts nothing, ten is all of the top ten")
+	}
+}
+
+func TestMisspelt(t *testing.T) {
+	for _, c := range []struct {
+		a, b string
+		want bool
+	}{{"Rignt wing", "Right wing", true}, {"Master's L", "Master's M", false}, {"12.21", "12.25", false}, {"Left wing", "Right wing", false}} {
+		if got := misspelt(c.a, c.b); got != c.want {
+			t.Errorf("misspelt(%q, %q) = %v, want %v", c.a, c.b, got, c.want)
+		}
+	}
+}
+
 func TestNotePhrase(t *testing.T) {
 	for txt, want := range map[string]bool{
 		"Oklahoma City Thunder (traded to New Orleans)": true, "Blue Ribbon Award (in Japan)": true,
