@@ -626,9 +626,10 @@ func styledName(text string, styled int) string {
 var personTitle = regexp.MustCompile(`^(?:Dr\.?|Sir|Dame)\s+(\p{Lu}\S*\s+\S.*)$`)
 
 // legendLetters matches a name of two words or more with a legend's
-// capital letters run into its last word ("Beijing GuoanTH", "Liaoning
-// WhowinP": title holders, promoted), their superscript lost.
-var legendLetters = regexp.MustCompile(`^(\S.*\s\S*\p{Ll}{2})\p{Lu}{1,2}$`)
+// capital letters run into its last, capitalised word ("Beijing GuoanTH",
+// "Liaoning WhowinP": title holders, promoted), their superscript lost;
+// "93.3 myFM" is a station's name.
+var legendLetters = regexp.MustCompile(`^(\S.*\s\p{Lu}\S*\p{Ll}{2})\p{Lu}{1,2}$`)
 
 // sortPrefixed returns the name a cell's one link titles when the cell is
 // that name after one word of a sort key ("Szuminski Jason Szuminski",
@@ -648,7 +649,9 @@ func sortPrefixed(text string, links []string) (string, bool) {
 	// One capitalised word of letters: not "at" or "vs" of a game, nor
 	// a mark ("*", "/")
 	// "The Red Ghost" linking Red Ghost: an article is the title's, no key
-	if !ok || !capitalLetters(head) || head == "The" || head == "A" || head == "An" || !strings.Contains(title, " ") || graph.NormText(rest) != graph.NormText(title) {
+	// "04 Fourth Avenue Line": a sort key of figures led by a zero
+	zeroLed := head != "" && head[0] == '0' && !strings.ContainsFunc(head, func(r rune) bool { return r < '0' || r > '9' })
+	if !ok || !capitalLetters(head) && !zeroLed || head == "The" || head == "A" || head == "An" || !strings.Contains(title, " ") || graph.NormText(rest) != graph.NormText(title) {
 		return "", false
 	}
 	return strings.TrimSpace(rest), true
