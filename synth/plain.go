@@ -545,7 +545,6 @@ func (s *synth) plainColumn(t *graph.Tree, c int, keys []uint32) bool {
 		in[k] = true
 	}
 	codes, n := 0, 0
-	var texts []string // the column's distinct values, the first 60
 	for _, r := range t.Rows {
 		if !in[r.Key] {
 			continue
@@ -562,7 +561,7 @@ func (s *synth) plainColumn(t *graph.Tree, c int, keys []uint32) bool {
 			if plainMark(txt) || strings.Contains(txt, "; ") || strings.Contains(txt, " / ") || len(txt) > 60 || strings.Count(txt, ",") > 3 || strings.HasSuffix(txt, "?") {
 				return false
 			}
-			if stacked.MatchString(txt) || countOf.MatchString(txt) || notePhrase.MatchString(txt) || strings.Count(txt, "(") > 1 || datedFacts(txt) || (h == "time" || h == "year") && yearSpan.MatchString(txt) || strings.Contains(txt, "NRHP") {
+			if stacked.MatchString(txt) || countOf.MatchString(txt) || strings.Contains(txt, "(") && notePhrase.MatchString(txt) || strings.Count(txt, "(") > 1 || datedFacts(txt) || (h == "time" || h == "year") && yearSpan.MatchString(txt) || strings.Contains(txt, "NRHP") {
 				// "11 1 12": rows of a merged cell; "2008 1": a footnote;
 				// "Oklahoma City Thunder (traded to New Orleans)": a note;
 				// "2003-14" under "Year": a span of years, not "their year";
@@ -577,20 +576,44 @@ func (s *synth) plainColumn(t *graph.Tree, c int, keys []uint32) bool {
 			if code(txt) {
 				codes++
 			}
-			if len(texts) < 60 && !slices.Contains(texts, txt) {
-				texts = append(texts, txt)
-			}
+
 		}
 	}
 	// "Rignt wing" beside "Right wing": the misprint would be an answer
-	for i, a := range texts {
-		for _, b := range texts[i+1:] {
-			if misspelt(a, b) {
-				return false
+	return 5*codes < max(n, 1) && !s.misprinted(t, c)
+}
+
+// misprinted reports whether two values of column c of t, among its first
+// 200 distinct ones, are misspelt one of the other; computed once a column.
+func (s *synth) misprinted(t *graph.Tree, c int) bool {
+	k := [2]uint32{t.ID, uint32(c)}
+	if v, ok := s.misprints[k]; ok {
+		return v
+	}
+	var texts []string // folded
+	for _, r := range t.Rows {
+		for _, v := range r.Values[c] {
+			txt := s.shownText(t, v)
+			if len(texts) < 200 && len(txt) >= 5 && !hasDigit(txt) {
+				if f := audit.Fold(txt); !slices.Contains(texts, f) {
+					texts = append(texts, f)
+				}
 			}
 		}
 	}
-	return 5*codes < max(n, 1)
+	found := false
+	for i, a := range texts {
+		for _, b := range texts[i+1:] {
+			if d := len(a) - len(b); d >= -4 && d <= 4 && oneEdit([]rune(a), []rune(b)) && misspeltFolded(a, b) {
+				found = true
+			}
+		}
+	}
+	if s.misprints == nil {
+		s.misprints = map[[2]uint32]bool{}
+	}
+	s.misprints[k] = found
+	return found
 }
 
 // notePhrase matches a parenthesis that starts a phrase in lower case: a
@@ -932,9 +955,33 @@ var yearRe = regexp.MustCompile(`\b(1[5-9]|20)\d{2}\b`)
 // in every tree of ts that has it, for every key of space: "the same
 // type" of a list whose types are "1." and "1, 2, 6" is no question.
 func (s *synth) plainPivot(ts []*graph.Tree, rel string, space *roaring.Bitmap) bool {
-	keys := space.ToArray()
+	var keys []uint32
 	for _, t := range ts {
-		if c := colIndex(t, rel); c >= 0 && !s.plainColumn(t, c, keys) {
+		c := colIndex(t, rel)
+		if c < 0 {
+			continue
+		}
+		// A pivot's space holds every row of its trees, most often: the
+		// column's verdict is then the same for every anchor, kept.
+		k := [2]uint32{t.ID, uint32(c)}
+		all := !slices.ContainsFunc(t.Rows, func(r graph.Row) bool { return !space.Contains(r.Key) })
+		if v, ok := s.plainCols[k]; ok && all {
+			if !v {
+				return false
+			}
+			continue
+		}
+		if keys == nil {
+			keys = space.ToArray()
+		}
+		v := s.plainColumn(t, c, keys)
+		if all {
+			if s.plainCols == nil {
+				s.plainCols = map[[2]uint32]bool{}
+			}
+			s.plainCols[k] = v
+		}
+		if !v {
 			return false
 		}
 	}
@@ -1092,7 +1139,12 @@ func mixedKeys(ts []*graph.Tree) bool {
 // the same column ("Rignt wing" of "Right wing"): a clue a reader takes
 // for the other, or a misprint no one can state.
 func typoOf(v, w string) bool {
-	a, b := []rune(audit.Fold(v)), []rune(audit.Fold(w))
+	return oneEdit([]rune(audit.Fold(v)), []rune(audit.Fold(w)))
+}
+
+// oneEdit reports whether a, of five letters or more, is one
+// substitution, insertion or deletion away from b.
+func oneEdit(a, b []rune) bool {
 	if len(a) < 5 || string(a) == string(b) {
 		return false
 	}
@@ -1117,10 +1169,16 @@ func typoOf(v, w string) bool {
 // no figure in them: one misprints the other. "Master's L" and "Master's
 // M", "12.21" and "12.25" are two values.
 func misspelt(a, b string) bool {
-	if hasDigit(a) || hasDigit(b) || !typoOf(a, b) {
+	if hasDigit(a) || hasDigit(b) || !oneEdit([]rune(audit.Fold(a)), []rune(audit.Fold(b))) {
 		return false
 	}
-	wa, wb := strings.Fields(audit.Fold(a)), strings.Fields(audit.Fold(b))
+	return misspeltFolded(audit.Fold(a), audit.Fold(b))
+}
+
+// misspeltFolded is misspelt of two values audit.Fold has folded, one
+// edit apart.
+func misspeltFolded(a, b string) bool {
+	wa, wb := strings.Fields(a), strings.Fields(b)
 	if len(wa) != len(wb) {
 		return false
 	}

@@ -261,6 +261,9 @@ type synth struct {
 	// (headerKey): a header many pages use is a name people give
 	// that attribute.
 	headerPages map[string]int
+	// misprints caches misprinted by tree and column; plainCols
+	// plainColumn of a tree's every row (plainPivot).
+	misprints, plainCols map[[2]uint32]bool
 	// countsHeaders is whether the store's tables come from enough
 	// series (minStems) for headerPages to tell common headers.
 	countsHeaders bool
