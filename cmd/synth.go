@@ -185,7 +185,7 @@ func printSynthStats(w interface{ Write([]byte) (int, error) }, st *synth.Stats,
 	}
 	fmt.Fprintln(w)
 	if st.Cut > 0 {
-		fmt.Fprintf(w, "left out %d tables their source cut to their first rows (--cut takes them)\n", st.Cut)
+		fmt.Fprintf(w, "left out %d tables their source cut to their first rows or to a part (--cut takes them)\n", st.Cut)
 	}
 	dropped := 0
 	for _, c := range st.Dropped {

@@ -89,8 +89,10 @@ type Tree struct {
 	// so that no question names a file.
 	Untitled bool `json:"untitled,omitempty"`
 	// Cut marks a tree whose source kept only the table's first rows (the
-	// WikiTables-WithLinks and OTT-QA releases keep 20): "all" of it is
-	// not on record, so task synthesis leaves it out.
+	// WikiTables-WithLinks and OTT-QA releases keep 20), or whose
+	// section's text says it lists a part of what its title names ("the
+	// top ten players"): "all" of it is not on record, so task synthesis
+	// leaves it out.
 	Cut bool `json:"cut,omitempty"`
 	// TwinInText marks a tree whose section's text, as the source gives
 	// it, holds another table under the same header (OTT-QA keeps one

@@ -74,7 +74,9 @@ type Table struct {
 	Untitled bool `json:"untitled,omitempty"`
 	// Cut is true when the source kept only the table's first rows: the
 	// WikiTables-WithLinks and OTT-QA releases keep at most 20, so a table
-	// of 20 rows there is, most likely, the head of a longer one.
+	// of 20 rows there is, most likely, the head of a longer one. So is
+	// a table its section's text says lists a part ("those entries which
+	// finished fifth or higher"): all of its title is not on record.
 	Cut bool `json:"cut,omitempty"`
 	// Fixes counts what the reader repaired (CSV exports).
 	Fixes Fixes `json:"fixes,omitzero"`

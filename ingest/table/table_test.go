@@ -774,6 +774,21 @@ func TestAlphabeticHead(t *testing.T) {
 	}
 }
 
+// TestPartOfTitle: a section's text saying its table lists a part of
+// what its title names.
+func TestPartOfTitle(t *testing.T) {
+	for txt, want := range map[string]bool{
+		"The following table lists those entries which finished fifth or higher at Eurovision :": true,
+		"This table lists the top ten players with the best bowling figures":                     true,
+		"The table below lists all the winners since 1960.":                                      false,
+		"Norway has won it three times.":                                                         false,
+	} {
+		if got := partOfTitle.MatchString(txt); got != want {
+			t.Errorf("partOfTitle(%q) = %v, want %v", txt, got, want)
+		}
+	}
+}
+
 // TestHTMLNoteAnchor: a link to the page's own note, marked by a figure,
 // is no part of the cell ("1939" with note 3 is not "19393").
 func TestHTMLNoteAnchor(t *testing.T) {

@@ -99,9 +99,17 @@ func ParseWikiTablesLine(line []byte) (*Table, error) {
 		t.HeaderLink = links
 	}
 	t.Rows, t.Ragged = wtRows(j.Data, len(j.Header))
-	t.Cut = len(j.Data) >= WikiTablesMaxRows || len(t.Rows) == WikiTablesMaxRows-1 && alphabeticHead(t.Rows)
+	t.Cut = len(j.Data) >= WikiTablesMaxRows || len(t.Rows) == WikiTablesMaxRows-1 && alphabeticHead(t.Rows) ||
+		partOfTitle.MatchString(j.SectionText)
 	return t, nil
 }
+
+// partOfTitle matches a section's text saying its table lists only a
+// part of what its title names: "The following table lists those
+// entries which finished fifth or higher" under Melodi Grand Prix's
+// "Winners", "This table lists the top ten players". "All" of the title
+// is not on the page; the table counts as cut.
+var partOfTitle = regexp.MustCompile(`(?i)(?:table|list)\s+(?:below\s+)?(?:lists|shows|includes|contains|gives)\s+(?:only\b|those\b|the\s+(?:top|best|most|highest|leading|notable)\b|some\b|a selection\b|selected\b)`)
 
 // alphabeticHead reports whether a column of rows is in alphabetical
 // order of first letters from the start of the alphabet and stops in its
