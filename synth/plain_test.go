@@ -227,6 +227,19 @@ func TestConceptSection(t *testing.T) {
 	}
 }
 
+// TestConceptThe: a page whose title has its article is not read "the
+// The".
+func TestConceptThe(t *testing.T) {
+	tr := &graph.Tree{PageTitle: "The Silent Force (TV series)", Section: "Episodes"}
+	for seed := uint64(0); seed < 12; seed++ {
+		for _, alone := range []bool{true, false} {
+			if got := concept(tr, alone, rand.New(rand.NewPCG(seed, 0))); strings.Contains(got, "the The") {
+				t.Errorf("concept = %q", got)
+			}
+		}
+	}
+}
+
 // TestConceptNarrows: a section naming one of the two sets a page title
 // joins is kept even when its table is the page's only one.
 func TestConceptNarrows(t *testing.T) {

@@ -382,6 +382,15 @@ func plural(s string) string {
 	return s + "s"
 }
 
+// the is x after "the", unless x has its own ("The Silent Force (TV
+// series)": not "the The Silent Force").
+func the(x string) string {
+	if strings.HasPrefix(x, "The ") {
+		return x
+	}
+	return "the " + x
+}
+
 // concept describes the set a tree records the way a question names a
 // concept (WebLeaper's "Nobel Prize winners in Literature"): from the
 // entities of its page title and section or caption, never as "the table
@@ -459,9 +468,9 @@ func concept(t *graph.Tree, alone bool, rng *rand.Rand) string {
 	sub = strings.Join(parts, ", ")
 	if named != "" {
 		if len(orig) == 0 {
-			return "the " + named
+			return the(named)
 		}
-		return "the " + named + " (" + strings.Join(orig, ", ") + ")"
+		return the(named) + " (" + strings.Join(orig, ", ") + ")"
 	}
 	if isList {
 		page = "the list of " + page
@@ -480,12 +489,12 @@ func concept(t *graph.Tree, alone bool, rng *rand.Rand) string {
 		if isList {
 			return page + " (" + sub + ")"
 		}
-		return "the " + page + " " + sub
+		return the(page) + " " + sub
 	case 1:
 		if isList {
-			return "the " + sub + " of " + page
+			return the(sub) + " of " + page
 		}
-		return "the " + sub + " of " + strings.TrimPrefix(page, "the ")
+		return the(sub) + " of " + strings.TrimPrefix(page, "the ")
 	default:
 		return page + " (" + sub + ")"
 	}
