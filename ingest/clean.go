@@ -125,8 +125,9 @@ func Shape(t *table.Table, opts CleanOptions) (*graph.Shaped, *graph.Reject) {
 }
 
 // thousandsDots writes the thousands a column of counts groups with dots
-// ("14.283" seats, "12.000") with commas, where every dotted cell is such
-// a group: read as decimals, 12.000 would be 12.
+// ("14.283" seats, "12.000", "19.470" ha of a national park) with commas,
+// where every dotted cell is such a group: read as decimals, 12.000 would
+// be 12.
 func thousandsDots(h string, col []table.Cell) {
 	if !countHeader.MatchString(h) {
 		return
@@ -153,7 +154,7 @@ func thousandsDots(h string, col []table.Cell) {
 }
 
 var (
-	countHeader     = regexp.MustCompile(`(?i)capacity|population|attendance|seats|spectators|inhabitants|visitors`)
+	countHeader     = regexp.MustCompile(`(?i)capacity|population|attendance|seats|spectators|inhabitants|visitors|\(ha\)|hectares|acres`)
 	dottedThousands = regexp.MustCompile(`^\d{1,3}(?:\.\d{3})+$`)
 )
 
@@ -689,7 +690,7 @@ func nicknames(h string) bool {
 	return false
 }
 
-// linkedNote returns the name a cell's one link titles before a note in
+// linkedNote returns the name a cell's one link names before a note in
 // parentheses of words of its own: "Chuck Bednarik (Lottery bonus pick)"
 // linking Chuck Bednarik, "La guerra de los gimnasios (short)". A note of
 // one word other than a film's ("Jeff Miller (R)", "Chicago Bears (2)")
@@ -706,9 +707,10 @@ func linkedNote(text string, links []string) (string, bool) {
 	if strings.ContainsAny(note, "()") || len(strings.Fields(note)) < 2 && !filmNote[strings.ToLower(note)] {
 		return "", false
 	}
-	// The link's own title, no qualifier: "Hamlet (1996 version)"
-	// linking Hamlet (1996 film) is told from the 1948 one by its note.
-	if graph.NormText(links[0]) != graph.NormText(name) {
+	// The link's title, or its head before a qualifier ("Jason Davis (8
+	// Cle)" linking Jason Davis (baseball)); cutNotes keeps a note that
+	// tells two cells apart ("Hamlet (1996 version)").
+	if !slices.ContainsFunc(linkNames(links[0]), func(n string) bool { return graph.NormText(n) == graph.NormText(name) }) {
 		return "", false
 	}
 	return name, true

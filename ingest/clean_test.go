@@ -543,6 +543,7 @@ func TestCutNotes(t *testing.T) {
 		{Text: "Alex Jakubiak (at Braintree Town)", Links: []string{"Braintree Town F.C."}},
 		{Text: "Chuck Bednarik (Lottery bonus pick)", Links: []string{"Chuck Bednarik"}},
 		{Text: "La guerra de los gimnasios (short)", Links: []string{"La guerra de los gimnasios"}},
+		{Text: "Jason Davis (8 Cle)", Links: []string{"Jason Davis (baseball)"}},
 		{Text: "Estadio Centenario (Los Mochis)", Links: []string{"Estadio Centenario (Los Mochis)"}},
 		{Text: "Eric Ashton MBE", Links: []string{"Eric Ashton", "Member of the Order of the British Empire"}},
 		{Text: "Joe Egan CBE, DSO", Links: []string{"Joe Egan (rugby league)"}},
@@ -587,6 +588,7 @@ func TestCutNotes(t *testing.T) {
 		{"Alex Jakubiak", nil}, // the note's club is not the player
 		{"Chuck Bednarik", []string{"Chuck Bednarik"}},
 		{"La guerra de los gimnasios", []string{"La guerra de los gimnasios"}},
+		{"Jason Davis", []string{"Jason Davis (baseball)"}},
 		{"Estadio Centenario (Los Mochis)", []string{"Estadio Centenario (Los Mochis)"}}, // its own title
 		{"Eric Ashton", []string{"Eric Ashton"}},                                         // his order is not his name
 		{"Joe Egan", []string{"Joe Egan (rugby league)"}},
@@ -941,6 +943,11 @@ func TestThousandsDots(t *testing.T) {
 	thousandsDots("Capacity", times)
 	if times[0].Text != "11.380" {
 		t.Error("a column with a decimal is left alone")
+	}
+	parks := []table.Cell{{Text: "19.470"}, {Text: "3.500"}, {Text: "208.713"}}
+	thousandsDots("Area (ha)", parks)
+	if parks[1].Text != "3,500" {
+		t.Errorf("hectares: %v", parks)
 	}
 	race := []table.Cell{{Text: "11.380"}}
 	thousandsDots("Time", race)
