@@ -374,27 +374,7 @@ func profile(t *table.Table, rows [][]table.Cell, s *graph.Shaped) ([]*colInfo, 
 		col := column(rows, j)
 		cutDetails(col)
 		cutNotes(col)
-		if namesSeveral(h) {
-			for i, c := range col {
-				if len(c.Links) == 1 && firstOfList(c.Text, c.Links[0]) {
-					col[i].Links = nil // "Buckwild, Prestige": two producers, one linked
-				}
-			}
-		}
-		if workTitles(h) {
-			for i, c := range col {
-				if len(c.Links) == 1 && !titledAs(c.Text, c.Links[0]) {
-					col[i].Links = nil // "The Red Ghost" linking Red Ghost: an episode, not its villain
-				}
-			}
-		}
-		if nicknames(h) {
-			// "Bears" linking Northern Colorado Bears: the column gives
-			// the name the team goes by, the text, not the team
-			for i := range col {
-				col[i].Links = nil
-			}
-		}
+		textsByHeader(h, col)
 		splitLinks(col)
 		thousandsDots(h, col)
 		reason := dropReason(h, col)
@@ -1715,6 +1695,31 @@ func plainCell(s string) string {
 func flagLink(text, title string) bool {
 	who, _, ok := strings.Cut(title, " at the ")
 	return ok && !strings.Contains(graph.NormText(text), graph.NormText(who))
+}
+
+// textsByHeader makes text of the cells whose link the column's header
+// says is not their value: a Nickname column's ("Bears" linking Northern
+// Colorado Bears, the name the team goes by), a work's title linking
+// something else ("The Red Ghost" linking Red Ghost, the episode's
+// villain), and a list one of whose names is linked ("Buckwild, Prestige"
+// under Producer(s)). col holds copies of the table's cells.
+func textsByHeader(h string, col []table.Cell) {
+	var unlink func(c table.Cell) bool
+	switch {
+	case nicknames(h):
+		unlink = func(table.Cell) bool { return true }
+	case workTitles(h):
+		unlink = func(c table.Cell) bool { return len(c.Links) == 1 && !titledAs(c.Text, c.Links[0]) }
+	case namesSeveral(h):
+		unlink = func(c table.Cell) bool { return len(c.Links) == 1 && firstOfList(c.Text, c.Links[0]) }
+	default:
+		return
+	}
+	for i, c := range col {
+		if unlink(c) {
+			col[i].Links = nil
+		}
+	}
 }
 
 // namesSeveral reports whether a header says its cells may name several

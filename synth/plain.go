@@ -601,14 +601,9 @@ func (s *synth) misprinted(t *graph.Tree, c int) bool {
 			}
 		}
 	}
-	found := false
-	for i, a := range texts {
-		for _, b := range texts[i+1:] {
-			if d := len(a) - len(b); d >= -4 && d <= 4 && oneEdit([]rune(a), []rune(b)) && misspeltFolded(a, b) {
-				found = true
-			}
-		}
-	}
+	found := slices.ContainsFunc(texts, func(a string) bool {
+		return slices.ContainsFunc(texts, func(b string) bool { return a < b && misspelt(a, b) })
+	})
 	if s.misprints == nil {
 		s.misprints = map[[2]uint32]bool{}
 	}
@@ -1164,20 +1159,14 @@ func oneEdit(a, b []rune) bool {
 	return j-i < 1 && k-i < 1
 }
 
-// misspelt reports whether two values of a column read alike but for one
-// letter of one word of four letters or more ("Rignt wing", "Right wing"),
-// no figure in them: one misprints the other. "Master's L" and "Master's
-// M", "12.21" and "12.25" are two values.
+// misspelt reports whether two values of a column, folded (audit.Fold)
+// and with no figure in them, read alike but for one letter of one word of
+// four letters or more ("rignt wing", "right wing"): one misprints the
+// other. "master's l" and "master's m" are two values.
 func misspelt(a, b string) bool {
-	if hasDigit(a) || hasDigit(b) || !oneEdit([]rune(audit.Fold(a)), []rune(audit.Fold(b))) {
+	if d := len(a) - len(b); d < -4 || d > 4 || !oneEdit([]rune(a), []rune(b)) {
 		return false
 	}
-	return misspeltFolded(audit.Fold(a), audit.Fold(b))
-}
-
-// misspeltFolded is misspelt of two values audit.Fold has folded, one
-// edit apart.
-func misspeltFolded(a, b string) bool {
 	wa, wb := strings.Fields(a), strings.Fields(b)
 	if len(wa) != len(wb) {
 		return false

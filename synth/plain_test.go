@@ -165,10 +165,18 @@ func TestMisspelt(t *testing.T) {
 	for _, c := range []struct {
 		a, b string
 		want bool
-	}{{"Rignt wing", "Right wing", true}, {"Master's L", "Master's M", false}, {"12.21", "12.25", false}, {"Left wing", "Right wing", false}} {
+	}{{"rignt wing", "right wing", true}, {"master's l", "master's m", false}, {"left wing", "right wing", false}} {
 		if got := misspelt(c.a, c.b); got != c.want {
 			t.Errorf("misspelt(%q, %q) = %v, want %v", c.a, c.b, got, c.want)
 		}
+	}
+	// A column of figures one digit apart has no misprint.
+	names := map[uint32]*graph.Entity{1: {ID: 1, Name: "Rignt wing"}, 2: {ID: 2, Name: "Right wing"}, 3: {ID: 3, Name: "12.21"}, 4: {ID: 4, Name: "12.25"}}
+	s := &synth{names: names}
+	wings := &graph.Tree{ID: 1, Rows: []graph.Row{{Key: 10, Values: [][]uint32{{1}}}, {Key: 11, Values: [][]uint32{{2}}}}}
+	times := &graph.Tree{ID: 2, Rows: []graph.Row{{Key: 10, Values: [][]uint32{{3}}}, {Key: 11, Values: [][]uint32{{4}}}}}
+	if !s.misprinted(wings, 0) || s.misprinted(times, 0) {
+		t.Error("misprinted: a misspelt word is, figures are not")
 	}
 }
 
