@@ -809,6 +809,11 @@ func cutNotes(col []table.Cell) {
 	}
 	for i, c := range col {
 		text := strings.TrimSpace(textnorm.SqueezeSpaces(c.Text))
+		if strings.Contains(text, "()") {
+			// "Luke Hille ( )": a parenthesis whose link the export lost
+			text = strings.TrimSpace(textnorm.SqueezeSpaces(strings.ReplaceAll(text, "()", "")))
+			col[i].Text = text
+		}
 		if name, ok := sortKeyed(text); ok {
 			col[i].Text = name // "Varrichione, Frank Frank Varrichione"
 			continue

@@ -539,7 +539,7 @@ func TestCutNotes(t *testing.T) {
 		{Text: "Sreten Ninković (YUG)", Links: []string{"Sreten Ninković", "Federal republic of yugoslavia"}},
 		{Text: "817 km2"}, {Text: "Wolfgang Puck (retired)", Links: []string{"Wolfgang Puck"}},
 		{Text: "Johnny Green+"}, {Text: "Adrian Dantley^"}, {Text: "C++"}, {Text: "Minnesota Timberwolves (from Wash)", Links: []string{"Minnesota Timberwolves"}},
-		{Text: "The Red Ghost", Links: []string{"Red Ghost"}}, {Text: "93.3 myFM"}, {Text: "04 Fourth Avenue Line", Links: []string{"Fourth Avenue Line"}},
+		{Text: "The Red Ghost", Links: []string{"Red Ghost"}}, {Text: "93.3 myFM"}, {Text: "Luke Hille ()"}, {Text: "04 Fourth Avenue Line", Links: []string{"Fourth Avenue Line"}},
 		{Text: "Alex Jakubiak (at Braintree Town)", Links: []string{"Braintree Town F.C."}},
 		{Text: "Chuck Bednarik (Lottery bonus pick)", Links: []string{"Chuck Bednarik"}},
 		{Text: "La guerra de los gimnasios (short)", Links: []string{"La guerra de los gimnasios"}},
@@ -584,7 +584,7 @@ func TestCutNotes(t *testing.T) {
 		{"Sreten Ninković", []string{"Sreten Ninković"}},
 		{"817 km2", nil}, {"Wolfgang Puck", []string{"Wolfgang Puck"}},
 		{"Johnny Green", nil}, {"Adrian Dantley", nil}, {"C++", nil}, {"Minnesota Timberwolves", []string{"Minnesota Timberwolves"}},
-		{"The Red Ghost", []string{"Red Ghost"}}, {"93.3 myFM", nil}, {"Fourth Avenue Line", []string{"Fourth Avenue Line"}}, // an article, no sort key; a station's name
+		{"The Red Ghost", []string{"Red Ghost"}}, {"93.3 myFM", nil}, {"Luke Hille", nil}, {"Fourth Avenue Line", []string{"Fourth Avenue Line"}}, // an article, no sort key; a station's name
 		{"Alex Jakubiak", nil}, // the note's club is not the player
 		{"Chuck Bednarik", []string{"Chuck Bednarik"}},
 		{"La guerra de los gimnasios", []string{"La guerra de los gimnasios"}},
