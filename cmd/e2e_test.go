@@ -26,7 +26,7 @@ func TestMain(m *testing.M) {
 	if os.Getenv("LEAPER_MAIN") == "1" {
 		os.Exit(Main())
 	}
-	os.Exit(m.Run())
+	storetest.Main(m)
 }
 
 func leaper(t *testing.T, args ...string) *exec.Cmd {

@@ -48,7 +48,9 @@ func newBrowser(tb testing.TB) *browser {
 	}
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],
 		chromedp.ExecPath(exe), chromedp.NoSandbox, chromedp.DisableGPU,
-		chromedp.WindowSize(1280, 900), chromedp.Flag("hide-scrollbars", true))
+		chromedp.WindowSize(1280, 900), chromedp.Flag("hide-scrollbars", true),
+		// Chromium leaves its own scratch directories in TMPDIR.
+		chromedp.Env("TMPDIR="+tb.TempDir()))
 	actx, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
 	tb.Cleanup(cancel)
 	ctx, cancel2 := chromedp.NewContext(actx)

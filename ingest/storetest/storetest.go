@@ -21,9 +21,19 @@ var (
 	err    error
 )
 
+// Main runs a package's tests and removes the sample store built for them.
+// A package that calls SampleStore calls Main from its TestMain, or each run
+// of its tests leaves a store behind in the temp dir.
+func Main(m *testing.M) {
+	code := m.Run()
+	if dir != "" {
+		os.RemoveAll(dir)
+	}
+	os.Exit(code)
+}
+
 // SampleStore builds the sample corpus into a store directory once per test
-// binary and returns it. The directory is removed when the process exits
-// only if the OS cleans its temp dir; it is small.
+// binary and returns it; Main removes it when the tests are done.
 func SampleStore(t testing.TB) string {
 	t.Helper()
 	once.Do(func() {

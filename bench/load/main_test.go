@@ -1,0 +1,10 @@
+package load
+
+import (
+	"testing"
+
+	"github.com/leaper-dev/leaper/ingest/storetest"
+)
+
+// TestMain removes the sample store the tests build.
+func TestMain(m *testing.M) { storetest.Main(m) }
