@@ -402,6 +402,7 @@ func profile(t *table.Table, rows [][]table.Cell, s *graph.Shaped) ([]*colInfo, 
 		// The cells of one value, most of them, share one array.
 		one := make([]graph.Value, len(col))
 		for i, c := range col {
+			c.Text = runApart(c.Text, c.Links)
 			vs := cellValues(c, ci.typ, one[i:i:i+1])
 			ci.multi = append(ci.multi, vs)
 			if len(vs) == 0 {
