@@ -460,7 +460,7 @@ func (s *synth) basic(ctx context.Context, t *graph.Tree, rng *rand.Rand) (*draf
 	if err != nil {
 		return nil, "", err
 	}
-	r := concept(t, len(siblings) <= 1, rng)
+	r := concept(t, len(siblings) <= 1, d.keyNoun.many, rng)
 	cw := colWords(d.cols, d.trees)
 	d.given = append(d.given, r)
 	d.given = append(d.given, cw...)

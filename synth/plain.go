@@ -558,7 +558,7 @@ func (s *synth) plainColumn(t *graph.Tree, c int, keys []uint32) bool {
 				seasonArticle.MatchString(txt) {
 				return false // a cell linking the key itself, an event of the page's own series, its header ("Description")
 			}
-			if plainMark(txt) || strings.Contains(txt, "; ") || strings.Contains(txt, " / ") || len(txt) > 60 || strings.Count(txt, ",") > 3 || strings.HasSuffix(txt, "?") {
+			if plainMark(txt) || garbled.MatchString(txt) || strings.Contains(txt, "; ") || strings.Contains(txt, " / ") || len(txt) > 60 || strings.Count(txt, ",") > 3 || strings.HasSuffix(txt, "?") {
 				return false
 			}
 			if stacked.MatchString(txt) || countOf.MatchString(txt) || strings.Contains(txt, "(") && notePhrase.MatchString(txt) || strings.Count(txt, "(") > 1 || datedFacts(txt) || (h == "time" || h == "year") && yearSpan.MatchString(txt) || strings.Contains(txt, "NRHP") {
@@ -610,6 +610,12 @@ func (s *synth) misprinted(t *graph.Tree, c int) bool {
 	s.misprints[k] = found
 	return found
 }
+
+// garbled matches what an export lost of a cell: an ordinal's suffix
+// without its number ("Eliminated (Day 28) th on October 16"), a
+// fraction's slash without its numerator ("5 ft 11 ⁄ 4 in"). The page
+// shows the loss too; no reader can give the value as the table meant it.
+var garbled = regexp.MustCompile(`(?:^|[\s()])(?:st|nd|rd|th)\s|(?:^|\s)⁄|⁄(?:\s|$)`)
 
 // notePhrase matches a parenthesis that starts a phrase in lower case: a
 // note on the value ("(traded to New Orleans)", "(in Japan)"), not a

@@ -191,6 +191,18 @@ func TestNotePhrase(t *testing.T) {
 	}
 }
 
+func TestGarbled(t *testing.T) {
+	for txt, want := range map[string]bool{
+		"Eliminated (Day 28) th on October 16, 2011": true, "Eliminated (Day 7) st on September 25": true,
+		"1.82 m (5 ft 11 ⁄ 4 in)": true, "5 ft 11 3⁄4 in": false, "28th on October 16": false,
+		"St Kilda": false, "Dunstable Town": false, "4th": false,
+	} {
+		if got := garbled.MatchString(txt); got != want {
+			t.Errorf("garbled(%q) = %v, want %v", txt, got, want)
+		}
+	}
+}
+
 func TestHeadNoun(t *testing.T) {
 	if headNoun("Main Language (s)") != headNoun("Language (s)") || headNoun("Languages") != headNoun("Language") {
 		t.Error("one column to a reader")
@@ -226,10 +238,10 @@ func TestAttributeKey(t *testing.T) {
 func TestConceptSection(t *testing.T) {
 	tr := &graph.Tree{PageTitle: "1947 BAA draft", Section: "Draft"}
 	for seed := uint64(0); seed < 6; seed++ {
-		if got := concept(tr, true, rand.New(rand.NewPCG(seed, 0))); got != "1947 BAA draft" {
+		if got := concept(tr, true, "", rand.New(rand.NewPCG(seed, 0))); got != "1947 BAA draft" {
 			t.Errorf("alone: concept = %q", got)
 		}
-		if got := concept(tr, false, rand.New(rand.NewPCG(seed, 0))); got != "1947 BAA draft (Draft)" {
+		if got := concept(tr, false, "", rand.New(rand.NewPCG(seed, 0))); got != "1947 BAA draft (Draft)" {
 			t.Errorf("beside another table: concept = %q lacks its section", got)
 		}
 	}
@@ -241,7 +253,7 @@ func TestConceptThe(t *testing.T) {
 	tr := &graph.Tree{PageTitle: "The Silent Force (TV series)", Section: "Episodes"}
 	for seed := uint64(0); seed < 12; seed++ {
 		for _, alone := range []bool{true, false} {
-			if got := concept(tr, alone, rand.New(rand.NewPCG(seed, 0))); strings.Contains(got, "the The") {
+			if got := concept(tr, alone, "", rand.New(rand.NewPCG(seed, 0))); strings.Contains(got, "the The") {
 				t.Errorf("concept = %q", got)
 			}
 		}
@@ -253,12 +265,12 @@ func TestConceptThe(t *testing.T) {
 func TestConceptNarrows(t *testing.T) {
 	tr := &graph.Tree{PageTitle: "List of United States national lakeshores and seashores", Section: "National Seashores"}
 	for seed := uint64(0); seed < 6; seed++ {
-		if got := concept(tr, true, rand.New(rand.NewPCG(seed, 0))); !strings.Contains(got, "National Seashores") && !strings.Contains(got, "national seashores") {
+		if got := concept(tr, true, "", rand.New(rand.NewPCG(seed, 0))); !strings.Contains(got, "National Seashores") && !strings.Contains(got, "national seashores") {
 			t.Errorf("concept = %q lacks its section", got)
 		}
 	}
 	both := &graph.Tree{PageTitle: "List of lakes and rivers", Section: "Lakes and rivers"}
-	if got := concept(both, true, rand.New(rand.NewPCG(1, 0))); got != "the list of lakes and rivers" {
+	if got := concept(both, true, "", rand.New(rand.NewPCG(1, 0))); got != "the list of lakes and rivers" {
 		t.Errorf("concept = %q, want the page alone", got)
 	}
 }
@@ -267,7 +279,7 @@ func TestConceptNarrows(t *testing.T) {
 func TestConceptList(t *testing.T) {
 	tr := &graph.Tree{PageTitle: "List of counties in North Carolina", Section: "List"}
 	for seed := uint64(0); seed < 4; seed++ {
-		if got := concept(tr, false, rand.New(rand.NewPCG(seed, 0))); strings.Contains(strings.ToLower(got), "list of the list") || strings.Count(strings.ToLower(got), "list") > 1 {
+		if got := concept(tr, false, "", rand.New(rand.NewPCG(seed, 0))); strings.Contains(strings.ToLower(got), "list of the list") || strings.Count(strings.ToLower(got), "list") > 1 {
 			t.Errorf("concept = %q", got)
 		}
 	}
@@ -278,14 +290,14 @@ func TestConceptList(t *testing.T) {
 // nothing.
 func TestConceptListOf(t *testing.T) {
 	tr := &graph.Tree{PageTitle: "Special cities of Japan", Section: "List of special cities"}
-	if got := concept(tr, true, rand.New(rand.NewPCG(1, 0))); got != "Special cities of Japan" {
+	if got := concept(tr, true, "", rand.New(rand.NewPCG(1, 0))); got != "Special cities of Japan" {
 		t.Errorf("concept = %q", got)
 	}
 }
 
 func TestConceptLetter(t *testing.T) {
 	tr := &graph.Tree{PageTitle: "Utah Jazz all-time roster", Section: "C"}
-	if got := concept(tr, false, rand.New(rand.NewPCG(1, 0))); !strings.Contains(got, "names starting with C") {
+	if got := concept(tr, false, "", rand.New(rand.NewPCG(1, 0))); !strings.Contains(got, "names starting with C") {
 		t.Errorf("concept = %q", got)
 	}
 }
@@ -345,7 +357,7 @@ func TestPlaceholdersAndStacks(t *testing.T) {
 func TestConceptNamesPage(t *testing.T) {
 	tr := &graph.Tree{PageTitle: "List of Michelin 3-star restaurants", Section: "List of Michelin 3-star restaurants by country in the latest version | Hong Kong and Macau"}
 	want := "the Michelin 3-star restaurants by country in the latest version (Hong Kong and Macau)"
-	if got := concept(tr, false, rand.New(rand.NewPCG(1, 0))); got != want {
+	if got := concept(tr, false, "", rand.New(rand.NewPCG(1, 0))); got != want {
 		t.Errorf("concept = %q, want %q", got, want)
 	}
 }
@@ -367,7 +379,7 @@ func TestSectionCount(t *testing.T) {
 // TestConceptFootnote: a heading's footnote mark is no part of it.
 func TestConceptFootnote(t *testing.T) {
 	tr := &graph.Tree{PageTitle: "2013 Rali Vinho da Madeira", Section: "Results[1]"}
-	if got := concept(tr, false, rand.New(rand.NewPCG(1, 0))); strings.Contains(got, "[1]") || !strings.Contains(got, "Results") && !strings.Contains(got, "results") {
+	if got := concept(tr, false, "", rand.New(rand.NewPCG(1, 0))); strings.Contains(got, "[1]") || !strings.Contains(got, "Results") && !strings.Contains(got, "results") {
 		t.Errorf("concept = %q", got)
 	}
 }
@@ -415,7 +427,7 @@ func TestStandingsAndShares(t *testing.T) {
 // TestConceptTally: a section's count of finals is left out.
 func TestConceptTally(t *testing.T) {
 	tr := &graph.Tree{PageTitle: "Karolina Šprem", Section: "ITF Circuit finals | Singles: 14 (10–4)"}
-	if got := concept(tr, false, rand.New(rand.NewPCG(1, 0))); got != "Karolina Šprem (ITF Circuit finals, Singles)" {
+	if got := concept(tr, false, "", rand.New(rand.NewPCG(1, 0))); got != "Karolina Šprem (ITF Circuit finals, Singles)" {
 		t.Errorf("concept = %q", got)
 	}
 }
@@ -424,7 +436,7 @@ func TestConceptTally(t *testing.T) {
 func TestConceptRestates(t *testing.T) {
 	tr := &graph.Tree{PageTitle: "Ohio House of Representatives membership, 125th General Assembly",
 		Section: "Members of the Ohio House of Representatives, 125th General Assembly"}
-	if got := concept(tr, false, rand.New(rand.NewPCG(1, 0))); got != tr.PageTitle {
+	if got := concept(tr, false, "", rand.New(rand.NewPCG(1, 0))); got != tr.PageTitle {
 		t.Errorf("concept = %q", got)
 	}
 }

@@ -395,7 +395,8 @@ func the(x string) string {
 // concept (WebLeaper's "Nobel Prize winners in Literature"): from the
 // entities of its page title and section or caption, never as "the table
 // X on the page Y". Words such as "table" are left out of the section.
-func concept(t *graph.Tree, alone bool, rng *rand.Rand) string {
+// many is the plural the question asks for ("stations"), or "".
+func concept(t *graph.Tree, alone bool, many string, rng *rand.Rand) string {
 	page := strings.Join(strings.Fields(t.PageTitle), " ")
 	isList := false
 	for _, p := range []string{"List of ", "list of ", "Lists of "} {
@@ -456,6 +457,9 @@ func concept(t *graph.Tree, alone bool, rng *rand.Rand) string {
 			// season") is the concept, as written; a part after it ("Hong
 			// Kong and Macau") still tells which table.
 			named = p
+		case alone && many != "" && strings.EqualFold(p, many):
+			// "Stations" of "Kibi Line", its one table: "every station of
+			// Kibi Line", not "of the stations of Kibi Line"
 		default:
 			w, ok := sectionCase(p)
 			if !slices.Contains(parts, w) {
@@ -484,13 +488,17 @@ func concept(t *graph.Tree, alone bool, rng *rand.Rand) string {
 	if !inline || len(parts) > 1 {
 		return page + " (" + strings.Join(orig, ", ") + ")"
 	}
-	switch rng.IntN(3) {
+	// Not "the Counties of Denmark counties (1970–2006)" nor "the North
+	// Carolina Court of Appeals current judges": a page's name before a
+	// part reads as one noun only by chance. The part goes after ("the
+	// current judges of …"), or in parentheses where it restates the
+	// noun asked ("every station of the stations of …").
+	restated := many != "" && containsFold(sub, many)
+	switch rng.IntN(2) {
 	case 0:
-		if isList {
+		if restated {
 			return page + " (" + sub + ")"
 		}
-		return the(page) + " " + sub
-	case 1:
 		if isList {
 			return the(sub) + " of " + page
 		}
