@@ -1,6 +1,7 @@
 package graph
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -172,6 +173,9 @@ func commonWords(name string) bool {
 	if len(words) > 1 && shipPrefix[words[0]] {
 		return true // "Balmoral" for MV Balmoral (2008): a ship
 	}
+	if len(words) > 1 && slices.ContainsFunc(words, clubAbbrev) {
+		return true // "Bobruisk" for FC Bobruisk, "Chalatenango" for C.D. Chalatenango: a club
+	}
 	for _, w := range words {
 		r, _ := utf8.DecodeRuneInString(w)
 		if unicode.IsLower(r) && !particle[w] {
@@ -179,6 +183,28 @@ func commonWords(name string) bool {
 		}
 	}
 	return false
+}
+
+// clubAbbrev reports whether w is a club's or company's abbreviation in
+// its name: two capitals or more with dots ("C.D.", "A.F.C."), or two to
+// four capitals ("FC", "AFC", "SK"); not a person's initial ("J.") nor a
+// Roman numeral ("II").
+func clubAbbrev(w string) bool {
+	caps, dots := 0, 0
+	for _, r := range w {
+		switch {
+		case r == '.':
+			dots++
+		case unicode.IsUpper(r):
+			caps++
+		default:
+			return false
+		}
+	}
+	if dots > 0 {
+		return caps >= 2
+	}
+	return caps >= 2 && caps <= 4 && strings.Trim(w, "IVXLC") != ""
 }
 
 // shipPrefix are the prefixes of ships' names.

@@ -19,11 +19,14 @@ func TestWrites(t *testing.T) {
 		{"Jimmy Thomas (American football)", "Jim Thomas", true},
 		{"Jay, Maine", "North Jay", true},
 		{"United Kingdom", "Great Britain", true},
-		{"William Golding", "Golding", false},              // a surname: the title is the better answer
-		{"Association football", "Football", true},         // no person: a word in lower case
-		{"Joe Egan (rugby league)", "Egan", false},         // the qualifier's words aside
-		{"Vincent van Gogh", "Gogh", false},                // a particle
-		{"MV Balmoral (2008)", "Balmoral", true},           // a ship
+		{"William Golding", "Golding", false},      // a surname: the title is the better answer
+		{"Association football", "Football", true}, // no person: a word in lower case
+		{"Joe Egan (rugby league)", "Egan", false}, // the qualifier's words aside
+		{"Vincent van Gogh", "Gogh", false},        // a particle
+		{"MV Balmoral (2008)", "Balmoral", true},   // a ship
+		{"FC Bobruisk", "Bobruisk", true},          // a club
+		{"C.D. Chalatenango", "Chalatenango", true},
+		{"J. R. R. Tolkien", "Tolkien", false},             // initials, no club
 		{"Khawaja Khurshid Anwar", "Khurshid Anwar", true}, // a name of two words
 		{"University of Pittsburgh", "Pittsburgh", true},   // a draft's college column
 		{"Saint Mary's College of California", "St. Mary's (CA)", false},

@@ -1,6 +1,10 @@
 package ingest
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/leaper-dev/leaper/ingest/table"
+)
 
 func TestRunApart(t *testing.T) {
 	for _, c := range []struct {
@@ -37,5 +41,26 @@ func TestRunApart(t *testing.T) {
 		if got := runApart(c.text, c.links); got != c.want {
 			t.Errorf("runApart(%q) = %q, want %q", c.text, got, c.want)
 		}
+	}
+}
+
+// TestRowLinks: of two cells of a row linking one article, the one that
+// names it otherwise ("Palaeopropithecidae" beside "Sloth lemurs", both
+// linking Sloth lemur) is its text.
+func TestRowLinks(t *testing.T) {
+	l := func(text, link string) table.Cell { return table.Cell{Text: text, Links: []string{link}} }
+	rows := [][]table.Cell{
+		{l("Archaeoindris fontoynonti", "Archaeoindris"), l("Sloth lemurs", "Sloth lemur"), l("Palaeopropithecidae", "Sloth lemur")},
+		{l("Paris", "Paris"), l("Paris", "Paris"), l("Ville Lumière", "Paris (band)")},
+		{l("Lyon", "Lyon"), l("Lugdunum", "Lyon")},
+	}
+	orig := rows[0]
+	rowLinks(rows)
+	got := func(r, c int) bool { return len(rows[r][c].Links) == 1 }
+	if !got(0, 0) || !got(0, 1) || got(0, 2) || !got(1, 0) || !got(1, 1) || !got(1, 2) || !got(2, 0) || got(2, 1) {
+		t.Errorf("links kept: %v", rows)
+	}
+	if len(orig[2].Links) != 1 {
+		t.Error("rowLinks changed the table's own row")
 	}
 }

@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"fmt"
+	"golang.org/x/text/unicode/norm"
 	"math"
 	"regexp"
 	"slices"
@@ -72,6 +73,7 @@ func Shape(t *table.Table, opts CleanOptions) (*graph.Shaped, *graph.Reject) {
 		// provinces, and the header names only the first group.
 		return nil, &graph.Reject{Reason: graph.RejectSubHeaded, Detail: fmt.Sprintf("row %d: %q", i+1, rows[i][0].Text)}
 	}
+	rowLinks(rows)
 	cols, rej := profile(t, rows, s)
 	if rej != nil {
 		return nil, rej
@@ -615,8 +617,14 @@ var legendLetters = regexp.MustCompile(`^(\S.*\s\p{Lu}\S*\p{Ll}{2})\p{Lu}{1,2}$`
 
 // sortPrefixed returns the name a cell's one link titles when the cell is
 // that name after one word of a sort key ("Szuminski Jason Szuminski",
-// "Garcia Chris Taylor" linking Chris Taylor (baseball)).
-func sortPrefixed(text string, links []string) (string, bool) {
+// "Garcia Chris Taylor" linking Chris Taylor (baseball)). Unless keyed
+// (the column's sort keys run into two names or more), the word must be
+// the key of that name: figures led by a zero ("04 Fourth Avenue Line"),
+// a word of the name ("Wallstrom Margot Wallström") or its first name
+// written out ("Daniel Dan Humphrey"). A word before a name is otherwise
+// the cell's own: "Royal Spanish Navy", "I Mexican Grand Prix", "Upper
+// Eastern Suburbs", "Burlington Central High School".
+func sortPrefixed(text string, links []string, keyed bool) (string, bool) {
 	if len(links) != 1 {
 		return "", false
 	}
@@ -636,7 +644,29 @@ func sortPrefixed(text string, links []string) (string, bool) {
 	if !ok || !capitalLetters(head) && !zeroLed || head == "The" || head == "A" || head == "An" || !strings.Contains(title, " ") || graph.NormText(rest) != graph.NormText(title) {
 		return "", false
 	}
+	if !keyed && !zeroLed && !keyOf(head, title) {
+		return "", false
+	}
 	return strings.TrimSpace(rest), true
+}
+
+// keyOf reports whether head is a sort key of the name title: one of its
+// words, accents aside, or its first name written out.
+func keyOf(head, title string) bool {
+	h := foldAccents(head)
+	ws := strings.Fields(foldAccents(title))
+	return slices.Contains(ws, h) || len(ws) > 0 && len(ws[0]) >= 2 && len(h) > len(ws[0]) && strings.HasPrefix(h, ws[0])
+}
+
+// foldAccents is s in lower case without its accents.
+func foldAccents(s string) string {
+	var b strings.Builder
+	for _, r := range norm.NFD.String(strings.ToLower(s)) {
+		if !unicode.Is(unicode.Mn, r) {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
 }
 
 // workTitles reports whether a header heads the titles of works:
@@ -791,6 +821,14 @@ func cutNotes(col []table.Cell) {
 			styled++
 		}
 	}
+	// Sort keys run into names are the column's way when two cells or
+	// more have one that is plainly a key.
+	keys := 0
+	for _, c := range col {
+		if _, ok := sortPrefixed(strings.TrimSpace(textnorm.SqueezeSpaces(c.Text)), c.Links, false); ok {
+			keys++
+		}
+	}
 	var names map[string]int // the column's texts, and the names linkedNote cuts them to
 	for _, c := range col {
 		if _, ok := linkedNote(strings.TrimSpace(c.Text), c.Links); ok {
@@ -823,7 +861,7 @@ func cutNotes(col []table.Cell) {
 			text = m // "Rt Hon Dr H.V. Evatt": a member's style, not his name
 			col[i].Text = text
 		}
-		if name, ok := sortPrefixed(text, c.Links); ok {
+		if name, ok := sortPrefixed(text, c.Links, keys >= 2); ok {
 			col[i].Text = name // "Garcia Chris Taylor" linking Chris Taylor: a sort key run into the name
 			continue
 		}
@@ -2084,6 +2122,43 @@ func splitLinks(col []table.Cell) {
 	for i, c := range col {
 		if len(c.Links) == 1 && split[c.Links[0]] && graph.NormText(c.Text) != graph.NormText(c.Links[0]) {
 			col[i].Links = nil
+		}
+	}
+}
+
+// rowLinks keeps a link on the cells of a row that name its article
+// (sameName) when another cell of the row links it too under another
+// name: the extinct lemur's "Common name" "Sloth lemurs" and its "Family"
+// "Palaeopropithecidae" both link Sloth lemur. The family is its text;
+// read as the article, the answer would give the common name twice. The
+// row's cells are copied before a change.
+func rowLinks(rows [][]table.Cell) {
+	for i, r := range rows {
+		var named map[string]bool // links some cell of the row names
+		for _, c := range r {
+			if len(c.Links) == 1 && c.Links[0] != "" && sameName(graph.NormText(c.Text), graph.NormText(c.Links[0])) {
+				if named == nil {
+					named = map[string]bool{}
+				}
+				named[c.Links[0]] = true
+			}
+		}
+		if named == nil {
+			continue
+		}
+		copied := false
+		for j, c := range r {
+			if len(c.Links) != 1 || !named[c.Links[0]] {
+				continue
+			}
+			if sameName(graph.NormText(c.Text), graph.NormText(c.Links[0])) {
+				continue
+			}
+			if !copied {
+				r, copied = slices.Clone(r), true
+				rows[i] = r
+			}
+			r[j].Links = nil
 		}
 	}
 }
