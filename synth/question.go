@@ -134,6 +134,8 @@ var roleNouns = map[string]string{
 	"tributaries": "tributary", "craters": "crater", "councillors": "councillor", "councilors": "councilor",
 	"bishops": "bishop", "generals": "general", "admirals": "admiral", "commanders": "commander",
 	"chairmen": "chairman", "chairpersons": "chairperson", "premiers": "premier", "monarchs": "monarch",
+	"barons": "baron", "baronies": "barony", "earls": "earl", "earldoms": "earldom", "viscounts": "viscount",
+	"dukes": "duke", "dukedoms": "dukedom", "marquesses": "marquess", "baronetcies": "baronetcy", "peerages": "peerage",
 }
 
 // workKinds are a section's words for the kind of work its table lists.
