@@ -247,6 +247,9 @@ func rangeFilter(t *graph.Tree, c int, h string, vals []uint32, es map[uint32]*g
 		}
 		return int(a.id) - int(b.id)
 	})
+	if gendered[strings.ToLower(strings.TrimSpace(col.Header))] && nums[len(nums)-1].f < 1000 {
+		return filter{}, false // "whose number of women is at least 2": women's titles, not women
+	}
 	var lo, hi int // index range into nums
 	var phrase string
 	if col.Datatype == graph.TypeYear {

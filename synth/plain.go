@@ -545,6 +545,7 @@ func (s *synth) plainColumn(t *graph.Tree, c int, keys []uint32) bool {
 		in[k] = true
 	}
 	codes, n := 0, 0
+	most := 0.0 // the largest figure
 	for _, r := range t.Rows {
 		if !in[r.Key] {
 			continue
@@ -576,12 +577,23 @@ func (s *synth) plainColumn(t *graph.Tree, c int, keys []uint32) bool {
 			if code(txt) {
 				codes++
 			}
+			if f, err := strconv.ParseFloat(txt, 64); err == nil {
+				most = max(most, f)
+			}
 
 		}
+	}
+	if gendered[h] && t.Columns[c].Datatype == graph.TypeNumber && most < 1000 {
+		return false // "their number of women": 16 of a conference's titles won by its women's teams
 	}
 	// "Rignt wing" beside "Right wing": the misprint would be an answer
 	return 5*codes < max(n, 1) && !s.misprinted(t, c)
 }
+
+// gendered are headers of figures told by sex: people where the figures
+// are a population's (thousands), else something the men or women won or
+// played, which "number of women" would misread.
+var gendered = map[string]bool{"men": true, "women": true, "boys": true, "girls": true, "male": true, "female": true, "males": true, "females": true}
 
 // misprinted reports whether two values of column c of t, among its first
 // 200 distinct ones, are misspelt one of the other; computed once a column.

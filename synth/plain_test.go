@@ -526,3 +526,26 @@ func TestRankedTop(t *testing.T) {
 		t.Error("seasonArticle")
 	}
 }
+
+// TestGendered: a "Women" column of a few titles is not asked as a number
+// of women; one of a population's thousands is.
+func TestGendered(t *testing.T) {
+	names := map[uint32]*graph.Entity{}
+	tree := func(figs ...string) *graph.Tree {
+		tr := &graph.Tree{KeyHeader: "School", Columns: []graph.Column{{Header: "Women", Name: "has_women", Datatype: graph.TypeNumber}}}
+		for i, f := range figs {
+			id := uint32(100*len(figs[0]) + i)
+			names[id] = &graph.Entity{ID: id, Name: f, Key: "n:" + f}
+			tr.Rows = append(tr.Rows, graph.Row{Key: uint32(i + 1), Values: [][]uint32{{id}}})
+		}
+		return tr
+	}
+	s := &synth{names: names}
+	keys := []uint32{1, 2, 3}
+	if s.plainColumn(tree("16", "9", "2"), 0, keys) {
+		t.Error("16, 9, 2 women's titles asked as a number of women")
+	}
+	if !s.plainColumn(tree("162641", "202202", "300000"), 0, keys) {
+		t.Error("a region's women are a number of women")
+	}
+}
