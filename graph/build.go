@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"unicode"
 )
 
 // maxAliases bounds the surface texts kept per entity.
@@ -284,7 +285,7 @@ func (b *Builder) AddPrepared(p *Prepared) (*Tree, *Reject, error) {
 			return nil, nil, err
 		}
 		row := Row{Key: kid, Values: make([][]uint32, len(sh.Columns))}
-		texts.add(kid, k)
+		texts.add(kid, k, tr.KeyDomain)
 		if k.Type != TypeEntity {
 			texts.addText(kid, b.ents.rec(kid).name, k)
 		}
@@ -296,7 +297,7 @@ func (b *Builder) AddPrepared(p *Prepared) (*Tree, *Reject, error) {
 				}
 				row.Values[j] = appendUnique(row.Values[j], id)
 				if len(vs) == 1 {
-					texts.add(id, v) // a cell of several links shows titles
+					texts.add(id, v, sh.Columns[j].Domain) // a cell of several links shows titles
 				}
 				if v.Type != TypeEntity {
 					texts.addText(id, b.ents.rec(id).name, v)
@@ -584,11 +585,11 @@ type writtenTexts struct {
 	votes map[string]int // text → cells; "" for the title
 }
 
-func (c cellTexts) add(id uint32, v Value) {
+func (c cellTexts) add(id uint32, v Value, domain string) {
 	if v.Type != TypeEntity {
 		return
 	}
-	c.vote(id, v.Name, v.Surface)
+	c.vote(id, v.Name, v.Surface, domain != "place")
 }
 
 // addText records how the table writes a text entity first named
@@ -611,18 +612,35 @@ func (c cellTexts) addText(id uint32, name string, v Value) {
 }
 
 // vote records one cell of an article titled name written as surface: the
-// surface when Writes takes it, else the title ("").
-func (c cellTexts) vote(id uint32, name, surface string) {
+// surface when Writes takes it, else the title (""). Where codes stand
+// (any column but places'), a code the table writes is its text: "QPR"
+// for Queens Park Rangers F.C., "ČZ" for Česká Zbrojovka Strakonice,
+// "C" for Center beside unlinked "WR/KR"; a country's "USA" is United
+// States.
+func (c cellTexts) vote(id uint32, name, surface string, codes bool) {
 	t := c[id]
 	if t == nil {
 		t = &writtenTexts{name: name, votes: map[string]int{}}
 		c[id] = t
 	}
 	text := surface
-	if !Writes(name, text) {
+	if !Writes(name, text) && !(codes && tableCode(name, text)) {
 		text = ""
 	}
 	t.votes[text]++
+}
+
+// tableCode reports whether surface is a code for the article titled name:
+// one to four capitals, shorter than the title.
+func tableCode(name, surface string) bool {
+	n := 0
+	for _, r := range surface {
+		if !unicode.IsUpper(r) {
+			return false
+		}
+		n++
+	}
+	return n >= 1 && n <= 4 && len(surface) < len(name)
 }
 
 // shown is the Shown map of the texts collected, nil when empty.

@@ -71,7 +71,7 @@ func TestShownTexts(t *testing.T) {
 		{{link("La Plata", "La Plata, Maryland")}, nil},
 	}
 	ids := map[string]uint32{}
-	tr := &Tree{PageTitle: "League of Ireland", KeyHeader: "Team", Columns: []Column{{Header: "Home city"}, {Header: "Manager"}}}
+	tr := &Tree{PageTitle: "League of Ireland", KeyHeader: "Team", Columns: []Column{{Header: "Home city", Domain: "place"}, {Header: "Manager", Domain: "person"}}}
 	id := func(v Value) uint32 {
 		if _, ok := ids[v.Key]; !ok {
 			ids[v.Key] = uint32(len(ids))
@@ -81,11 +81,11 @@ func TestShownTexts(t *testing.T) {
 	texts := cellTexts{}
 	for i, k := range keys {
 		row := Row{Key: id(k), Values: make([][]uint32, len(tr.Columns))}
-		texts.add(row.Key, k)
+		texts.add(row.Key, k, "organization")
 		for j, vs := range values[i] {
 			for _, v := range vs {
 				row.Values[j] = append(row.Values[j], id(v))
-				texts.add(id(v), v)
+				texts.add(id(v), v, tr.Columns[j].Domain)
 			}
 		}
 		tr.Rows = append(tr.Rows, row)
@@ -143,6 +143,18 @@ func TestShownTexts(t *testing.T) {
 	}
 }
 
+// TestShownCodes: a code a table writes is its text, but in a column of
+// places, where a country's code stands for its name.
+func TestShownCodes(t *testing.T) {
+	texts := cellTexts{}
+	texts.add(1, Value{Key: "w:Queens Park Rangers F.C.", Name: "Queens Park Rangers F.C.", Type: TypeEntity, Surface: "QPR"}, "organization")
+	texts.add(2, Value{Key: "w:United States", Name: "United States", Type: TypeEntity, Surface: "USA"}, "place")
+	texts.add(3, Value{Key: "w:Center (gridiron football)", Name: "Center (gridiron football)", Type: TypeEntity, Surface: "C"}, "thing")
+	if got := texts.shown(); !reflect.DeepEqual(got, map[uint32]string{1: "QPR", 3: "C"}) {
+		t.Errorf("Shown = %v", got)
+	}
+}
+
 // TestShownOneWay: an article written as two texts, one holding the
 // other, keeps its title: the more frequent would misname the other cells.
 func TestShownOneWay(t *testing.T) {
@@ -151,7 +163,7 @@ func TestShownOneWay(t *testing.T) {
 	}
 	texts := cellTexts{}
 	for _, s := range []string{"Mitsubishi Lancer X R4", "Mitsubishi Lancer X R4", "Mitsubishi Lancer X"} {
-		texts.add(7, link(s))
+		texts.add(7, link(s), "thing")
 	}
 	if got := texts.shown(); got[7] != "" {
 		t.Errorf("Shown = %q, want the title", got[7])
