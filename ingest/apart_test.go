@@ -64,3 +64,17 @@ func TestRowLinks(t *testing.T) {
 		t.Error("rowLinks changed the table's own row")
 	}
 }
+
+// TestForeignMonths: a date whose month the page writes in another
+// language is a date; other texts are not.
+func TestForeignMonths(t *testing.T) {
+	for s, want := range map[string]string{
+		"23 settembre 1981": "1981-09-23", "2 maggio 1983": "1983-05-02", "14 juillet 1789": "1789-07-14",
+		"5 de mayo 1862": "", "23 September 1981": "1981-09-23", "Mai Tai 1944": "",
+	} {
+		got, _ := parseDate(s)
+		if got != want {
+			t.Errorf("parseDate(%q) = %q, want %q", s, got, want)
+		}
+	}
+}

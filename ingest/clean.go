@@ -797,6 +797,11 @@ func legalForm(text string) bool {
 	return strings.HasSuffix(text, "mbH") || strings.HasSuffix(text, "GmbH") || strings.HasSuffix(text, "KGaA")
 }
 
+// figureNote matches a name followed by a grouped figure in parentheses:
+// a stadium's capacity ("Stadion pod Golubinjom (5,140)"), a town's
+// population.
+var figureNote = regexp.MustCompile(`^(.*\pL.*?)\s*\(\d{1,3}(?:,\d{3})+\)$`)
+
 // keySign matches a name of two words or more with a sign a table's key
 // explains ("Johnny Green+", "Tom Robitaille#", "Adrian Dantley^"); one
 // word keeps it ("C++").
@@ -805,6 +810,26 @@ var keySign = regexp.MustCompile(`^(\S.*\s.*\pL\.?)\s*[+#^]{1,2}$`)
 // scoreSuffix matches a name followed by a score ("Clara 3-20", a GAA
 // final's goals and points).
 var scoreSuffix = regexp.MustCompile(`^(.*\pL\S*)\s+\d{1,2}\s*[-–]\s*\d{1,2}$`)
+
+// noteNames counts the column's texts by the names linkedNote cuts them
+// to, nil when it cuts none: a note that tells two cells apart stays.
+func noteNames(col []table.Cell) map[string]int {
+	if !slices.ContainsFunc(col, func(c table.Cell) bool {
+		_, ok := linkedNote(strings.TrimSpace(c.Text), c.Links)
+		return ok
+	}) {
+		return nil
+	}
+	names := map[string]int{}
+	for _, c := range col {
+		text := strings.TrimSpace(textnorm.SqueezeSpaces(c.Text))
+		if name, ok := linkedNote(text, c.Links); ok {
+			text = name
+		}
+		names[graph.NormText(text)]++
+	}
+	return names
+}
 
 // cutNotes takes notes off the names of a column: "Essaïd Belkalem (on
 // loan from Granada)" is the player, linked as such, not a text naming a
@@ -829,23 +854,7 @@ func cutNotes(col []table.Cell) {
 			keys++
 		}
 	}
-	var names map[string]int // the column's texts, and the names linkedNote cuts them to
-	for _, c := range col {
-		if _, ok := linkedNote(strings.TrimSpace(c.Text), c.Links); ok {
-			names = map[string]int{}
-			break
-		}
-	}
-	for _, c := range col {
-		if names == nil {
-			break
-		}
-		text := strings.TrimSpace(textnorm.SqueezeSpaces(c.Text))
-		if name, ok := linkedNote(text, c.Links); ok {
-			text = name
-		}
-		names[graph.NormText(text)]++
-	}
+	names := noteNames(col)
 	for i, c := range col {
 		text := strings.TrimSpace(textnorm.SqueezeSpaces(c.Text))
 		if strings.Contains(text, "()") {
@@ -882,7 +891,10 @@ func cutNotes(col []table.Cell) {
 			col[i].Text = name
 			continue
 		}
-		if m := footSign.FindStringSubmatch(text); m != nil {
+		if m := figureNote.FindStringSubmatch(text); m != nil {
+			text = m[1] // "Stadion pod Golubinjom (5,140)": its capacity, not its name
+			col[i].Text = text
+		} else if m := footSign.FindStringSubmatch(text); m != nil {
 			text = m[1] // "Green Island ‡": the table's footnote sign
 			col[i].Text = text
 		} else if m := supSign.FindStringSubmatch(text); m != nil {
@@ -1518,6 +1530,7 @@ func parseDate(s string) (string, bool) {
 	if len(s) < 8 || len(s) > 24 || !hasYear(s) {
 		return "", false
 	}
+	s = englishMonth(s)
 	for _, l := range dateLayouts {
 		if t, err := time.Parse(l, s); err == nil {
 			if l == "January 2006" {
@@ -1527,6 +1540,35 @@ func parseDate(s string) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// englishMonth is s with a month named in Italian, French, Spanish,
+// Portuguese or German named in English: a volleyball club's squad
+// written "23 settembre 1981" on the English page is a date.
+func englishMonth(s string) string {
+	fs := strings.Fields(s)
+	for i, f := range fs {
+		if m, ok := foreignMonths[strings.ToLower(f)]; ok {
+			fs[i] = m
+			return strings.Join(fs, " ")
+		}
+	}
+	return s
+}
+
+var foreignMonths = map[string]string{}
+
+func init() {
+	for i, names := range []string{
+		"gennaio janvier enero janeiro januar", "febbraio février fevrier febrero fevereiro februar",
+		"marzo mars março märz", "aprile avril abril", "maggio mai mayo maio", "giugno juin junio junho juni",
+		"luglio juillet julio julho juli", "agosto août aout", "settembre septembre septiembre setembro",
+		"ottobre octobre octubre outubro oktober", "novembre noviembre novembro", "dicembre décembre decembre diciembre dezembro dezember",
+	} {
+		for _, n := range strings.Fields(names) {
+			foreignMonths[n] = time.Month(i + 1).String()
+		}
+	}
 }
 
 // numberMarks are what parseNumber drops from a number before parsing it.
@@ -2107,6 +2149,12 @@ func splitLinks(col []table.Cell) {
 	}
 	split := map[string]bool{}
 	for l, ts := range texts {
+		// "President" and "President pro Tempore" both linking State
+		// legislature (United States): texts that share no word with
+		// the title name something the article is only about.
+		if len(ts) >= 2 && !slices.ContainsFunc(ts, func(t string) bool { return sharesWord(t, l) }) {
+			split[l] = true
+		}
 		for i := 0; i < len(ts) && !split[l]; i++ {
 			for j := i + 1; j < len(ts); j++ {
 				if !sameName(ts[i], ts[j]) {

@@ -496,9 +496,10 @@ func TestSplitLinks(t *testing.T) {
 		l("John Smith", "John Smith (footballer)"), l("J. Smith", "John Smith (footballer)"),
 		l("USA", "United States"), l("United States of America", "United States"),
 		l("Left Wing", "Winger (ice hockey)"), l("Right Wing", "Winger (ice hockey)"),
+		l("President", "State legislature (United States)"), l("President pro Tempore", "State legislature (United States)"),
 	}
 	splitLinks(col)
-	for i, want := range []bool{false, false, true, true, true, true, true, false, false} {
+	for i, want := range []bool{false, false, true, true, true, true, true, false, false, false, false} {
 		if got := len(col[i].Links) == 1; got != want {
 			t.Errorf("%q linked %v, want %v", col[i].Text, got, want)
 		}
@@ -560,6 +561,7 @@ func TestCutNotes(t *testing.T) {
 		{Text: "Old Trafford", Links: []string{"Trafford"}},
 		{Text: "at Green Bay Packers", Links: []string{"Green Bay Packers"}},
 		{Text: "Route 66 3-4", Links: []string{"Interstate 40"}},
+		{Text: "Stadion pod Golubinjom (5,140)", Links: []string{"Gradski stadion (Pljevlja)"}}, {Text: "Apollo 11 (1969)"},
 		{Text: "Green Island ‡"}, {Text: "Baltimore Bullets*", Links: []string{"Baltimore Bullets (1944–1954)"}}, {Text: "5*"},
 		{Text: "Phil English Redistricted from the 21st district (now obsolete)", Links: []string{"Phil English", "Pennsylvania's 21st congressional district"}},
 		{Text: "present[N]"}, {Text: "Singapore Changi Airport[Hub]", Links: []string{"Singapore Changi Airport"}},
@@ -604,6 +606,7 @@ func TestCutNotes(t *testing.T) {
 		{"Old Trafford", []string{"Trafford"}},
 		{"at Green Bay Packers", []string{"Green Bay Packers"}},
 		{"Route 66 3-4", []string{"Interstate 40"}},
+		{"Stadion pod Golubinjom", []string{"Gradski stadion (Pljevlja)"}}, {"Apollo 11 (1969)", nil},
 		{"Green Island", nil}, {"Baltimore Bullets", []string{"Baltimore Bullets (1944–1954)"}}, {"5*", nil},
 		{"Phil English", []string{"Phil English"}},
 		{"present", nil}, {"Singapore Changi Airport", []string{"Singapore Changi Airport"}},
