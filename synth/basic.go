@@ -338,6 +338,22 @@ func inTree(ids ...uint32) task.Triple {
 	return task.Triple{S: task.Term{Target: true}, R: "in_tree", O: task.C(cs...)}
 }
 
+// describedKey reports whether t's keys are where or whose a thing is
+// rather than its name: a "Location" or "Address" column chosen as the
+// key because the names repeat ("125-127 East Water Street" for a
+// portion of the Franklin Buildings), a "Mayor" keying a list of cities
+// (Rome's figures asked of "Virginia Raggi (M5S)"). A list of mayors is
+// keyed by its mayors.
+func describedKey(t *graph.Tree) bool {
+	switch h := strings.ToLower(strings.TrimSpace(t.KeyHeader)); h {
+	case "location", "locations", "address", "street address":
+		return true
+	case "mayor", "incumbent mayor", "current mayor", "governor", "owner", "architect", "head coach", "coach", "manager", "captain":
+		return !containsFold(t.PageTitle+" "+t.Section+" "+t.Caption, plural(h)) && !containsFold(t.PageTitle+" "+t.Section+" "+t.Caption, h)
+	}
+	return false
+}
+
 // basic drafts a Version-I task over one tree: its keys (optionally
 // filtered) and some of their attributes.
 func (s *synth) basic(ctx context.Context, t *graph.Tree, rng *rand.Rand) (*draft, string, error) {
@@ -347,7 +363,7 @@ func (s *synth) basic(ctx context.Context, t *graph.Tree, rng *rand.Rand) (*draf
 	// A question that can only call its keys "entries" is not one a
 	// person asks: nothing says what they are.
 	kn := keyNoun(t)
-	if kn.many == "entries" || !s.commonKeyNoun(t, kn) {
+	if kn.many == "entries" || !s.commonKeyNoun(t, kn) || describedKey(t) {
 		return nil, DropNoNoun, nil
 	}
 	// "The complete set of cities from Province of Bergamo": its ten

@@ -549,3 +549,24 @@ func TestGendered(t *testing.T) {
 		t.Error("a region's women are a number of women")
 	}
 }
+
+// TestDescribedKey: a key of addresses, or of the mayors of a list of
+// cities, says where or whose a row's thing is; a list of mayors is keyed
+// by them.
+func TestDescribedKey(t *testing.T) {
+	for _, c := range []struct {
+		page, header string
+		want         bool
+	}{
+		{"National Register of Historic Places listings in Jefferson County", "Location", true},
+		{"List of cities in Italy", "Mayor", true},
+		{"List of mayors of Rome", "Mayor", false},
+		{"Premier League", "Manager", true},
+		{"List of Manchester United F.C. managers", "Manager", false},
+		{"List of airports in Cambodia", "Airport", false},
+	} {
+		if got := describedKey(&graph.Tree{PageTitle: c.page, KeyHeader: c.header}); got != c.want {
+			t.Errorf("describedKey(%q, %q) = %v, want %v", c.page, c.header, got, c.want)
+		}
+	}
+}
