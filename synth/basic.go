@@ -306,6 +306,18 @@ func chooseCols(d *draft, t *graph.Tree, cols []int, skip int, rng *rand.Rand) [
 	rng.Shuffle(len(cand), func(i, j int) { cand[i], cand[j] = cand[j], cand[i] })
 	k := min(len(cand), 2+rng.IntN(3))
 	cand = cand[:k]
+	// A bare "Total" reads as the total of the figures asked beside it
+	// (gold, silver and bronze; men and women), else as no one thing:
+	// "their total and passes defended" of tackles.
+	figures := 0
+	for _, c := range cand {
+		if t.Columns[c].Datatype == graph.TypeNumber && !bareTotal(t.Columns[c].Header) {
+			figures++
+		}
+	}
+	if figures < 2 {
+		cand = slices.DeleteFunc(cand, func(c int) bool { return bareTotal(t.Columns[c].Header) })
+	}
 	slices.Sort(cand) // table order
 	out := make([]column, len(cand))
 	for i, c := range cand {
@@ -313,6 +325,12 @@ func chooseCols(d *draft, t *graph.Tree, cols []int, skip int, rng *rand.Rand) [
 		out[i] = column{rel: col.Name, header: col.Header, v: d.newVar(words(col.Header))}
 	}
 	return out
+}
+
+// bareTotal reports whether a header is "Total" and no more.
+func bareTotal(h string) bool {
+	h = strings.ToLower(strings.Trim(h, " .:"))
+	return h == "total" || h == "totals"
 }
 
 func colTriples(cols []column) []task.Triple {
