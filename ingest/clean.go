@@ -811,6 +811,41 @@ var keySign = regexp.MustCompile(`^(\S.*\s.*\pL\.?)\s*[+#^]{1,2}$`)
 // final's goals and points).
 var scoreSuffix = regexp.MustCompile(`^(.*\pL\S*)\s+\d{1,2}\s*[-–]\s*\d{1,2}$`)
 
+// numbered matches a name after a figure: a sort key or a map's number
+// run into it ("04 Fourth Avenue Line", "16 Bornholm").
+var numbered = regexp.MustCompile(`^(\d{1,3})\s+(\p{Lu}.*)$`)
+
+// cutNumbers takes the figures off the names of a column that numbers
+// them: a figure led by a zero (a sort key: "04 Fourth Avenue Line"
+// beside "Brighton Line"), or any figure where four cells in five or
+// more are numbered, each by another figure ("1 Copenhagen Municipality",
+// "16 Bornholm": a map's numbers). "3 Doors Down" among bands keeps its
+// name.
+func cutNumbers(col []table.Cell) {
+	n, filled := 0, 0
+	seen := map[string]bool{}
+	distinct := true
+	for _, c := range col {
+		text := strings.TrimSpace(c.Text)
+		if text == "" {
+			continue
+		}
+		filled++
+		if m := numbered.FindStringSubmatch(text); m != nil {
+			n++
+			distinct = distinct && !seen[m[1]]
+			seen[m[1]] = true
+		}
+	}
+	all := n >= 3 && 5*n >= 4*filled && distinct
+	for i, c := range col {
+		m := numbered.FindStringSubmatch(strings.TrimSpace(c.Text))
+		if m != nil && (all || len(m[1]) > 1 && m[1][0] == '0') {
+			col[i].Text = m[2]
+		}
+	}
+}
+
 // noteNames counts the column's texts by the names linkedNote cuts them
 // to, nil when it cuts none: a note that tells two cells apart stays.
 func noteNames(col []table.Cell) map[string]int {
@@ -838,6 +873,7 @@ func noteNames(col []table.Cell) map[string]int {
 // any cell. Links a note holds go with it; a name whose link cannot be
 // told keeps the cell's first. col holds copies of the table's cells.
 func cutNotes(col []table.Cell) {
+	cutNumbers(col)
 	// A member's style comes off only where the column writes it twice or
 	// more: "Hon Hai Precision" alone is a company.
 	styled := 0

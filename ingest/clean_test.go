@@ -536,6 +536,33 @@ func TestSortKeys(t *testing.T) {
 	}
 }
 
+// TestCutNumbers: a column numbering its names loses the numbers; a name
+// that starts with one keeps it.
+func TestCutNumbers(t *testing.T) {
+	cells := func(ts ...string) []table.Cell {
+		var out []table.Cell
+		for _, t := range ts {
+			out = append(out, table.Cell{Text: t})
+		}
+		return out
+	}
+	for _, c := range []struct{ in, want []string }{
+		{[]string{"0 Greenland County", "1 Copenhagen Municipality", "2 Frederiksberg Municipality", "16 Bornholm", "Denmark"},
+			[]string{"Greenland County", "Copenhagen Municipality", "Frederiksberg Municipality", "Bornholm", "Denmark"}},
+		{[]string{"04 Fourth Avenue Line", "Brighton Line", "Canarsie Line"}, []string{"Fourth Avenue Line", "Brighton Line", "Canarsie Line"}},
+		{[]string{"3 Doors Down", "Nickelback", "Creed", "Staind"}, []string{"3 Doors Down", "Nickelback", "Creed", "Staind"}},
+		{[]string{"1 Bolt", "1 Blake", "3 Gay", "4 Powell"}, []string{"1 Bolt", "1 Blake", "3 Gay", "4 Powell"}}, // tied: no map's numbers
+	} {
+		col := cells(c.in...)
+		cutNumbers(col)
+		for i, w := range c.want {
+			if col[i].Text != w {
+				t.Errorf("%q, want %q", col[i].Text, w)
+			}
+		}
+	}
+}
+
 // TestCutNotes: a squad list's notes come off its names, with the links
 // they hold; other parentheses stay.
 func TestCutNotes(t *testing.T) {

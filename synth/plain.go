@@ -515,9 +515,10 @@ func (s *synth) plainColumn(t *graph.Tree, c int, keys []uint32) bool {
 		return false // "give their until", "their last": a preposition or adjective is no attribute's name
 	case "to par", "+/-", "+/– par":
 		return false // "+14" over par, read as 14
-	case "season", "week", "game", "match", "round", "year", "league", "cup", "fa cup", "league cup", "europe", "continental":
+	case "season", "week", "game", "match", "round", "year", "league", "cup", "fa cup", "league cup", "europe", "continental",
+		"playoffs", "play-offs", "postseason", "finals", "masters", "nationals", "worlds", "olympics", "regular season":
 		if t.Columns[c].Datatype == graph.TypeNumber {
-			return false // "their season": a season's attendance; "their league": league goals
+			return false // "their season": a season's attendance; "their league", "the playoffs": goals there
 		}
 	case "draw", "drawn", "represent", "order":
 		if s.runningOrder(t, c) {
