@@ -846,6 +846,51 @@ func cutNumbers(col []table.Cell) {
 	}
 }
 
+// secondScript matches a name in Latin letters followed by its name in
+// Chinese, Japanese or Korean: two lines of one cell the export ran
+// together ("What Is a Good Teacher 自從他來了").
+var secondScript = regexp.MustCompile(`^(\P{Han}*\p{Latin}[^\p{Han}\p{Hiragana}\p{Katakana}\p{Hangul}]*?)\s+([\p{Han}\p{Hiragana}\p{Katakana}\p{Hangul}].*)$`)
+
+// bilingual returns the Latin line of a cell secondScript matches whose
+// second line has no word in Latin letters but a numeral's ("II").
+func bilingual(text string) (string, bool) {
+	m := secondScript.FindStringSubmatch(strings.TrimSpace(text))
+	if m == nil {
+		return "", false
+	}
+	latin := 0
+	for _, r := range m[2] {
+		if unicode.Is(unicode.Latin, r) {
+			latin++
+		}
+	}
+	return m[1], latin <= 3
+}
+
+// cutSecondScript keeps the Latin line of a column's bilingual names when
+// most of its cells are bilingual: an English page's reader names a film
+// by its English title.
+func cutSecondScript(col []table.Cell) {
+	n, filled := 0, 0
+	for _, c := range col {
+		if strings.TrimSpace(c.Text) == "" {
+			continue
+		}
+		filled++
+		if _, ok := bilingual(c.Text); ok {
+			n++
+		}
+	}
+	if n < 3 || 2*n < filled {
+		return
+	}
+	for i, c := range col {
+		if name, ok := bilingual(c.Text); ok {
+			col[i].Text = name
+		}
+	}
+}
+
 // noteNames counts the column's texts by the names linkedNote cuts them
 // to, nil when it cuts none: a note that tells two cells apart stays.
 func noteNames(col []table.Cell) map[string]int {
@@ -874,6 +919,7 @@ func noteNames(col []table.Cell) map[string]int {
 // told keeps the cell's first. col holds copies of the table's cells.
 func cutNotes(col []table.Cell) {
 	cutNumbers(col)
+	cutSecondScript(col)
 	// A member's style comes off only where the column writes it twice or
 	// more: "Hon Hai Precision" alone is a company.
 	styled := 0
@@ -900,6 +946,10 @@ func cutNotes(col []table.Cell) {
 		}
 		if name, ok := sortKeyed(text); ok {
 			col[i].Text = name // "Varrichione, Frank Frank Varrichione"
+			continue
+		}
+		if name, ok := sortKeyedLink(text, c.Links); ok {
+			col[i].Text = name // "Thörnell, Olof General Olof Thörnell (1877-1977)"
 			continue
 		}
 		if m := styledName(text, styled); m != "" {
@@ -1064,6 +1114,30 @@ func sortKeyed(text string) (string, bool) {
 		return "", false
 	}
 	return first + " " + last, true
+}
+
+// sortKeyedLink returns the name of the person a cell's one link titles
+// when the cell is that name's sort key ("Last, First") before a text
+// that holds the name with more: a rank, a life's years ("Thörnell, Olof
+// General Olof Thörnell (1877-1977)" linking Olof Thörnell).
+func sortKeyedLink(text string, links []string) (string, bool) {
+	if len(links) != 1 {
+		return "", false
+	}
+	name := links[0]
+	if i := strings.Index(name, " ("); i > 0 {
+		name = name[:i]
+	}
+	fs := strings.Fields(name)
+	if len(fs) < 2 {
+		return "", false
+	}
+	key := fs[len(fs)-1] + ", " + strings.Join(fs[:len(fs)-1], " ") + " "
+	rest, ok := strings.CutPrefix(text, key)
+	if !ok || !strings.Contains(rest, name) {
+		return "", false
+	}
+	return name, true
 }
 
 // mayHoldNote reports whether one of cutNotes' patterns may match text:

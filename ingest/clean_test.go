@@ -563,6 +563,24 @@ func TestCutNumbers(t *testing.T) {
 	}
 }
 
+// TestCutSecondScript: a column of films named in English and Chinese
+// keeps the English line; a column of Chinese names alone is not cut.
+func TestCutSecondScript(t *testing.T) {
+	col := []table.Cell{{Text: "What Is a Good Teacher 自從他來了"}, {Text: "Funeral March 常在我心"}, {Text: "Lifeline 十萬火急"}, {Text: "Election"},
+		{Text: "My Sassy Hubby 我老婆唔夠秤II：我老公唔生性"}}
+	cutSecondScript(col)
+	for i, w := range []string{"What Is a Good Teacher", "Funeral March", "Lifeline", "Election", "My Sassy Hubby"} {
+		if col[i].Text != w {
+			t.Errorf("%q, want %q", col[i].Text, w)
+		}
+	}
+	han := []table.Cell{{Text: "自從他來了"}, {Text: "常在我心"}, {Text: "Lifeline 十萬火急"}}
+	cutSecondScript(han)
+	if han[2].Text != "Lifeline 十萬火急" {
+		t.Errorf("one bilingual cell of three cut: %q", han[2].Text)
+	}
+}
+
 // TestCutNotes: a squad list's notes come off its names, with the links
 // they hold; other parentheses stay.
 func TestCutNotes(t *testing.T) {
@@ -589,6 +607,7 @@ func TestCutNotes(t *testing.T) {
 		{Text: "at Green Bay Packers", Links: []string{"Green Bay Packers"}},
 		{Text: "Route 66 3-4", Links: []string{"Interstate 40"}},
 		{Text: "Stadion pod Golubinjom (5,140)", Links: []string{"Gradski stadion (Pljevlja)"}}, {Text: "Apollo 11 (1969)"},
+		{Text: "Thörnell, Olof General Olof Thörnell (1877-1977)", Links: []string{"Olof Thörnell"}},
 		{Text: "Green Island ‡"}, {Text: "Baltimore Bullets*", Links: []string{"Baltimore Bullets (1944–1954)"}}, {Text: "5*"},
 		{Text: "Phil English Redistricted from the 21st district (now obsolete)", Links: []string{"Phil English", "Pennsylvania's 21st congressional district"}},
 		{Text: "present[N]"}, {Text: "Singapore Changi Airport[Hub]", Links: []string{"Singapore Changi Airport"}},
@@ -634,6 +653,7 @@ func TestCutNotes(t *testing.T) {
 		{"at Green Bay Packers", []string{"Green Bay Packers"}},
 		{"Route 66 3-4", []string{"Interstate 40"}},
 		{"Stadion pod Golubinjom", []string{"Gradski stadion (Pljevlja)"}}, {"Apollo 11 (1969)", nil},
+		{"Olof Thörnell", []string{"Olof Thörnell"}},
 		{"Green Island", nil}, {"Baltimore Bullets", []string{"Baltimore Bullets (1944–1954)"}}, {"5*", nil},
 		{"Phil English", []string{"Phil English"}},
 		{"present", nil}, {"Singapore Changi Airport", []string{"Singapore Changi Airport"}},

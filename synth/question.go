@@ -630,6 +630,9 @@ func colWords(cols []column, ts []*graph.Tree) []string {
 		if many, ok := countNouns[out[i]]; ok && numeric(ts, c.rel) {
 			out[i] = many // "Win", "Loss": a coach's wins and losses
 		}
+		if medals[strings.ToLower(out[i])] && numeric(ts, c.rel) {
+			out[i] += " medals" // "give their silver": silver medals
+		}
 		if pluralWord(out[i]) && !notCounted[strings.ToLower(out[i])] && numeric(ts, c.rel) {
 			out[i] = "number of " + out[i]
 		}
@@ -655,6 +658,9 @@ var officeDates = map[string]string{
 	"assumed office": "date of assuming office", "entered office": "date of entering office",
 	"term began": "start of term", "term ended": "end of term", "term start": "start of term", "term end": "end of term",
 }
+
+// medals are the headers of a medal table's counts.
+var medals = map[string]bool{"gold": true, "silver": true, "bronze": true}
 
 // countNouns are singular headers of counts and the plurals a question
 // counts them by.
