@@ -570,3 +570,18 @@ func TestDescribedKey(t *testing.T) {
 		}
 	}
 }
+
+// TestCrawlShort: a crawled table of 19 rows may be the head of a longer
+// one; a page's table of 19 is whole.
+func TestCrawlShort(t *testing.T) {
+	rows := make([]graph.Row, 19)
+	if !crawlShort(&graph.Tree{Source: "tables.jsonl.gz#line 6845", Rows: rows}) {
+		t.Error("19 crawled rows not short")
+	}
+	if crawlShort(&graph.Tree{Source: "pages-html.tar.gz!page/203-page/33.html#table 0", Rows: rows}) {
+		t.Error("a page's table of 19 rows short")
+	}
+	if crawlShort(&graph.Tree{Source: "tables.jsonl.gz#line 1", Rows: rows[:18]}) {
+		t.Error("18 crawled rows short")
+	}
+}

@@ -74,6 +74,7 @@ const (
 	DropNoName     = "key_no_name" // keys are no names: dates, ranks, codes (Basic), cells marked by the export
 	DropNoNoun     = "key_no_noun" // Basic: nothing says what the keys are, so a question calls them "entries"
 	DropUnnamedTop = "unnamed_top" // Basic: a ranked top list that no section or caption names
+	DropMaybeCut   = "maybe_cut"   // Basic: a crawled table one row short of the crawl's cap, maybe its head
 	// DropAudit prefixes the auditor's class of a refused task
 	// ("audit_context"): see package audit.
 	DropAudit      = "audit_"
