@@ -297,7 +297,7 @@ func TestConceptListOf(t *testing.T) {
 
 func TestConceptLetter(t *testing.T) {
 	tr := &graph.Tree{PageTitle: "Utah Jazz all-time roster", Section: "C"}
-	if got := concept(tr, false, "", rand.New(rand.NewPCG(1, 0))); !strings.Contains(got, "names starting with C") {
+	if got := concept(tr, false, "", rand.New(rand.NewPCG(1, 0))); !strings.Contains(got, "listed under C") {
 		t.Errorf("concept = %q", got)
 	}
 }

@@ -431,8 +431,9 @@ func concept(t *graph.Tree, alone bool, many string, rng *rand.Rand) string {
 		p = strings.TrimSpace(tally.ReplaceAllString(p, ""))    // "Singles: 14 (10–4)"
 		if len(p) == 1 && p[0] >= 'A' && p[0] <= 'Z' {
 			// "C" of an alphabetical roster: not the centers; read in
-			// parentheses only
-			p, inline = "names starting with "+p, false
+			// parentheses only. The section's letter, not a name's: a
+			// list of awards sorts them by the honoree's surname.
+			p, inline = "listed under "+p, false
 		}
 		switch {
 		case p == "" || strings.EqualFold(p, "list") || strings.EqualFold(p, "the list"):
