@@ -210,7 +210,8 @@ func TestRules(t *testing.T) {
 		"Hereafter (film)": "Hereafter", "Days of the New (1997 album)": "Days of the New",
 		"County Farm Bridge (Dover, New Hampshire)": "County Farm Bridge", "Shire of Flinders (Queensland)": "Shire of Flinders",
 		"Moons Milk (In Four Phases)": "Moons Milk (In Four Phases)", "Klaw (Marvel Comics)": "Klaw (Marvel Comics)",
-		"Dance India Dance (season 5)": "Dance India Dance (season 5)",
+		"Dance India Dance (season 5)":       "Dance India Dance (season 5)",
+		"Massively multiplayer online (MMO)": "Massively multiplayer online (MMO)", "Lyon (OL)": "Lyon",
 	} {
 		if b, _ := audit.Disambiguated(in); b != want {
 			t.Errorf("Disambiguated(%q) = %q, want %q", in, b, want)

@@ -797,10 +797,10 @@ func legalForm(text string) bool {
 	return strings.HasSuffix(text, "mbH") || strings.HasSuffix(text, "GmbH") || strings.HasSuffix(text, "KGaA")
 }
 
-// figureNote matches a name followed by a grouped figure in parentheses:
-// a stadium's capacity ("Stadion pod Golubinjom (5,140)"), a town's
-// population.
-var figureNote = regexp.MustCompile(`^(.*\pL.*?)\s*\(\d{1,3}(?:,\d{3})+\)$`)
+// figureNote matches a name followed by a grouped figure in parentheses
+// (a stadium's capacity, "Stadion pod Golubinjom (5,140)"; a town's
+// population) or by a life's years ("Eduardo Mendoza ( 1943-）").
+var figureNote = regexp.MustCompile(`^(.*\pL.*?)\s*(?:\(\d{1,3}(?:,\d{3})+\)|\(\s*\d{4}\s*[-–]\s*(?:\d{4})?\s*[)）])$`)
 
 // keySign matches a name of two words or more with a sign a table's key
 // explains ("Johnny Green+", "Tom Robitaille#", "Adrian Dantley^"); one
@@ -1147,7 +1147,7 @@ func mayHoldNote(text string) bool {
 	if text == "" {
 		return false
 	}
-	if r, _ := utf8.DecodeLastRuneInString(text); strings.ContainsRune("*+#^])0123456789†‡§¹²³⁴⁵⁶⁷⁸⁹", r) || unicode.IsUpper(r) && strings.Contains(text, " ") {
+	if r, _ := utf8.DecodeLastRuneInString(text); strings.ContainsRune("*+#^]）)0123456789†‡§¹²³⁴⁵⁶⁷⁸⁹", r) || unicode.IsUpper(r) && strings.Contains(text, " ") {
 		return true
 	}
 	for _, w := range []string{"Redistricted", "Retired", "Renominated", "Lost renomination", "Died"} {
