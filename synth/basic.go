@@ -370,6 +370,23 @@ func crawlShort(t *graph.Tree) bool {
 // (ingest/table.WikiTablesMaxRows).
 const crawlCap = 20
 
+// personalWorks reports whether t lists a person's works: a section or
+// caption of a filmography, discography or bibliography, of video games
+// or a career, on a page that is no list.
+func personalWorks(t *graph.Tree) bool {
+	if strings.HasPrefix(t.PageTitle, "List") || strings.Contains(strings.ToLower(t.PageTitle), "filmography") ||
+		strings.Contains(strings.ToLower(t.PageTitle), "discography") {
+		return false
+	}
+	sub := strings.ToLower(t.Section + " " + t.Caption)
+	for _, w := range []string{"filmography", "discography", "bibliography", "video games", "television", "film", "works", "career"} {
+		if strings.Contains(sub, w) {
+			return true
+		}
+	}
+	return false
+}
+
 // describedKey reports whether t's keys are where or whose a thing is
 // rather than its name: a "Location" or "Address" column chosen as the
 // key because the names repeat ("125-127 East Water Street" for a
@@ -518,7 +535,14 @@ func (s *synth) basic(ctx context.Context, t *graph.Tree, rng *rand.Rand) (*draf
 	cw := colWords(d.cols, d.trees)
 	d.given = append(d.given, r)
 	d.given = append(d.given, cw...)
-	d.question = fill(pick(rng, basicTemplates), "many", d.keyNoun.many, "one", d.keyNoun.one,
+	templates := basicTemplates
+	if personalWorks(t) {
+		// "Which films appear in Wentworth Miller (Film)?": a person
+		// holds no films; "Considering Wentworth Miller (Film), list the
+		// films" reads.
+		templates = ownerTemplates
+	}
+	d.question = fill(pick(rng, templates), "many", d.keyNoun.many, "one", d.keyNoun.one,
 		"root", r, "filter", f.phrase, "cols", list(cw))
 	return d, "", nil
 }

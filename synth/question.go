@@ -740,6 +740,11 @@ var basicTemplates = []string{
 	"I need the complete set of {many} from {root}{filter}: name each one and give the {cols}.",
 }
 
+// ownerTemplates are the basicTemplates that read where the root is a
+// person whose works a table lists: "Considering Paul Reubens
+// (Filmography, Film), list the films", not "films in Paul Reubens".
+var ownerTemplates = []string{basicTemplates[1], basicTemplates[2]}
+
 var unionTemplates = []string{
 	"Which {many}{filter} appear in any of {sets}? For each, give their {cols}.",
 	"Collect every {one}{filter} recorded in at least one of {sets}, with the {cols} of each.",

@@ -782,6 +782,8 @@ func TestPartOfTitle(t *testing.T) {
 		"This table lists the top ten players with the best bowling figures":                     true,
 		"The table below lists all the winners since 1960.":                                      false,
 		"Norway has won it three times.":                                                         false,
+		"These are the top ten skaters based on points .":                                        true,
+		"These are the clubs of the 2012 season.":                                                false,
 	} {
 		if got := partOfTitle.MatchString(txt); got != want {
 			t.Errorf("partOfTitle(%q) = %v, want %v", txt, got, want)

@@ -107,9 +107,10 @@ func ParseWikiTablesLine(line []byte) (*Table, error) {
 // partOfTitle matches a section's text saying its table lists only a
 // part of what its title names: "The following table lists those
 // entries which finished fifth or higher" under Melodi Grand Prix's
-// "Winners", "This table lists the top ten players". "All" of the title
+// "Winners", "This table lists the top ten players", "These are the top
+// ten skaters based on points". "All" of the title
 // is not on the page; the table counts as cut.
-var partOfTitle = regexp.MustCompile(`(?i)(?:table|list)\s+(?:below\s+)?(?:lists|shows|includes|contains|gives)\s+(?:only\b|those\b|the\s+(?:top|best|most|highest|leading|notable)\b|some\b|a selection\b|selected\b)`)
+var partOfTitle = regexp.MustCompile(`(?i)(?:(?:table|list)\s+(?:below\s+)?(?:lists|shows|includes|contains|gives)|\b(?:these|the following)\s+are)\s+(?:only\b|those\b|the\s+(?:top|best|most|highest|leading|notable)\b|some\b|a selection\b|selected\b)`)
 
 // alphabeticHead reports whether a column of rows is in alphabetical
 // order of first letters from the start of the alphabet and stops in its
