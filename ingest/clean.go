@@ -948,6 +948,10 @@ func cutNotes(col []table.Cell) {
 			col[i].Text = name // "Varrichione, Frank Frank Varrichione"
 			continue
 		}
+		if name, ok := roleAfter(text, c.Links); ok {
+			col[i].Text = name // "Linda M. McGee, Chief Judge": her office, not her name
+			continue
+		}
 		if name, ok := sortKeyedLink(text, c.Links); ok {
 			col[i].Text = name // "Thörnell, Olof General Olof Thörnell (1877-1977)"
 			continue
@@ -1114,6 +1118,41 @@ func sortKeyed(text string) (string, bool) {
 		return "", false
 	}
 	return first + " " + last, true
+}
+
+// roleAfter returns the name before a comma that a cell's one link titles
+// when what follows is an office of one to three capitalised words
+// ("Linda M. McGee, Chief Judge"); "Paris, Texas" linking Paris, Texas
+// is one name, and "Atlanta, Georgia" linking Atlanta names no office.
+func roleAfter(text string, links []string) (string, bool) {
+	if len(links) != 1 {
+		return "", false
+	}
+	name, role, ok := strings.Cut(text, ", ")
+	if !ok || name != links[0] || strings.Contains(role, ",") {
+		return "", false
+	}
+	ws := strings.Fields(role)
+	if len(ws) == 0 || len(ws) > 3 {
+		return "", false
+	}
+	office := false
+	for _, w := range ws {
+		if r, _ := utf8.DecodeRuneInString(w); !unicode.IsUpper(r) {
+			return "", false
+		}
+		office = office || officeWords[strings.ToLower(w)]
+	}
+	return name, office
+}
+
+// officeWords are the words of an office written after a name; "Atlanta,
+// Georgia" names no office.
+var officeWords = map[string]bool{
+	"judge": true, "justice": true, "president": true, "chairman": true, "chair": true, "chairwoman": true,
+	"chief": true, "captain": true, "director": true, "secretary": true, "minister": true, "speaker": true,
+	"leader": true, "deputy": true, "vice": true, "ceo": true, "treasurer": true, "commissioner": true,
+	"presiding": true, "emeritus": true,
 }
 
 // sortKeyedLink returns the name of the person a cell's one link titles

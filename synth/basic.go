@@ -190,7 +190,9 @@ func (s *synth) chooseFilter(d *draft, t *graph.Tree, keys []uint32, cols []int,
 			v := good[rng.IntN(len(good))]
 			name := es[v].Name
 			ref := d.addSlot(name, v, s.shownText(t, v)) // "French" for the link "French language"
-			phrase := pick(rng, []string{" whose " + h + " is " + ref, " with " + ref + " as " + h})
+			// "whose outcome is Loss", not "with Loss as outcome": readers
+			// of rounds 72-81 stopped over the second.
+			phrase := " whose " + h + " is " + ref
 			return filter{col: c, triple: task.Triple{S: task.Term{Target: true}, R: col.Name, O: task.C(name)},
 				phrase: phrase, static: d.render(phrase), ids: []uint32{v}}, true, nil
 		case graph.TypeYear, graph.TypeNumber:
