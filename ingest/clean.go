@@ -701,13 +701,13 @@ func nicknames(h string) bool {
 	return false
 }
 
-// linkedNote returns the name a cell's one link names before a note in
+// linkedNote returns the name a cell's first link names before a note in
 // parentheses of words of its own: "Chuck Bednarik (Lottery bonus pick)"
 // linking Chuck Bednarik, "La guerra de los gimnasios (short)". A note of
 // one word other than a film's ("Jeff Miller (R)", "Chicago Bears (2)")
 // is left to the value's other checks.
 func linkedNote(text string, links []string) (string, bool) {
-	if len(links) != 1 || !strings.HasSuffix(text, ")") {
+	if len(links) == 0 || !strings.HasSuffix(text, ")") {
 		return "", false
 	}
 	i := strings.LastIndex(text, " (")
@@ -724,7 +724,25 @@ func linkedNote(text string, links []string) (string, bool) {
 	if !slices.ContainsFunc(linkNames(links[0]), func(n string) bool { return graph.NormText(n) == graph.NormText(name) }) {
 		return "", false
 	}
+	// The note's own links ("Cle" linking Cleveland Indians) go with it:
+	// any other link must be a word of the note.
+	for _, l := range links[1:] {
+		if !sharesWord(note, l) && !initialsIn(note, l) {
+			return "", false
+		}
+	}
 	return name, true
+}
+
+// initialsIn reports whether note holds a word that abbreviates the
+// article titled l by its first letters ("Cle" of Cleveland Indians).
+func initialsIn(note, l string) bool {
+	for _, w := range strings.Fields(note) {
+		if len(w) >= 2 && strings.HasPrefix(strings.ToLower(l), strings.ToLower(w)) {
+			return true
+		}
+	}
+	return false
 }
 
 // filmNote are the one-word notes a filmography writes after a title.
@@ -978,7 +996,7 @@ func cutNotes(col []table.Cell) {
 			// "Chuck Bednarik (Lottery bonus pick)": the note printed
 			// under the name; "Dance India Dance (season 2)" beside
 			// season 1 is told apart by it
-			col[i].Text = name
+			col[i].Text, col[i].Links = name, c.Links[:1]
 			continue
 		}
 		if m := figureNote.FindStringSubmatch(text); m != nil {

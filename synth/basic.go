@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/leaper-dev/leaper/audit"
 	"github.com/leaper-dev/leaper/graph"
@@ -389,6 +391,37 @@ func personalWorks(t *graph.Tree) bool {
 	return false
 }
 
+// personPage reports whether a page title may be a person's: two to four
+// capitalised words without a figure, a lower-case word or a word of an
+// event or a body ("Kristýna Plíšková", not "Big East Conference"). The
+// templates asked of it read for any page.
+func personPage(title string) bool {
+	if i := strings.Index(title, " ("); i > 0 {
+		title = title[:i]
+	}
+	ws := strings.Fields(title)
+	if len(ws) < 2 || len(ws) > 4 || strings.ContainsFunc(title, unicode.IsDigit) {
+		return false
+	}
+	for _, w := range ws {
+		r, _ := utf8.DecodeRuneInString(w)
+		if !unicode.IsUpper(r) || eventWords[strings.ToLower(w)] {
+			return false
+		}
+	}
+	return true
+}
+
+// eventWords are the words of a page's title that name an event, a body
+// or a place, not a person.
+var eventWords = map[string]bool{
+	"championship": true, "championships": true, "league": true, "cup": true, "open": true, "games": true, "olympics": true,
+	"season": true, "tournament": true, "conference": true, "association": true, "party": true, "county": true,
+	"district": true, "station": true, "line": true, "railway": true, "airport": true, "university": true, "college": true,
+	"school": true, "club": true, "team": true, "award": true, "awards": true, "prize": true, "festival": true, "records": true,
+	"company": true, "corporation": true, "group": true, "band": true, "river": true, "lake": true, "park": true,
+}
+
 // describedKey reports whether t's keys are where or whose a thing is
 // rather than its name: a "Location" or "Address" column chosen as the
 // key because the names repeat ("125-127 East Water Street" for a
@@ -538,7 +571,7 @@ func (s *synth) basic(ctx context.Context, t *graph.Tree, rng *rand.Rand) (*draf
 	d.given = append(d.given, r)
 	d.given = append(d.given, cw...)
 	templates := basicTemplates
-	if personalWorks(t) {
+	if personalWorks(t) || personPage(t.PageTitle) {
 		// "Which films appear in Wentworth Miller (Film)?": a person
 		// holds no films; "Considering Wentworth Miller (Film), list the
 		// films" reads.

@@ -585,3 +585,16 @@ func TestCrawlShort(t *testing.T) {
 		t.Error("18 crawled rows short")
 	}
 }
+
+// TestPersonPage: a person's page is named as the concept, not a place
+// things appear in.
+func TestPersonPage(t *testing.T) {
+	for title, want := range map[string]bool{
+		"Kristýna Plíšková": true, "Wentworth Miller": true, "Sean Murphy (photographer)": true,
+		"Big East Conference": false, "2012 K-League": false, "List of lemur species": false, "Ford of Europe": false,
+	} {
+		if got := personPage(title); got != want {
+			t.Errorf("personPage(%q) = %v, want %v", title, got, want)
+		}
+	}
+}
