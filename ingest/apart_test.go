@@ -78,3 +78,15 @@ func TestForeignMonths(t *testing.T) {
 		}
 	}
 }
+
+// TestDoubled: a cell that writes one text twice is two rows in one.
+func TestDoubled(t *testing.T) {
+	for s, want := range map[string]bool{
+		"Carrara Carrara": true, "Carrara Stadium Carrara Stadium": true, "AFL NEAFL": false,
+		"Walla Walla": true, "Bora Bora Airport": false, "1 1": false, "": false,
+	} {
+		if got := doubled(s); got != want {
+			t.Errorf("doubled(%q) = %v, want %v", s, got, want)
+		}
+	}
+}

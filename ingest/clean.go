@@ -287,7 +287,27 @@ func records(t *table.Table, opts CleanOptions, s *graph.Shaped) ([][]table.Cell
 	if cells > 0 && float64(horiz)/float64(cells) > opts.MaxMerged {
 		return nil, &graph.Reject{Reason: graph.RejectMerged, Detail: fmt.Sprintf("%.0f%% of cells merged across columns", 100*float64(horiz)/float64(cells))}
 	}
+	for i, r := range rows {
+		if n := slices.IndexFunc(r, func(c table.Cell) bool { return doubled(c.Text) }); n >= 0 &&
+			slices.ContainsFunc(r[n+1:], func(c table.Cell) bool { return doubled(c.Text) }) {
+			// "Gold Coast Suns Gold Coast Suns reserves | Carrara Carrara |
+			// AFL NEAFL": two rows the export ran into one, which no key
+			// or value of it names
+			return nil, &graph.Reject{Reason: graph.RejectMerged, Detail: fmt.Sprintf("row %d: two rows in one (%q)", i+1, r[n].Text)}
+		}
+	}
 	return rows, nil
+}
+
+// doubled reports whether a cell writes one text twice, a line each, run
+// together ("Carrara Carrara", "Carrara Stadium Carrara Stadium").
+func doubled(s string) bool {
+	f := strings.Fields(s)
+	if len(f) < 2 || len(f)%2 != 0 {
+		return false
+	}
+	h := len(f) / 2
+	return slices.Equal(f[:h], f[h:]) && strings.ContainsFunc(f[0], unicode.IsLetter)
 }
 
 // colInfo is a column's profile: its values per row and what they are.
