@@ -433,7 +433,7 @@ func describedKey(t *graph.Tree) bool {
 	case "location", "locations", "address", "street address":
 		return true
 	case "mayor", "incumbent mayor", "current mayor", "governor", "owner", "architect", "head coach", "coach", "manager", "captain":
-		return !containsFold(t.PageTitle+" "+t.Section+" "+t.Caption, plural(h)) && !containsFold(t.PageTitle+" "+t.Section+" "+t.Caption, h)
+		return !containsFold(t.PageTitle+" "+t.Section+" "+t.Caption, h) // "mayors" holds "mayor"
 	}
 	return false
 }
