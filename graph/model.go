@@ -125,10 +125,11 @@ func (t *Tree) ShownName(id uint32, name string) string {
 // Shows reports whether a tree's Shown text for an entity named name is
 // the text to give: one Writes takes for an article's title, or the
 // table's own case of a text another table named first ("Blood" of a
-// song, where "blood" was a plague's; "RICHMOND" of a seat). The build
+// song, where "blood" was a plague's; "RICHMOND" of a seat), or a code
+// the build recorded for a column other than places' ("QPR"). The build
 // records case alone only for texts (Builder.AddTree).
 func Shows(name, text string) bool {
-	return Writes(name, text) || text != name && NormText(text) == NormText(name)
+	return Writes(name, text) || tableCode(name, text) || text != name && NormText(text) == NormText(name)
 }
 
 // Writes reports whether surface, the text of a cell linking the article

@@ -158,6 +158,10 @@ func TestShownCodes(t *testing.T) {
 	if got := texts.shown(); !reflect.DeepEqual(got, map[uint32]string{1: "QPR", 3: "C"}) {
 		t.Errorf("Shown = %v", got)
 	}
+	tr := &Tree{Shown: texts.shown()}
+	if got := tr.ShownName(1, "Queens Park Rangers F.C."); got != "QPR" {
+		t.Errorf("ShownName = %q, want the code the table writes", got)
+	}
 }
 
 // TestShownOneWay: an article written as two texts, one holding the

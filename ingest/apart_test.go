@@ -90,3 +90,23 @@ func TestDoubled(t *testing.T) {
 		}
 	}
 }
+
+// TestWholeRows: the state and the nation ranked by income among a
+// state's counties, unnumbered, are wholes; an unranked county is not.
+func TestWholeRows(t *testing.T) {
+	row := func(rank, name, pop string) []table.Cell {
+		return []table.Cell{{Text: rank}, {Text: name}, {Text: pop}}
+	}
+	rows := [][]table.Cell{
+		row("1", "McCone", "1,734"), row("2", "Gallatin", "89,513"), row("", "United States", "308,745,538"),
+		row("3", "Yellowstone", "147,972"), row("", "Montana", "259,109"), row("4", "Glacier", "13,399"), row("5", "Blaine", "6,491"),
+	}
+	got := wholeRows(rows)
+	if len(got) != 2 || rows[got[0]][1].Text != "United States" || rows[got[1]][1].Text != "Montana" {
+		t.Errorf("wholeRows = %v", got)
+	}
+	rows[4] = row("", "Petroleum", "494")
+	if got := wholeRows(rows); len(got) != 1 {
+		t.Errorf("an unranked county taken for a whole: %v", got)
+	}
+}

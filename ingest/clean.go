@@ -278,6 +278,12 @@ func records(t *table.Table, opts CleanOptions, s *graph.Shaped) ([][]table.Cell
 		rows = slices.Delete(rows, i, i+1)
 		s.DroppedRows++
 	}
+	if whole := wholeRows(rows); len(whole) > 0 {
+		for k := len(whole) - 1; k >= 0; k-- { // in order: from the last
+			rows = slices.Delete(rows, whole[k], whole[k]+1)
+		}
+		s.DroppedRows += len(whole)
+	}
 	if len(rows) < opts.MinRows {
 		return nil, &graph.Reject{Reason: graph.RejectTooFewRows, Detail: fmt.Sprintf("%d < %d", len(rows), opts.MinRows)}
 	}
@@ -1293,6 +1299,75 @@ func sumRow(rows [][]table.Cell) int {
 		}
 	}
 	return found
+}
+
+// wholeRows returns, in order, the indices of the rows that stand for a
+// whole the others are parts of, ranked among them: "United States" and
+// "Montana" placed by their income among Montana's counties, their
+// "Rank" empty where the counties number 1 to n, each with a population
+// at least the counties' sum.
+func wholeRows(rows [][]table.Cell) []int {
+	if len(rows) < 5 {
+		return nil
+	}
+	for j := range rows[0] {
+		var blanks []int
+		n := 0
+		ranked := true
+		for i, r := range rows {
+			if j >= len(r) {
+				ranked = false
+				break
+			}
+			t := strings.TrimSpace(r[j].Text)
+			if blank(t) {
+				blanks = append(blanks, i)
+				continue
+			}
+			if n++; t != strconv.Itoa(n) {
+				ranked = false
+				break
+			}
+		}
+		if !ranked || len(blanks) == 0 || len(blanks) > 3 || n < 4 {
+			continue
+		}
+		var out []int
+		for _, b := range blanks {
+			if coversOthers(rows, b, blanks) {
+				out = append(out, b)
+			}
+		}
+		return out
+	}
+	return nil
+}
+
+// coversOthers reports whether row b has, in some column of figures, at
+// least the sum of the rows not in skip.
+func coversOthers(rows [][]table.Cell, b int, skip []int) bool {
+	for c := range rows[b] {
+		v, ok := parseNumber(strings.TrimSpace(rows[b][c].Text))
+		if !ok || v <= 0 || blank(rows[b][c].Text) {
+			continue
+		}
+		sum, all := 0.0, true
+		for i, r := range rows {
+			if slices.Contains(skip, i) {
+				continue
+			}
+			f, ok := parseNumber(strings.TrimSpace(r[c].Text))
+			if !ok || blank(r[c].Text) {
+				all = false
+				break
+			}
+			sum += f
+		}
+		if all && sum > 0 && v >= 0.995*sum {
+			return true
+		}
+	}
+	return false
 }
 
 // unnumbered reports whether row i leaves empty a column in which every

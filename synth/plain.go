@@ -560,7 +560,7 @@ func (s *synth) plainColumn(t *graph.Tree, c int, keys []uint32) bool {
 				seasonArticle.MatchString(txt) {
 				return false // a cell linking the key itself, an event of the page's own series, its header ("Description")
 			}
-			if plainMark(txt) || garbled.MatchString(txt) || strings.Contains(txt, "; ") || strings.Contains(txt, " / ") || len(txt) > 60 || strings.Count(txt, ",") > 3 || strings.HasSuffix(txt, "?") {
+			if plainMark(txt) || garbled.MatchString(txt) || designations.MatchString(txt) || strings.Contains(txt, "; ") || strings.Contains(txt, " / ") || len(txt) > 60 || strings.Count(txt, ",") > 3 || strings.HasSuffix(txt, "?") {
 				return false
 			}
 			if stacked.MatchString(txt) || countOf.MatchString(txt) || strings.Contains(txt, "(") && notePhrase.MatchString(txt) || strings.Count(txt, "(") > 1 || datedFacts(txt) || (h == "time" || h == "year") && yearSpan.MatchString(txt) || strings.Contains(txt, "NRHP") {
@@ -629,6 +629,11 @@ func (s *synth) misprinted(t *graph.Tree, c int) bool {
 // fraction's slash without its numerator ("5 ft 11 ⁄ 4 in"). The page
 // shows the loss too; no reader can give the value as the table meant it.
 var garbled = regexp.MustCompile(`(?:^|[\s()])(?:st|nd|rd|th)\s|(?:^|\s)⁄|⁄(?:\s|$)`)
+
+// designations matches a cell of several model designations run
+// together ("RA-5C TA-3B TA-4J", three aircraft a line each): a list, not
+// one value.
+var designations = regexp.MustCompile(`^[A-Z]{1,4}-\d+[A-Z]?(?:\s+[A-Z]{1,4}-\d+[A-Z]?)+$`)
 
 // notePhrase matches a parenthesis that starts a phrase in lower case: a
 // note on the value ("(traded to New Orleans)", "(in Japan)"), not a

@@ -201,6 +201,16 @@ func TestGarbled(t *testing.T) {
 			t.Errorf("garbled(%q) = %v, want %v", txt, got, want)
 		}
 	}
+	for txt, want := range map[string]bool{"RA-5C TA-3B TA-4J": true, "A-4 F-8": true, "RA-5C": false, "Boeing 747-400": false} {
+		if got := designations.MatchString(txt); got != want {
+			t.Errorf("designations(%q) = %v, want %v", txt, got, want)
+		}
+	}
+	for txt, want := range map[string]bool{} {
+		if got := garbled.MatchString(txt); got != want {
+			t.Errorf("garbled(%q) = %v, want %v", txt, got, want)
+		}
+	}
 }
 
 func TestHeadNoun(t *testing.T) {

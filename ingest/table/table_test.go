@@ -812,3 +812,16 @@ func TestHTMLNoteAnchor(t *testing.T) {
 		t.Errorf("a link of words stays: %q", got)
 	}
 }
+
+// TestPartLine: a short line naming one season or round above a table is
+// its title; a sentence is not.
+func TestPartLine(t *testing.T) {
+	for txt, want := range map[string]bool{
+		"Season 1: 1965-66": true, "Group B": true, "Round 3": true,
+		"Culp as writer": false, "The season began in August and ended in May with the final.": false, "Season": false,
+	} {
+		if got := partLine.MatchString(txt); got != want {
+			t.Errorf("partLine(%q) = %v, want %v", txt, got, want)
+		}
+	}
+}

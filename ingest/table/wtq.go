@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -178,6 +179,11 @@ func (s *sidecars) wtqMeta(p string) *PageMeta {
 		}
 		m.Section = strings.Join(splitTrim(row.headers, "|"), " | ")
 		m.Caption = row.caption
+		if m.Caption == "" && partLine.MatchString(strings.TrimSpace(row.textAbove)) {
+			// "Season 1: 1965-66" in a paragraph above I Spy's episodes:
+			// the one season the table lists, its title in all but tag
+			m.Caption = strings.TrimSpace(row.textAbove)
+		}
 		m.Context = clip(row.textAbove, maxContext)
 	}
 	if m.Title == "" && m.Index < 0 {
@@ -186,6 +192,10 @@ func (s *sidecars) wtqMeta(p string) *PageMeta {
 	m.URL = URL(m.Title)
 	return m
 }
+
+// partLine matches a short line naming one part of a series: a season,
+// a round, a group, a volume ("Season 1: 1965-66", "Group B").
+var partLine = regexp.MustCompile(`^(?i:season|series|part|volume|round|group|division|pool|heat|stage|week|day)\s+\S+(?:\s+\S+){0,4}$`)
 
 func splitTrim(s, sep string) []string {
 	var out []string
