@@ -91,6 +91,9 @@ func parseHTML(name string, data []byte, meta *PageMeta) ([]*Table, error) {
 			t.Section = f.section
 			if f.para != nil {
 				t.Context = clip(fragmentText(f.para), maxContext)
+				if p := strings.TrimSpace(t.Context); t.Caption == "" && partLine.MatchString(p) {
+					t.Caption = p // "Season 1: 1965-66" above I Spy's episodes
+				}
 			}
 			if sc.fragment {
 				t.Index = m.Index
