@@ -141,54 +141,25 @@ func Shows(name, text string) bool {
 // title is the better answer; "Khurshid Anwar" for "Khawaja Khurshid
 // Anwar" is a name the table writes), not a code of three letters or fewer
 // ("c", "USA"), not a text with a parenthesis of its own ("Jeff Miller
-// (R)": a party, a country code) unless it gives another name
-// ("Pukatja (Ernabella)": otherName). A longer text is the table's name for
+// (R)": a party, a country code). A longer text is the table's name for
 // the row ("Carbon County Section of the Lehigh Canal" linking Lehigh
 // Canal, "Au Sable Light Station"); the build has already made text of
 // cells whose link is only a part ("Toronto, Ontario", "Sport
 // (Finland)").
 func Writes(name, surface string) bool {
 	n, s := NormText(name), NormText(surface)
-	if len(s) <= 3 && !capitalWord(strings.TrimSpace(surface)) || len(s) < 3 || s == n {
-		return false
-	}
-	alt := otherName(name, surface)
-	if strings.HasSuffix(strings.TrimSpace(surface), ")") && !alt {
+	if len(s) <= 3 && !capitalWord(strings.TrimSpace(surface)) || len(s) < 3 || s == n || strings.HasSuffix(strings.TrimSpace(surface), ")") {
 		return false
 	}
 	// "John Murtha (D) 73.48% Bill Choby (R) 26.52%": a cell of results
 	// that links a candidate, not a name of him.
-	if len(s) > len(n) && (strings.Contains(surface, "%") || strings.Contains(surface, "(") && !alt) {
+	if len(s) > len(n) && strings.ContainsAny(surface, "(%") {
 		return false
 	}
 	if i := strings.Index(name, " ("); i > 0 {
 		n = NormText(name[:i]) // "Egan" for "Joe Egan (rugby league)": a surname all the same
 	}
 	return !strings.HasSuffix(n, " "+s) || !personLike(n) || strings.Contains(s, " ") || commonWords(name)
-}
-
-// otherName reports whether surface is a name with another in
-// parentheses ("Pukatja (Ernabella)", "Thai elephant (Elephas maximus)",
-// "The Open Championship (British Open)"): a word of four letters or
-// more in lower case, no figure, and not the linked title itself ("Sport
-// (Finland)" linking Finland). A party's or country's code ("(R)",
-// "(USA)") is none.
-func otherName(name, surface string) bool {
-	surface = strings.TrimSpace(surface)
-	i := strings.LastIndex(surface, " (")
-	if i <= 0 || !strings.HasSuffix(surface, ")") || strings.Count(surface, "(") != 1 {
-		return false
-	}
-	in := strings.TrimSuffix(surface[i+2:], ")")
-	if strings.ContainsFunc(in, unicode.IsDigit) || NormText(in) == NormText(name) || strings.HasPrefix(NormText(name), NormText(in)) {
-		return false
-	}
-	for _, w := range strings.Fields(in) {
-		if len(w) >= 4 && strings.ContainsFunc(w, unicode.IsLower) {
-			return true
-		}
-	}
-	return false
 }
 
 // commonWords reports whether a title has a word in lower case other than
