@@ -6,7 +6,7 @@ import (
 	"unicode"
 
 	"github.com/leaper-dev/leaper/graph"
-	"golang.org/x/text/unicode/norm"
+	"github.com/leaper-dev/leaper/internal/textnorm"
 )
 
 // The rules below say what a true task may contain. The auditor applies
@@ -511,12 +511,4 @@ var corpForms = []string{" Inc.", " Inc", " LLC", " L.L.C.", " Ltd.", " Ltd", " 
 
 // Fold is a name with case, spacing, edge punctuation and accents taken
 // out ("Nuța Olaru" → "nuta olaru"), for telling two records of one thing.
-func Fold(s string) string {
-	var b strings.Builder
-	for _, r := range norm.NFD.String(graph.NormText(s)) {
-		if !unicode.Is(unicode.Mn, r) {
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
-}
+func Fold(s string) string { return textnorm.FoldAccents(graph.NormText(s)) }

@@ -2,7 +2,6 @@ package ingest
 
 import (
 	"fmt"
-	"golang.org/x/text/unicode/norm"
 	"math"
 	"regexp"
 	"slices"
@@ -308,12 +307,17 @@ func records(t *table.Table, opts CleanOptions, s *graph.Shaped) ([][]table.Cell
 // doubled reports whether a cell writes one text twice, a line each, run
 // together ("Carrara Carrara", "Carrara Stadium Carrara Stadium").
 func doubled(s string) bool {
-	f := strings.Fields(s)
-	if len(f) < 2 || len(f)%2 != 0 {
+	t := textnorm.SqueezeSpaces(strings.TrimSpace(s)) // itself, most cells
+	n := len(t)
+	if n < 3 || n%2 == 0 || t[n/2] != ' ' {
 		return false
 	}
-	h := len(f) / 2
-	return slices.Equal(f[:h], f[h:]) && strings.ContainsFunc(f[0], unicode.IsLetter)
+	return t[:n/2] == t[n/2+1:] && strings.ContainsFunc(t[:n/2], unicode.IsLetter)
+}
+
+// cjk reports whether r is a Chinese, Japanese or Korean letter.
+func cjk(r rune) bool {
+	return unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul)
 }
 
 // colInfo is a column's profile: its values per row and what they are.
@@ -515,17 +519,7 @@ func column(rows [][]table.Cell, j int) []table.Cell {
 // for full details") is left as it is. col holds copies of the table's
 // cells; the table is not changed.
 func cutDetails(col []table.Cell) {
-	filled, hits := 0, 0
-	for _, c := range col {
-		if blank(c.Text) {
-			continue
-		}
-		filled++
-		if _, ok := detailsCut(c.Text); ok {
-			hits++
-		}
-	}
-	if hits < 2 || 2*hits < filled {
+	if !mostCells(col, 2, func(s string) bool { _, ok := detailsCut(s); return ok }) {
 		return
 	}
 	for i := range col {
@@ -679,20 +673,9 @@ func sortPrefixed(text string, links []string, keyed bool) (string, bool) {
 // keyOf reports whether head is a sort key of the name title: one of its
 // words, accents aside, or its first name written out.
 func keyOf(head, title string) bool {
-	h := foldAccents(head)
-	ws := strings.Fields(foldAccents(title))
+	h := textnorm.FoldAccents(head)
+	ws := strings.Fields(textnorm.FoldAccents(title))
 	return slices.Contains(ws, h) || len(ws) > 0 && len(ws[0]) >= 2 && len(h) > len(ws[0]) && strings.HasPrefix(h, ws[0])
-}
-
-// foldAccents is s in lower case without its accents.
-func foldAccents(s string) string {
-	var b strings.Builder
-	for _, r := range norm.NFD.String(strings.ToLower(s)) {
-		if !unicode.Is(unicode.Mn, r) {
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
 }
 
 // workTitles reports whether a header heads the titles of works:
@@ -895,9 +878,29 @@ func cutNumbers(col []table.Cell) {
 // together ("What Is a Good Teacher 自從他來了").
 var secondScript = regexp.MustCompile(`^(\P{Han}*\p{Latin}[^\p{Han}\p{Hiragana}\p{Katakana}\p{Hangul}]*?)\s+([\p{Han}\p{Hiragana}\p{Katakana}\p{Hangul}].*)$`)
 
+// mostCells reports whether at least least cells of col, and half of
+// those that are not blank, are ones ok takes: a column's way of writing,
+// not a cell's chance.
+func mostCells(col []table.Cell, least int, ok func(string) bool) bool {
+	filled, n := 0, 0
+	for _, c := range col {
+		if blank(c.Text) {
+			continue
+		}
+		filled++
+		if ok(c.Text) {
+			n++
+		}
+	}
+	return n >= least && 2*n >= filled
+}
+
 // bilingual returns the Latin line of a cell secondScript matches whose
 // second line has no word in Latin letters but a numeral's ("II").
 func bilingual(text string) (string, bool) {
+	if !strings.ContainsFunc(text, cjk) {
+		return "", false // most cells: no second script to look for
+	}
 	m := secondScript.FindStringSubmatch(strings.TrimSpace(text))
 	if m == nil {
 		return "", false
@@ -915,17 +918,7 @@ func bilingual(text string) (string, bool) {
 // most of its cells are bilingual: an English page's reader names a film
 // by its English title.
 func cutSecondScript(col []table.Cell) {
-	n, filled := 0, 0
-	for _, c := range col {
-		if strings.TrimSpace(c.Text) == "" {
-			continue
-		}
-		filled++
-		if _, ok := bilingual(c.Text); ok {
-			n++
-		}
-	}
-	if n < 3 || 2*n < filled {
+	if !mostCells(col, 3, func(s string) bool { _, ok := bilingual(s); return ok }) {
 		return
 	}
 	for i, c := range col {

@@ -9,15 +9,14 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"unicode"
 
 	"github.com/leaper-dev/leaper/agent"
 	"github.com/leaper-dev/leaper/graph"
 	"github.com/leaper-dev/leaper/internal/atomicfile"
+	"github.com/leaper-dev/leaper/internal/textnorm"
 	"github.com/leaper-dev/leaper/task"
 	"golang.org/x/text/collate"
 	"golang.org/x/text/language"
-	"golang.org/x/text/unicode/norm"
 )
 
 // Dataset is a format that writes a file or a directory from tasks (and,
@@ -275,7 +274,7 @@ func CanonicalTables(a task.Answer) []string {
 	for _, once := range []bool{true, false} {
 		for _, cmp := range []func(x, y string) int{
 			col.CompareString,
-			func(x, y string) int { return strings.Compare(foldKey(x), foldKey(y)) },
+			func(x, y string) int { return strings.Compare(textnorm.FoldAccents(x), textnorm.FoldAccents(y)) },
 			func(x, y string) int { return strings.Compare(strings.ToLower(x), strings.ToLower(y)) },
 			strings.Compare,
 		} {
@@ -285,17 +284,6 @@ func CanonicalTables(a task.Answer) []string {
 		}
 	}
 	return out
-}
-
-// foldKey is s lower-cased without its accents (NFD, marks dropped).
-func foldKey(s string) string {
-	var b strings.Builder
-	for _, r := range norm.NFD.String(strings.ToLower(s)) {
-		if !unicode.Is(unicode.Mn, r) {
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
 }
 
 // orderedTable renders a with its rows, and the values of each cell

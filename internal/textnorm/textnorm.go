@@ -17,6 +17,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
 )
 
 // CollapseSpace trims s and replaces each run of white space (including
@@ -59,6 +61,18 @@ func CollapseSpace(s string) string {
 			space = false
 		}
 		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// FoldAccents is s in lower case without its accents (NFD, the marks
+// dropped): "Wallström" → "wallstrom".
+func FoldAccents(s string) string {
+	var b strings.Builder
+	for _, r := range norm.NFD.String(strings.ToLower(s)) {
+		if !unicode.Is(unicode.Mn, r) {
+			b.WriteRune(r)
+		}
 	}
 	return b.String()
 }
