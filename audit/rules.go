@@ -148,26 +148,10 @@ var disambig = regexp.MustCompile(`^(.*\S)\s+\(([^()]+)\)$`)
 // passed here: only article titles carry disambiguators.
 func Disambiguated(name string) (string, bool) {
 	m := disambig.FindStringSubmatch(name)
-	if m == nil || !disambiguator(m[2]) || initialsOf(m[2], m[1]) {
+	if m == nil || !disambiguator(m[2]) || graph.Initials(m[2], m[1]) {
 		return name, false
 	}
 	return m[1], true
-}
-
-// initialsOf reports whether p is the initials of the words of name, its
-// small words aside: "Massively multiplayer online (MMO)" gives its
-// abbreviation, not Wikipedia's disambiguator.
-func initialsOf(p, name string) bool {
-	var want []rune
-	for _, w := range strings.Fields(name) {
-		switch strings.ToLower(w) {
-		case "of", "the", "and", "for", "in", "on", "at", "de":
-			continue
-		}
-		want = append(want, unicode.ToUpper([]rune(w)[0]))
-	}
-	got := []rune(strings.ReplaceAll(strings.TrimSpace(p), ".", ""))
-	return len(got) >= 2 && string(got) == string(want)
 }
 
 // disambiguator reports whether a title's closing parenthesis reads as

@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // maxAliases bounds the surface texts kept per entity.
@@ -625,9 +626,54 @@ func (c cellTexts) vote(id uint32, name, surface string, codes bool) {
 	}
 	text := surface
 	if !Writes(name, text) && !(codes && tableCode(name, text)) {
-		text = ""
+		text = nameBefore(name, surface)
 	}
 	t.votes[text]++
+}
+
+// nameBefore is the name a cell writes before a parenthesis that gives
+// another name or a note of its own ("Pukatja (Ernabella)" linking
+// Pukatja, South Australia; "The Open Championship (British Open)"
+// linking 2002 Open Championship; "Massively multiplayer online (MMO)";
+// "Imran Amirullah (caretaker)"), when Writes takes it; else "". A
+// parenthesis holding a figure, or a code ("Jeff Miller (R)": a party),
+// or the title's own ("Georgia (country)") is none: the title answers.
+func nameBefore(name, surface string) string {
+	surface = strings.TrimSpace(surface)
+	i := strings.LastIndex(surface, " (")
+	if i <= 0 || !strings.HasSuffix(surface, ")") || strings.Count(surface, "(") != 1 || NormText(surface) == NormText(name) {
+		return ""
+	}
+	head, in := surface[:i], surface[i+2:len(surface)-1]
+	if strings.ContainsFunc(in, unicode.IsDigit) || strings.HasPrefix(NormText(name), NormText(in)) {
+		return ""
+	}
+	named := Initials(in, head)
+	for _, w := range strings.Fields(in) {
+		if utf8.RuneCountInString(w) >= 4 && strings.ContainsFunc(w, unicode.IsLower) {
+			named = true
+		}
+	}
+	if !named || !Writes(name, head) {
+		return ""
+	}
+	return head
+}
+
+// Initials reports whether p is the initials of name's words, its small
+// words aside: "MMO" of Massively multiplayer online gives its
+// abbreviation, not Wikipedia's disambiguator.
+func Initials(p, name string) bool {
+	var want []rune
+	for _, w := range strings.Fields(name) {
+		switch strings.ToLower(w) {
+		case "of", "the", "and", "for", "in", "on", "at", "de":
+			continue
+		}
+		want = append(want, unicode.ToUpper([]rune(w)[0]))
+	}
+	got := []rune(strings.ReplaceAll(strings.TrimSpace(p), ".", ""))
+	return len(got) >= 2 && string(got) == string(want)
 }
 
 // tableCode reports whether surface is a code for the article titled name:

@@ -156,6 +156,9 @@ func Writes(name, surface string) bool {
 	if len(s) > len(n) && strings.ContainsAny(surface, "(%") {
 		return false
 	}
+	if i := strings.Index(name, ", "); i > 0 && s == NormText(name[:i]) {
+		return true // "Aguascalientes" for "Aguascalientes, Aguascalientes": the title without its qualifier
+	}
 	if i := strings.Index(name, " ("); i > 0 {
 		n = NormText(name[:i]) // "Egan" for "Joe Egan (rugby league)": a surname all the same
 	}
@@ -176,6 +179,9 @@ func commonWords(name string) bool {
 	}
 	if len(words) > 1 && slices.ContainsFunc(words, clubAbbrev) {
 		return true // "Bobruisk" for FC Bobruisk, "Chalatenango" for C.D. Chalatenango: a club
+	}
+	if len(words) > 1 && slices.ContainsFunc(words, func(w string) bool { return clubWord[w] }) {
+		return true // "Alumni" for Asociación Alumni, "Newman" for Club Newman
 	}
 	for _, w := range words {
 		r, _ := utf8.DecodeRuneInString(w)
@@ -206,6 +212,13 @@ func clubAbbrev(w string) bool {
 		return caps >= 2
 	}
 	return caps >= 2 && caps <= 4 && strings.Trim(w, "IVXLC") != ""
+}
+
+// clubWord are the words of clubs' names that no person's name has.
+var clubWord = map[string]bool{
+	"Club": true, "Clube": true, "Asociación": true, "Associação": true, "Association": true, "Sociedad": true,
+	"Sporting": true, "Atlético": true, "Athletic": true, "Deportivo": true, "Deportes": true, "Racing": true,
+	"Unión": true, "Olympique": true, "Sportivo": true, "Esporte": true, "Sportclub": true, "Verein": true,
 }
 
 // shipPrefix are the prefixes of ships' names.

@@ -39,6 +39,8 @@ func TestWrites(t *testing.T) {
 		{"Finland", "Sport (Finland)", false},                               // the link is part of the text
 		{"Lehigh Canal", "Carbon County Section of the Lehigh Canal", true}, // the table's name for its row
 		{"Jeff Miller (politician)", "Jeff Miller (R)", false},
+		{"Aguascalientes, Aguascalientes", "Aguascalientes", true}, // the title without its qualifier
+		{"Asociación Alumni", "Alumni", true},                      // a club, not a surname
 		{"John Murtha", "John Murtha (D) 73.48% Bill Choby (R) 26.52%", false},
 	} {
 		if got := Writes(c.name, c.surface); got != c.want {
@@ -171,5 +173,24 @@ func TestShownOneWay(t *testing.T) {
 	}
 	if got := texts.shown(); got[7] != "" {
 		t.Errorf("Shown = %q, want the title", got[7])
+	}
+}
+
+func TestNameBefore(t *testing.T) {
+	for _, c := range []struct{ name, surface, want string }{
+		{"Pukatja, South Australia", "Pukatja (Ernabella)", "Pukatja"},
+		{"2002 Open Championship", "The Open Championship (British Open)", "The Open Championship"},
+		{"Massively multiplayer online game", "Massively multiplayer online (MMO)", "Massively multiplayer online"},
+		{"Imran Amirullah (footballer)", "Imran Amirullah (caretaker)", "Imran Amirullah"},
+		{"Imran Amirullah", "Imran Amirullah (caretaker)", ""}, // the title answers
+		{"Jeff Miller (politician)", "Jeff Miller (R)", ""},    // a party's code
+		{"Chicago Bears", "Chicago Bears (2)", ""},             // a figure
+		{"Georgia (country)", "Georgia (country)", ""},         // the title's own
+		{"Finland", "Sport (Finland)", ""},                     // the link is the parenthesis
+		{"Karl Smith", "Smith (footballer)", ""},               // a surname
+	} {
+		if got := nameBefore(c.name, c.surface); got != c.want {
+			t.Errorf("nameBefore(%q, %q) = %q, want %q", c.name, c.surface, got, c.want)
+		}
 	}
 }
