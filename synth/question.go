@@ -499,7 +499,7 @@ func concept(t *graph.Tree, alone bool, many string, rng *rand.Rand) string {
 	restated := many != "" && containsFold(sub, many)
 	switch rng.IntN(2) {
 	case 0:
-		if restated {
+		if restated || !nounBefore(sub) {
 			return page + " (" + sub + ")"
 		}
 		if isList {
@@ -509,6 +509,31 @@ func concept(t *graph.Tree, alone bool, many string, rng *rand.Rand) string {
 	default:
 		return page + " (" + sub + ")"
 	}
+}
+
+// nounBefore reports whether a section reads as a noun before "of" ("the
+// current judges of …", "the filmography of …", "the stadiums and
+// locations of …"): at most four words, no figure or parenthesis, none a
+// preposition or a verb's participle, and not ending in a word that only
+// qualifies ("former", "women"). "Awards won by nationality", "Matches as
+// captain", "17th century" and "Current (2019)" read only in parentheses.
+func nounBefore(sub string) bool {
+	words := strings.Fields(sub)
+	if len(words) == 0 || len(words) > 4 || strings.ContainsFunc(sub, func(r rune) bool { return unicode.IsDigit(r) || r == '(' }) {
+		return false
+	}
+	for _, w := range words {
+		switch strings.ToLower(w) {
+		case "by", "of", "as", "in", "for", "with", "from", "to", "at", "on", "won", "played", "held", "since", "per", "vs", "vs.":
+			return false
+		}
+	}
+	switch strings.ToLower(words[len(words)-1]) {
+	case "current", "former", "past", "present", "future", "other", "women", "men", "male", "female", "senior", "junior",
+		"final", "early", "late", "national", "international", "notable", "active", "defunct", "original", "new", "old":
+		return false
+	}
+	return true
 }
 
 // wordsWithin reports whether every word of p is a word of page, case
