@@ -1970,7 +1970,18 @@ func cellValues(c table.Cell, typ graph.Datatype, buf []graph.Value) []graph.Val
 }
 
 func cellValue(c table.Cell, typ graph.Datatype) graph.Value {
-	text := plainCell(c.Text)
+	raw := c.Text
+	if markup.MatchString(raw) {
+		// "< centre > 1942 < centre/ > Gauteng": the export ran a
+		// template's markup and another cell's text into the cell; its
+		// one link is what it names, else its text without the markup.
+		if len(c.Links) == 1 && c.Links[0] != "" && typ != graph.TypeNumber && typ != graph.TypeYear && typ != graph.TypeDate {
+			l := c.Links[0]
+			return graph.Value{Key: "w:" + l, Name: l, Type: graph.TypeEntity, URL: table.URL(l), Surface: l}
+		}
+		raw = markup.ReplaceAllString(raw, " ")
+	}
+	text := plainCell(raw)
 	if len(c.Links) == 1 && c.Links[0] != "" && !trailingLink(text, c.Links[0]) && !labelLink(text, c.Links[0]) && !parenLink(text, c.Links[0]) &&
 		!flagLink(text, c.Links[0]) && !yearLink(text, c.Links[0]) && !ordinalLink(text, c.Links[0]) &&
 		!lastOfList(text, c.Links[0]) && !embeddedLink(text, c.Links[0]) && !programLink(text, c.Links[0]) && !codeMismatch(text, c.Links[0]) &&
@@ -2004,6 +2015,10 @@ func cellValue(c table.Cell, typ graph.Datatype) graph.Value {
 	}
 	return graph.Value{Key: "t:" + graph.NormText(text), Name: text, Type: graph.TypeText, Surface: text}
 }
+
+// markup matches an HTML tag the export left in a cell as text ("<
+// centre >", "< /ref >").
+var markup = regexp.MustCompile(`<\s*/?\s*[a-z]+\s*/?\s*>`)
 
 // plainCell is a cell's text as a value: without a comma its next line
 // followed ("Maine,"), a template's stray brace ("515.0 km (320 mi)}"),
@@ -2139,10 +2154,16 @@ var countYear = regexp.MustCompile(`^\d+\s*\(\s*\d{4}\s*\)$`)
 func embeddedLink(text, title string) bool {
 	ti := graph.NormText(parenNote.ReplaceAllString(title, " ")) // "Caucus (politics)": its disambiguator aside
 	t := " " + graph.NormText(parenNote.ReplaceAllString(text, " ")) + " "
-	if len(ti) < 3 || !strings.Contains(t, " "+ti+" ") {
+	at := " " + ti + " "
+	for _, plural := range []string{"s ", "es "} {
+		if !strings.Contains(t, at) && strings.Contains(t, " "+ti+plural) {
+			at = " " + ti + plural // "… sanctuary for bowhead whales" linking Bowhead whale
+		}
+	}
+	if len(ti) < 3 || !strings.Contains(t, at) {
 		return false
 	}
-	rest := strings.Replace(t, " "+ti+" ", " ", 1)
+	rest := strings.Replace(t, at, " ", 1)
 	for _, w := range strings.Fields(rest) {
 		if strings.ContainsFunc(w, unicode.IsLetter) && !stateForm[w] {
 			return true

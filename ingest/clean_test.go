@@ -781,6 +781,8 @@ func TestFlagAndYearLinks(t *testing.T) {
 		{"Great Britain", "United Kingdom", true},
 		{"Republic of Ireland", "Ireland", true},
 		{"Majority Caucus Chair", "Caucus", false},
+		{"Niginganiq National Wildlife Area ( Isabella Bay ) . Specialized sanctuary for bowhead whales", "Bowhead whale", false},
+		{"Bowhead whales", "Bowhead whale", true},
 		{"FW", "Midfielder", false},
 		{"MF", "Midfielder", true},
 		{"C", "Center (American football)", true},
@@ -797,6 +799,14 @@ func TestFlagAndYearLinks(t *testing.T) {
 		if got := v.Type == graph.TypeEntity; got != c.entity {
 			t.Errorf("%q linking %q: entity %v, want %v", c.text, c.link, got, c.entity)
 		}
+	}
+	// "< centre > 1942 < centre/ > Gauteng": markup and another cell run
+	// into a province's cell; its link is what it names.
+	if v := cellValue(table.Cell{Text: "< centre > 1942 < centre/ > Gauteng", Links: []string{"Gauteng"}}, graph.TypeEntity); v.Name != "Gauteng" || v.Surface != "Gauteng" {
+		t.Errorf("a cell of markup: %q (%q), want Gauteng", v.Name, v.Surface)
+	}
+	if v := cellValue(table.Cell{Text: "Deh Sabz ( PDF ) < /ref >"}, graph.TypeText); v.Name != "Deh Sabz ( PDF )" {
+		t.Errorf("a text cell of markup: %q, want it without", v.Name)
 	}
 	if !summaryRow([]table.Cell{{Text: "35 Players Team Average"}, {Text: "12"}}) {
 		t.Error("a roster's team average is no player")

@@ -2,6 +2,7 @@ package table
 
 import (
 	"io"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -112,6 +113,9 @@ func parseHTML(name string, data []byte, meta *PageMeta) ([]*Table, error) {
 	}
 	if len(out) == 0 {
 		return nil, &ParseError{File: name, Reason: "no table", Msg: "no wikitable in the HTML"}
+	}
+	if !sc.fragment {
+		cutByLead(out, fragmentText(sc.intro))
 	}
 	if len(out) > 1 {
 		for i, t := range out {
@@ -681,4 +685,37 @@ func hasText(n *html.Node) bool {
 		}
 	}
 	return false
+}
+
+// leadCount matches a page's lead giving how many players a draft
+// selected: "The draft consisted of 14 rounds comprising 85 players
+// selected", "a total of 224 players were drafted".
+var leadCount = regexp.MustCompile(`(?i)\b(\d{2,4})\s+(?:players|picks|selections)\s+(?:were\s+)?(?:selected|chosen|drafted)|\b(?:comprising|a total of)\s+(\d{2,4})\s+(?:players|picks|selections)\b`)
+
+// cutByLead marks cut the tables of players on a page whose lead counts
+// more players than its one table of them holds: 1959 NBA draft's table
+// lists rounds 1-4 and a few later picks, 38 of the 85 the lead counts.
+// "All" the draft's players are not on the page. Tables one per round
+// (1998 MLB Draft's "First round selections") are each the whole of the
+// part their section names.
+func cutByLead(ts []*Table, lead string) {
+	m := leadCount.FindStringSubmatch(lead)
+	if m == nil {
+		return
+	}
+	n, _ := strconv.Atoi(m[1] + m[2])
+	var players []*Table
+	rows := 0
+	for _, t := range ts {
+		if slices.ContainsFunc(t.Header, func(h string) bool { return strings.EqualFold(strings.TrimSpace(h), "player") }) {
+			players = append(players, t)
+			rows += len(t.Rows)
+		}
+	}
+	if len(players) != 1 || rows*10 >= n*9 {
+		return
+	}
+	for _, t := range players {
+		t.Cut = true
+	}
 }

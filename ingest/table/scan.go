@@ -24,8 +24,13 @@ type rawFound struct {
 type pageScan struct {
 	tables   []rawFound
 	title    string
-	fragment bool // the input is one table and nothing else
+	fragment bool   // the input is one table and nothing else
+	intro    []byte // the paragraphs before the first section heading
 }
+
+// maxIntro caps the lead kept for its counts ("14 rounds comprising 85
+// players").
+const maxIntro = 8192
 
 // tagAt returns the lower-cased tag name of the tag at data[i] == '<' and
 // whether it is an end tag.
@@ -185,6 +190,9 @@ func scanPage(data []byte) *pageScan {
 		case name == "p" && !end:
 			stop := closeOf(data, next, "p", min(len(data), next+8192))
 			para = data[i:stop]
+			if len(headings) == 0 && len(s.intro) < maxIntro {
+				s.intro = append(s.intro, para...)
+			}
 			next = stop
 			otherTop = otherTop || depth == 0
 		case name == "title" && !end:

@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -822,6 +823,38 @@ func TestPartLine(t *testing.T) {
 	} {
 		if got := partLine.MatchString(txt); got != want {
 			t.Errorf("partLine(%q) = %v, want %v", txt, got, want)
+		}
+	}
+}
+
+// TestCutByLead: a page whose lead counts more players than its one table
+// of players holds lists a part; tables one per round are each whole.
+func TestCutByLead(t *testing.T) {
+	table := func(rows int) string {
+		var b strings.Builder
+		b.WriteString(`<table class="wikitable"><tr><th>Player</th><th>Pick</th></tr>`)
+		for i := range rows {
+			fmt.Fprintf(&b, "<tr><td>P%d</td><td>%d</td></tr>", i, i+1)
+		}
+		b.WriteString("</table>")
+		return b.String()
+	}
+	lead := "<html><head><title>1959 NBA draft</title></head><body><p>The draft consisted of 14 rounds comprising 85 players selected.</p>"
+	for _, c := range []struct {
+		name, page string
+		want       bool
+	}{
+		{"one table of a part", lead + "<h2>Draft</h2>" + table(38) + "</body></html>", true},
+		{"one whole table", lead + "<h2>Draft</h2>" + table(85) + "</body></html>", false},
+		{"a table per round", lead + "<h2>Round 1</h2>" + table(10) + "<h2>Round 2</h2>" + table(10) + "</body></html>", false},
+		{"no count in the lead", "<html><body><p>A draft.</p><h2>Draft</h2>" + table(38) + "</body></html>", false},
+	} {
+		ts, err := ParseHTML("p.html", strings.NewReader(c.page), nil)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if got := ts[0].Cut; got != c.want {
+			t.Errorf("%s: Cut = %v, want %v", c.name, got, c.want)
 		}
 	}
 }
