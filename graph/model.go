@@ -162,7 +162,9 @@ func Writes(name, surface string) bool {
 	if i := strings.Index(name, " ("); i > 0 {
 		n = NormText(name[:i]) // "Egan" for "Joe Egan (rugby league)": a surname all the same
 	}
-	return !strings.HasSuffix(n, " "+s) || !personLike(n) || strings.Contains(s, " ") || commonWords(name)
+	// A name's last words with a figure are no surname: "2008-09" for
+	// Eurocup 2008-09, the season the table writes.
+	return !strings.HasSuffix(n, " "+s) || !personLike(n) || strings.Contains(s, " ") || commonWords(name) || strings.ContainsFunc(s, unicode.IsDigit)
 }
 
 // commonWords reports whether a title has a word in lower case other than

@@ -41,6 +41,7 @@ func TestWrites(t *testing.T) {
 		{"Jeff Miller (politician)", "Jeff Miller (R)", false},
 		{"Aguascalientes, Aguascalientes", "Aguascalientes", true}, // the title without its qualifier
 		{"Asociación Alumni", "Alumni", true},                      // a club, not a surname
+		{"Eurocup 2008-09", "2008-09", true},                       // a season, not a surname
 		{"John Murtha", "John Murtha (D) 73.48% Bill Choby (R) 26.52%", false},
 	} {
 		if got := Writes(c.name, c.surface); got != c.want {
