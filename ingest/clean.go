@@ -743,6 +743,17 @@ func linkedNote(text string, links []string) (string, bool) {
 	return name, true
 }
 
+// markOf reports whether a note is a mark of one to three letters that
+// the article titled l starts with: "(C)" linking Caretaker manager or
+// Captain.
+func markOf(note, l string) bool {
+	in := strings.TrimSpace(strings.Trim(strings.TrimSpace(note), "()"))
+	if in == "" || len(in) > 3 || strings.ContainsFunc(in, func(r rune) bool { return !unicode.IsLetter(r) }) {
+		return false
+	}
+	return strings.HasPrefix(strings.ToUpper(l), strings.ToUpper(in[:1]))
+}
+
 // initialsIn reports whether note holds a word that abbreviates the
 // article titled l by its first letters ("Cle" of Cleveland Indians).
 func initialsIn(note, l string) bool {
@@ -864,13 +875,77 @@ func cutNumbers(col []table.Cell) {
 			seen[m[1]] = true
 		}
 	}
-	all := n >= 3 && 5*n >= 4*filled && distinct
+	all := n >= 3 && 5*n >= 4*filled && (distinct || groupKeys(col))
 	for i, c := range col {
 		m := numbered.FindStringSubmatch(strings.TrimSpace(c.Text))
 		if m != nil && (all || len(m[1]) > 1 && m[1][0] == '0') {
 			col[i].Text = m[2]
 		}
 	}
+}
+
+// keyedName is the name of a cell that writes it with its sort key or
+// an office: "Varrichione, Frank Frank Varrichione", "Eugene Lipscomb
+// Eugene Lipscomb" (the key the same as the name), "Linda M. McGee, Chief
+// Judge" (her office, not her name), "Thörnell, Olof General Olof
+// Thörnell (1877-1977)".
+func keyedName(text string, links []string) (string, bool) {
+	if name, ok := sortKeyed(text); ok {
+		return name, true
+	}
+	if name, ok := twiceWritten(text); ok {
+		return name, true
+	}
+	if name, ok := roleAfter(text, links); ok {
+		return name, true
+	}
+	return sortKeyedLink(text, links)
+}
+
+// groupKeys reports whether every filled cell of col is numbered, the
+// figures rising down the column and each always before the same name,
+// two figures or more: a sort key of groups ("1 Defensive tackle", "1
+// Defensive tackle", "2 Defensive end"), not ranks run into names ("1
+// Bolt", "1 Blake", "3 Gay").
+func groupKeys(col []table.Cell) bool {
+	name := map[string]string{}
+	last := -1
+	for _, c := range col {
+		text := strings.TrimSpace(c.Text)
+		if text == "" {
+			continue
+		}
+		m := numbered.FindStringSubmatch(text)
+		// "1 January 2010": a date, its day no key
+		if m == nil || strings.ContainsFunc(m[2], unicode.IsDigit) || reDay.MatchString(strings.Fields(m[2])[0]) {
+			return false
+		}
+		k, _ := strconv.Atoi(m[1])
+		if k < last {
+			return false
+		}
+		last = k
+		if was, ok := name[m[1]]; ok && was != m[2] {
+			return false
+		}
+		name[m[1]] = m[2]
+	}
+	return len(name) >= 2
+}
+
+// twiceWritten returns one half of a name the export wrote twice, its sort
+// key run into it: "Eugene Lipscomb Eugene Lipscomb". A name of one word
+// twice ("Duran Duran", "Talk Talk") is a name.
+func twiceWritten(text string) (string, bool) {
+	ws := strings.Fields(text)
+	if len(ws) < 4 || len(ws)%2 != 0 {
+		return "", false
+	}
+	h := len(ws) / 2
+	if !slices.Equal(ws[:h], ws[h:]) {
+		return "", false
+	}
+	return strings.Join(ws[:h], " "), true
 }
 
 // secondScript matches a name in Latin letters followed by its name in
@@ -981,16 +1056,8 @@ func cutNotes(col []table.Cell) {
 			text = strings.TrimSpace(textnorm.SqueezeSpaces(strings.ReplaceAll(text, "()", "")))
 			col[i].Text = text
 		}
-		if name, ok := sortKeyed(text); ok {
-			col[i].Text = name // "Varrichione, Frank Frank Varrichione"
-			continue
-		}
-		if name, ok := roleAfter(text, c.Links); ok {
-			col[i].Text = name // "Linda M. McGee, Chief Judge": her office, not her name
-			continue
-		}
-		if name, ok := sortKeyedLink(text, c.Links); ok {
-			col[i].Text = name // "Thörnell, Olof General Olof Thörnell (1877-1977)"
+		if name, ok := keyedName(text, c.Links); ok {
+			col[i].Text = name
 			continue
 		}
 		if m := styledName(text, styled); m != "" {
@@ -1077,9 +1144,10 @@ func cutNotes(col []table.Cell) {
 			continue
 		}
 		col[i].Text = m[1]
-		if note := strings.TrimPrefix(text, m[1]); len(c.Links) == 1 && !sharesWord(m[1], c.Links[0]) && sharesWord(note, c.Links[0]) && !strings.Contains(strings.ToLower(note), "now ") {
+		if note := strings.TrimPrefix(text, m[1]); len(c.Links) == 1 && !sharesWord(m[1], c.Links[0]) && (sharesWord(note, c.Links[0]) || markOf(note, c.Links[0])) && !strings.Contains(strings.ToLower(note), "now ") {
 			// "Alex Jakubiak (at Braintree Town)" linking the club only:
-			// the player has no article, the note's link is not his
+			// the player has no article, the note's link is not his;
+			// "Miloud Hamdi (C)" linking Caretaker manager: the mark's
 			col[i].Links = nil
 		}
 		if len(c.Links) < 2 {

@@ -551,7 +551,10 @@ func TestCutNumbers(t *testing.T) {
 			[]string{"Greenland County", "Copenhagen Municipality", "Frederiksberg Municipality", "Bornholm", "Denmark"}},
 		{[]string{"04 Fourth Avenue Line", "Brighton Line", "Canarsie Line"}, []string{"Fourth Avenue Line", "Brighton Line", "Canarsie Line"}},
 		{[]string{"3 Doors Down", "Nickelback", "Creed", "Staind"}, []string{"3 Doors Down", "Nickelback", "Creed", "Staind"}},
-		{[]string{"1 Bolt", "1 Blake", "3 Gay", "4 Powell"}, []string{"1 Bolt", "1 Blake", "3 Gay", "4 Powell"}}, // tied: no map's numbers
+		{[]string{"1 Bolt", "1 Blake", "3 Gay", "4 Powell"}, []string{"1 Bolt", "1 Blake", "3 Gay", "4 Powell"}},                       // tied: no map's numbers
+		{[]string{"1 January", "1 January", "26 February", "28 March"}, []string{"1 January", "1 January", "26 February", "28 March"}}, // dates
+		{[]string{"1 Defensive tackle", "1 Defensive tackle", "2 Defensive end", "3 Linebacker", "3 Linebacker"}, // a group's sort key
+			[]string{"Defensive tackle", "Defensive tackle", "Defensive end", "Linebacker", "Linebacker"}},
 	} {
 		col := cells(c.in...)
 		cutNumbers(col)
@@ -629,6 +632,8 @@ func TestCutNotes(t *testing.T) {
 		{Text: "Eric Ashton MBE", Links: []string{"Eric Ashton", "Member of the Order of the British Empire"}},
 		{Text: "Joe Egan CBE, DSO", Links: []string{"Joe Egan (rugby league)"}},
 		{Text: "Young MC", Links: []string{"Young MC"}}, {Text: "Radio One MC", Links: []string{"Master of ceremonies"}},
+		{Text: "Miloud Hamdi (C)", Links: []string{"Caretaker manager"}}, {Text: "Tony Adams (c)", Links: []string{"Tony Adams"}},
+		{Text: "Eugene Lipscomb Eugene Lipscomb", Links: []string{"Eugene Lipscomb"}},
 	}
 	cutNotes(col)
 	want := []struct {
@@ -679,6 +684,8 @@ func TestCutNotes(t *testing.T) {
 		{"Eric Ashton", []string{"Eric Ashton"}},                                         // his order is not his name
 		{"Joe Egan", []string{"Joe Egan (rugby league)"}},
 		{"Young MC", []string{"Young MC"}}, {"Radio One MC", []string{"Master of ceremonies"}}, // no link names what is left
+		{"Miloud Hamdi", nil}, {"Tony Adams", []string{"Tony Adams"}}, // the mark's link is not the manager
+		{"Eugene Lipscomb", []string{"Eugene Lipscomb"}},
 	}
 	for i, w := range want {
 		if col[i].Text != w.text || !slices.Equal(col[i].Links, w.links) {
@@ -1104,5 +1111,16 @@ func TestInferTypeLeadingZero(t *testing.T) {
 	}
 	if got := inferType(cells("0.5", "12", "7", "1,200")); got != graph.TypeNumber {
 		t.Errorf("figures read as %v", got)
+	}
+}
+
+// TestTwiceWritten: a name written twice, its sort key run into it, is one
+// name; a band's name of one word twice is its name.
+func TestTwiceWritten(t *testing.T) {
+	for in, want := range map[string]string{"Eugene Lipscomb Eugene Lipscomb": "Eugene Lipscomb", "Duran Duran": "", "New York New Jersey": ""} {
+		got, ok := twiceWritten(in)
+		if ok != (want != "") || got != want {
+			t.Errorf("twiceWritten(%q) = %q, %v; want %q", in, got, ok, want)
+		}
 	}
 }
