@@ -1256,13 +1256,18 @@ func (s *synth) writtenAlike(t *graph.Tree, vals []uint32, v uint32) bool {
 
 // listedIn reports whether a row of keys in column c of t has another
 // value whose text lists v's among other items ("French, Hebrew" for the
-// link "French language", written "French"): a filter on v would leave
-// that row out, which a person counts.
+// link "French language", written "French"), or every item of v's list
+// and more ("King Tee, E-Swift, Tha Alkaholiks" beside "E-Swift, King
+// Tee"): a filter on v would leave that row out, which a person counts.
 func (s *synth) listedIn(t *graph.Tree, c int, keys []uint32, v uint32) bool {
 	want := map[string]bool{}
+	var parts [][]string // a list's items ("E-Swift, King Tee")
 	for _, x := range s.texts([]*graph.Tree{t}, v) {
 		want[clueText(x)] = true
 		want[clueText(strings.TrimSuffix(x, " language"))] = true
+		if items := listItems(x); len(items) > 2 {
+			parts = append(parts, items[1:])
+		}
 	}
 	in := make(map[uint32]bool, len(keys))
 	for _, k := range keys {
@@ -1283,10 +1288,32 @@ func (s *synth) listedIn(t *graph.Tree, c int, keys []uint32, v uint32) bool {
 						return true
 					}
 				}
+				// "King Tee, E-Swift, Tha Alkaholiks" lists both of
+				// "E-Swift, King Tee": a reader counts its row in.
+				for _, p := range parts {
+					if len(items)-1 > len(p) && holdsAll(items[1:], p) {
+						return true
+					}
+				}
 			}
 		}
 	}
 	return false
+}
+
+// holdsAll reports whether the list items holds every one of want, as
+// clues compare them.
+func holdsAll(items, want []string) bool {
+	have := make(map[string]bool, len(items))
+	for _, it := range items {
+		have[clueText(it)] = true
+	}
+	for _, w := range want {
+		if !have[clueText(w)] {
+			return false
+		}
+	}
+	return true
 }
 
 // twiceHeaded reports whether header h headed another column of t that

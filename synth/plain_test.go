@@ -608,3 +608,19 @@ func TestPersonPage(t *testing.T) {
 		}
 	}
 }
+
+// TestHoldsAll: a cell listing every producer of a filter's list, and
+// more, holds it; one missing an item, or in another spelling, does not.
+func TestHoldsAll(t *testing.T) {
+	want := listItems("E-Swift, King Tee")[1:]
+	for cell, ok := range map[string]bool{
+		"King Tee, E-Swift, Tha Alkaholiks": true,
+		"King Tee and E-Swift":              true,
+		"King Tee, Tha Alkaholiks":          false,
+		"DJ Muggs":                          false,
+	} {
+		if got := holdsAll(listItems(cell)[1:], want); got != ok {
+			t.Errorf("holdsAll(%q, %q) = %v, want %v", cell, want, got, ok)
+		}
+	}
+}

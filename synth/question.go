@@ -145,6 +145,13 @@ var workKinds = [][3]string{
 	{"albums", "album", "albums"}, {"novels", "novel", "novels"}, {"video games", "game", "games"},
 }
 
+// airDate reports whether a header gives the date a broadcast first
+// aired ("Original air date", "Airdate", "First aired").
+func airDate(h string) bool {
+	h = strings.ToLower(strings.Join(strings.Fields(h), " "))
+	return strings.Contains(h, "air date") || strings.Contains(h, "airdate") || strings.Contains(h, "aired") || strings.Contains(h, "airing")
+}
+
 // rankPrefix are words that make a role another ("lieutenant governor",
 // "vice president", "assistant coach").
 var rankPrefix = map[string]bool{"lieutenant": true, "vice": true, "assistant": true, "deputy": true, "associate": true, "co": true}
@@ -172,6 +179,11 @@ func titleNoun(t *graph.Tree) (noun, bool) {
 		}
 		if best >= 0 {
 			return noun{workKinds[best][1], workKinds[best][2]}, true
+		}
+		// "Season 1: 1965-66" of I Spy, its titles beside their air
+		// dates: episodes, not "works"
+		if slices.ContainsFunc(t.Columns, func(c graph.Column) bool { return airDate(c.Header) }) {
+			return noun{"episode", "episodes"}, true
 		}
 	}
 	found, team, rank := "", false, ""
@@ -472,6 +484,7 @@ func concept(t *graph.Tree, alone bool, many string, rng *rand.Rand) string {
 			}
 		}
 	}
+	parts, orig = narrowest(parts, orig)
 	sub = strings.Join(parts, ", ")
 	if named != "" {
 		if len(orig) == 0 {
@@ -509,6 +522,27 @@ func concept(t *graph.Tree, alone bool, many string, rng *rand.Rand) string {
 	default:
 		return page + " (" + sub + ")"
 	}
+}
+
+// narrowest drops a section a later one of the path begins with
+// ("Current arenas" before "Current arenas that can be used for
+// football"): the later says which table, and the two read as a union.
+// parts and orig are the path as the question writes it and as the page
+// does, index for index.
+func narrowest(parts, orig []string) ([]string, []string) {
+	var p2, o2 []string
+	for i := range orig {
+		wider := false
+		for j := i + 1; j < len(orig); j++ {
+			if len(orig[j]) > len(orig[i]) && strings.HasPrefix(strings.ToLower(orig[j]), strings.ToLower(orig[i])+" ") {
+				wider = true
+			}
+		}
+		if !wider {
+			p2, o2 = append(p2, parts[i]), append(o2, orig[i])
+		}
+	}
+	return p2, o2
 }
 
 // nounBefore reports whether a section reads as a noun before "of" ("the
