@@ -454,7 +454,9 @@ func (s *synth) basic(ctx context.Context, t *graph.Tree, rng *rand.Rand) (*draf
 	// largest, which nothing but the table says.
 	// "Modern Library 100 Best Novels — Editors' list" ranking ten: the top
 	// ten of the hundred its title names.
-	if (t.Section == "" && t.Caption == "" || statedMore(t)) && s.rankedTop(t) || s.roundTop(t) {
+	// "Miss Teen USA 1989" of its ten semifinalists' scores: the page's
+	// delegates are fifty-one.
+	if (t.Section == "" && t.Caption == "" || statedMore(t)) && (s.rankedTop(t) || scoreSheet(t)) || s.roundTop(t) {
 		return nil, DropUnnamedTop, nil
 	}
 	if crawlShort(t) {

@@ -189,6 +189,20 @@ func (s *synth) rankedTop(t *graph.Tree) bool {
 	return false
 }
 
+// scoreSheet reports whether t holds a pageant's judged scores ("Interview",
+// "Swimsuit", "Evening gown", "Average"): a sheet of the finalists, not of
+// all who competed.
+func scoreSheet(t *graph.Tree) bool {
+	n := 0
+	for _, col := range t.Columns {
+		switch headerKey(col.Header) {
+		case "interview", "swimsuit", "evening gown", "talent", "preliminary average", "semifinal average":
+			n++
+		}
+	}
+	return n >= 2
+}
+
 // statedMore reports whether t's page title, section or caption counts
 // more things than t has rows ("100 Best Novels" over ten): a year is no
 // count.
