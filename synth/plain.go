@@ -758,20 +758,29 @@ func (s *synth) askable(t *graph.Tree, c int, keys []uint32) bool {
 
 // informative reports whether column c of t gives the keys more than one
 // value: "Ontario" for every mine of the Ontario table, "First Team" for
-// every signing, the same value for five keys or more, tells nothing.
+// every signing, the same value for five keys or more, tells nothing; nor
+// does a column that repeats the key in half its rows or more.
 func (s *synth) informative(t *graph.Tree, c int, keys []uint32) bool {
 	in := make(map[uint32]bool, len(keys))
 	for _, k := range keys {
 		in[k] = true
 	}
-	seen, n := map[uint32]bool{}, 0
+	seen, n, same := map[uint32]bool{}, 0, 0
 	for _, r := range t.Rows {
 		if in[r.Key] {
 			for _, v := range r.Values[c] {
 				seen[v] = true
 				n++
+				if v == r.Key || graph.NormText(s.shownText(t, v)) == graph.NormText(s.shownText(t, r.Key)) {
+					same++
+				}
 			}
 		}
+	}
+	// "Original title" of films most of which are titled so at home: the
+	// answer would give each key twice.
+	if 2*same >= n && n > 0 {
+		return false
 	}
 	return n < 5 || len(seen) > 1
 }

@@ -750,8 +750,12 @@ func datatype(ts []*graph.Tree, rel string) graph.Datatype {
 // "each one's date opened".
 func colWord(h string) string {
 	w := lowerFirst(words(h))
-	if timeParticiples[w] {
+	if timeParticiples[w] || w == "laid down" {
 		return "date " + w
+	}
+	// "Qualified on": the date they qualified
+	if p, ok := strings.CutSuffix(w, " on"); ok && (timeParticiples[p] || p == "qualified") {
+		return "date " + p
 	}
 	if p, ok := officeDates[strings.ToLower(w)]; ok {
 		return p // "their took office": the date they took it

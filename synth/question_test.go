@@ -141,3 +141,16 @@ func TestNamedThing(t *testing.T) {
 		}
 	}
 }
+
+// TestColWord: a header naming when something happened reads as a date
+// of it; other headers are their words.
+func TestColWord(t *testing.T) {
+	for h, want := range map[string]string{
+		"Opened": "date opened", "Laid down": "date laid down", "Qualified on": "date qualified",
+		"Took office": "date of taking office", "Capacity": "capacity", "Based on": "based on",
+	} {
+		if got := colWord(h); got != want {
+			t.Errorf("colWord(%q) = %q, want %q", h, got, want)
+		}
+	}
+}
