@@ -1049,6 +1049,7 @@ func cutNotes(col []table.Cell) {
 		}
 	}
 	names := noteNames(col)
+	turnNames(col)
 	for i, c := range col {
 		text := strings.TrimSpace(textnorm.SqueezeSpaces(c.Text))
 		if strings.Contains(text, "()") {
@@ -1203,6 +1204,48 @@ func seriesName(col []table.Cell, i int, name string) bool {
 		}
 	}
 	return false
+}
+
+// turnNames writes "Last, First" cells of a column in the order the
+// linked names of that column are titled ("Russell, Blair" beside
+// "Russell, Ernie" linking Ernie Russell: Blair Russell), when two cells
+// or more are written so: a list of people sorted by surname, some of
+// whom have no article.
+func turnNames(col []table.Cell) {
+	turned := 0
+	for _, c := range col {
+		if n, ok := reversed(c.Text); ok && len(c.Links) == 1 && slices.ContainsFunc(linkNames(c.Links[0]), func(l string) bool { return graph.NormText(l) == graph.NormText(n) }) {
+			turned++
+		}
+	}
+	if turned < 2 {
+		return
+	}
+	for i, c := range col {
+		if n, ok := reversed(c.Text); ok && len(c.Links) == 0 {
+			col[i].Text = n
+		}
+	}
+}
+
+// reversed returns "First Last" of a cell "Last, First": one comma, one or
+// two capitalised words each side.
+func reversed(text string) (string, bool) {
+	last, first, ok := strings.Cut(strings.TrimSpace(text), ", ")
+	if !ok {
+		return "", false
+	}
+	fl, ff := strings.Fields(last), strings.Fields(first)
+	if len(fl) == 0 || len(fl) > 2 || len(ff) == 0 || len(ff) > 2 {
+		return "", false
+	}
+	for _, w := range append(fl, ff...) {
+		r, _ := utf8.DecodeRuneInString(w)
+		if !unicode.IsUpper(r) {
+			return "", false
+		}
+	}
+	return first + " " + last, true
 }
 
 // sortKeyed returns the name of a cell that holds its sort key before it
@@ -2345,6 +2388,17 @@ func linkNames(l string) []string {
 	return out
 }
 
+// binomial reports whether a title is a species' Latin name: a
+// capitalised genus and a lower-case epithet ("Cassia fistula").
+func binomial(title string) bool {
+	ws := strings.Fields(title)
+	if len(ws) != 2 {
+		return false
+	}
+	r, _ := utf8.DecodeRuneInString(ws[0])
+	return unicode.IsUpper(r) && strings.ToLower(ws[0][1:]) == ws[0][1:] && strings.ToLower(ws[1]) == ws[1] && !strings.ContainsFunc(ws[1], func(r rune) bool { return !unicode.IsLetter(r) })
+}
+
 // parenLink reports whether a cell's one link is only its parenthesis:
 // "Sport (Finland)" linking Finland, the club unlinked. The link
 // qualifies the text (a country, a league, another name); the cell's
@@ -2355,6 +2409,9 @@ func parenLink(text, title string) bool {
 		return false
 	}
 	in, ti := graph.NormText(m[2]), graph.NormText(title)
+	if binomial(title) && strings.HasPrefix(in, ti) {
+		return false // "Golden shower flower (Cassia fistula Linn.)": the plant's Latin name, linked
+	}
 	if (in == ti || strings.HasPrefix(ti, in+",") || strings.HasPrefix(ti, in+" (")) && !strings.Contains(graph.NormText(m[1]), ti) {
 		return true
 	}

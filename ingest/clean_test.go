@@ -790,6 +790,7 @@ func TestFlagAndYearLinks(t *testing.T) {
 		{"Majority Caucus Chair", "Caucus", false},
 		{"Niginganiq National Wildlife Area ( Isabella Bay ) . Specialized sanctuary for bowhead whales", "Bowhead whale", false},
 		{"Bowhead whales", "Bowhead whale", true},
+		{"Golden shower flower ( Cassia fistula Linn . )", "Cassia fistula", true}, // its Latin name, linked
 		{"FW", "Midfielder", false},
 		{"MF", "Midfielder", true},
 		{"C", "Center (American football)", true},
@@ -1122,5 +1123,24 @@ func TestTwiceWritten(t *testing.T) {
 		if ok != (want != "") || got != want {
 			t.Errorf("twiceWritten(%q) = %q, %v; want %q", in, got, ok, want)
 		}
+	}
+}
+
+// TestTurnNames: a column of people written "Last, First" gives its
+// unlinked names in the order of the linked ones' titles; a column of
+// places keeps its commas.
+func TestTurnNames(t *testing.T) {
+	col := []table.Cell{{Text: "Russell, Ernie", Links: []string{"Ernie Russell"}}, {Text: "Malone, Joe", Links: []string{"Joe Malone (ice hockey)"}},
+		{Text: "Russell, Blair"}, {Text: "Hale, Chandler"}, {Text: "Toronto Blueshirts"}}
+	turnNames(col)
+	for i, w := range []string{"Russell, Ernie", "Malone, Joe", "Blair Russell", "Chandler Hale", "Toronto Blueshirts"} {
+		if col[i].Text != w {
+			t.Errorf("cell %d = %q, want %q", i, col[i].Text, w)
+		}
+	}
+	places := []table.Cell{{Text: "Toronto, Ontario", Links: []string{"Toronto"}}, {Text: "Ottawa, Ontario"}, {Text: "Hull, Quebec"}}
+	turnNames(places)
+	if places[1].Text != "Ottawa, Ontario" {
+		t.Errorf("a place turned: %q", places[1].Text)
 	}
 }
