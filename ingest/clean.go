@@ -655,6 +655,9 @@ func sortPrefixed(text string, links []string, keyed bool) (string, bool) {
 	if len(text) <= len(title) {
 		return "", false // most cells: the title itself, or shorter
 	}
+	if name, ok := longKey(text, title); ok {
+		return name, true // "Perrin de Brichambaut Marc Perrin de Brichambaut"
+	}
 	head, rest, ok := strings.Cut(text, " ")
 	// One capitalised word of letters: not "at" or "vs" of a game, nor
 	// a mark ("*", "/")
@@ -668,6 +671,42 @@ func sortPrefixed(text string, links []string, keyed bool) (string, bool) {
 		return "", false
 	}
 	return strings.TrimSpace(rest), true
+}
+
+// keyRun returns what follows the longest run of one to three words at
+// the start of text that the rest repeats word for word (a surname as the
+// sort key: "Herrera Carbuccia Olga Venecia Herrera Carbuccia", "Akane
+// Tomoko Akane"), the rest two words or more.
+func keyRun(text string) (string, bool) {
+	ws := strings.Fields(text)
+	for k := min(3, len(ws)-2); k >= 1; k-- {
+		key, rest := ws[:k], ws[k:]
+		r, _ := utf8.DecodeRuneInString(key[0])
+		if !unicode.IsUpper(r) {
+			return "", false
+		}
+		for i := 0; i+k <= len(rest); i++ {
+			if slices.Equal(rest[i:i+k], key) {
+				return strings.Join(rest, " "), true
+			}
+		}
+	}
+	return "", false
+}
+
+// longKey returns the linked name a cell writes after a sort key of
+// several words, or of one hyphenated word, that the name repeats
+// ("Alapini-Gansou Reine Alapini-Gansou" linking Reine Alapini-Gansou).
+func longKey(text, title string) (string, bool) {
+	name, ok := keyRun(text)
+	if !ok || graph.NormText(name) != graph.NormText(title) {
+		return "", false
+	}
+	head := strings.Fields(text)[0]
+	if strings.Count(text, " ")-strings.Count(name, " ") < 2 && !strings.Contains(head, "-") {
+		return "", false // one plain word: sortPrefixed's own checks
+	}
+	return name, true
 }
 
 // keyOf reports whether head is a sort key of the name title: one of its
@@ -1067,6 +1106,10 @@ func cutNotes(col []table.Cell) {
 		}
 		if name, ok := sortPrefixed(text, c.Links, keys >= 2); ok {
 			col[i].Text = name // "Garcia Chris Taylor" linking Chris Taylor: a sort key run into the name
+			continue
+		}
+		if name, ok := keyRun(text); ok && keys >= 2 && len(c.Links) == 0 {
+			col[i].Text = name // "Akane Tomoko Akane" among linked names with keys: the same key, no link
 			continue
 		}
 		if !mayHoldNote(text) {

@@ -1144,3 +1144,33 @@ func TestTurnNames(t *testing.T) {
 		t.Errorf("a place turned: %q", places[1].Text)
 	}
 }
+
+// TestLongSortKeys: a column of judges whose sort keys, surnames of one
+// or more words, the export ran into their names gives the names, linked
+// or not; a name that repeats no word at its start keeps it.
+func TestLongSortKeys(t *testing.T) {
+	col := []table.Cell{
+		{Text: "Alapini-Gansou Reine Alapini-Gansou", Links: []string{"Reine Alapini-Gansou"}},
+		{Text: "Akane Tomoko Akane"},
+		{Text: "Fremr Robert Fremr", Links: []string{"Robert Fremr"}},
+		{Text: "Herrera Carbuccia Olga Venecia Herrera Carbuccia", Links: []string{"Olga Venecia Herrera Carbuccia"}},
+		{Text: "Carmen Luz del Carmen Ibáñez Carranza"},
+		{Text: "Perrin de Brichambaut Marc Perrin de Brichambaut", Links: []string{"Marc Perrin de Brichambaut"}},
+		{Text: "Kovács Péter Kovács", Links: []string{"Péter Kovács (lawyer)"}},
+		{Text: "Howard Morrison"},
+	}
+	cutNotes(col)
+	for i, w := range []string{"Reine Alapini-Gansou", "Tomoko Akane", "Robert Fremr", "Olga Venecia Herrera Carbuccia",
+		"Luz del Carmen Ibáñez Carranza", "Marc Perrin de Brichambaut", "Péter Kovács", "Howard Morrison"} {
+		if col[i].Text != w {
+			t.Errorf("cell %d = %q, want %q", i, col[i].Text, w)
+		}
+	}
+	// Outside a column of keys an unlinked name is as written.
+	if got, ok := keyRun("Royal Spanish Navy"); ok {
+		t.Errorf("keyRun(Royal Spanish Navy) = %q", got)
+	}
+	if got, ok := longKey("Upper Eastern Suburbs", "Eastern Suburbs"); ok {
+		t.Errorf("longKey(Upper Eastern Suburbs) = %q", got)
+	}
+}
