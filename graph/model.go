@@ -185,6 +185,9 @@ func commonWords(name string) bool {
 	if len(words) > 1 && slices.ContainsFunc(words, func(w string) bool { return clubWord[w] }) {
 		return true // "Alumni" for Asociación Alumni, "Newman" for Club Newman
 	}
+	if len(words) > 1 && qualifierWord[words[0]] {
+		return true // "Alaska" for Southeast Alaska, "Hindi" for Standard Hindi: a region's or a form's name
+	}
 	for _, w := range words {
 		r, _ := utf8.DecodeRuneInString(w)
 		if unicode.IsLower(r) && !particle[w] {
@@ -221,6 +224,14 @@ var clubWord = map[string]bool{
 	"Club": true, "Clube": true, "Asociación": true, "Associação": true, "Association": true, "Sociedad": true,
 	"Sporting": true, "Atlético": true, "Athletic": true, "Deportivo": true, "Deportes": true, "Racing": true,
 	"Unión": true, "Olympique": true, "Sportivo": true, "Esporte": true, "Sportclub": true, "Verein": true,
+}
+
+// qualifierWord are first words that make a region of a place or a form
+// of a language, which no person's first name is.
+var qualifierWord = map[string]bool{
+	"Southeast": true, "Southwest": true, "Northeast": true, "Northwest": true, "Northern": true, "Southern": true,
+	"Eastern": true, "Western": true, "Central": true, "Upper": true, "Lower": true, "Greater": true, "Inner": true,
+	"Outer": true, "Standard": true, "Modern": true, "Classical": true, "Ancient": true, "Middle": true,
 }
 
 // shipPrefix are the prefixes of ships' names.

@@ -42,6 +42,8 @@ func TestWrites(t *testing.T) {
 		{"Aguascalientes, Aguascalientes", "Aguascalientes", true}, // the title without its qualifier
 		{"Asociación Alumni", "Alumni", true},                      // a club, not a surname
 		{"Eurocup 2008-09", "2008-09", true},                       // a season, not a surname
+		{"Southeast Alaska", "Alaska", true},                       // a region, not a surname
+		{"Standard Hindi", "Hindi", true},
 		{"John Murtha", "John Murtha (D) 73.48% Bill Choby (R) 26.52%", false},
 	} {
 		if got := Writes(c.name, c.surface); got != c.want {
