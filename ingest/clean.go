@@ -1251,13 +1251,16 @@ func seriesName(col []table.Cell, i int, name string) bool {
 
 // turnNames writes "Last, First" cells of a column in the order the
 // linked names of that column are titled ("Russell, Blair" beside
-// "Russell, Ernie" linking Ernie Russell: Blair Russell), when two cells
-// or more are written so: a list of people sorted by surname, some of
-// whom have no article.
+// "Russell, Ernie" linking Ernie Russell: Blair Russell, Ernie Russell),
+// when two linked cells or more are written so: a list of people sorted
+// by surname, some of whom have no article.
 func turnNames(col []table.Cell) {
+	titled := func(c table.Cell, n string) bool {
+		return len(c.Links) == 1 && slices.ContainsFunc(linkNames(c.Links[0]), func(l string) bool { return graph.NormText(l) == graph.NormText(n) })
+	}
 	turned := 0
 	for _, c := range col {
-		if n, ok := reversed(c.Text); ok && len(c.Links) == 1 && slices.ContainsFunc(linkNames(c.Links[0]), func(l string) bool { return graph.NormText(l) == graph.NormText(n) }) {
+		if n, ok := reversed(c.Text); ok && titled(c, n) {
 			turned++
 		}
 	}
@@ -1265,7 +1268,7 @@ func turnNames(col []table.Cell) {
 		return
 	}
 	for i, c := range col {
-		if n, ok := reversed(c.Text); ok && len(c.Links) == 0 {
+		if n, ok := reversed(c.Text); ok && (len(c.Links) == 0 || titled(c, n)) {
 			col[i].Text = n
 		}
 	}

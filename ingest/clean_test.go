@@ -1133,7 +1133,7 @@ func TestTurnNames(t *testing.T) {
 	col := []table.Cell{{Text: "Russell, Ernie", Links: []string{"Ernie Russell"}}, {Text: "Malone, Joe", Links: []string{"Joe Malone (ice hockey)"}},
 		{Text: "Russell, Blair"}, {Text: "Hale, Chandler"}, {Text: "Toronto Blueshirts"}}
 	turnNames(col)
-	for i, w := range []string{"Russell, Ernie", "Malone, Joe", "Blair Russell", "Chandler Hale", "Toronto Blueshirts"} {
+	for i, w := range []string{"Ernie Russell", "Joe Malone", "Blair Russell", "Chandler Hale", "Toronto Blueshirts"} {
 		if col[i].Text != w {
 			t.Errorf("cell %d = %q, want %q", i, col[i].Text, w)
 		}
