@@ -858,3 +858,17 @@ func TestCutByLead(t *testing.T) {
 		}
 	}
 }
+
+// TestPartText: a section's text of one line naming its table's part
+// (the men's race, the players in) is that part; other short texts are
+// not.
+func TestPartText(t *testing.T) {
+	for in, want := range map[string]string{
+		"Elite Men [ 9 ]": "Elite Men", "Women 's": "Women's", "In": "In", "Out :": "Out",
+		"Running order": "", "[ 2 ]": "", "Key": "", "Men 's results are below .": "",
+	} {
+		if got := partText(in); got != want {
+			t.Errorf("partText(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -82,6 +82,8 @@ func ParseWikiTablesLine(line []byte) (*Table, error) {
 	t.Section = Detokenize(strings.ReplaceAll(j.SectionTitle, " -- ", " | "))
 	if sub := subHeading(j.SectionText); sub != "" {
 		t.Section += " | " + sub // "Eudicots" over its "Grasses [ edit ]"
+	} else if p := partText(j.SectionText); p != "" {
+		t.Section += " | " + p // "Elite Men [9]" over 2010 Chicago Marathon's men, its women's table not kept
 	}
 	t.Context = Detokenize(j.SectionText)
 	if t.Context == "" {
@@ -254,6 +256,23 @@ func subHeading(text string) string {
 		return ""
 	}
 	return Detokenize(before)
+}
+
+// partWords matches a section's whole text naming the part of its
+// section a table lists: "Elite Men", "Women 's", "In", "Out".
+var partWords = regexp.MustCompile(`(?i)^(?:elite\s+|senior\s+|junior\s+)?(?:men|women|men\s*'s|women\s*'s|boys|girls|male|female|in|out|arrivals|departures)$`)
+
+// partText returns a section's text when, footnotes aside, it is one line
+// naming the part of the section its table lists ("Elite Men [9]" of
+// "Results -- Elite races"): the crawl kept that table and not its
+// twins, and a question must name the part.
+func partText(text string) string {
+	p := strings.TrimSpace(footMark.ReplaceAllString(Detokenize(text), ""))
+	p = strings.TrimSpace(strings.TrimRight(p, ":."))
+	if !partWords.MatchString(p) {
+		return ""
+	}
+	return strings.ReplaceAll(p, " 's", "'s")
 }
 
 // WikiTablesMaxRows is how many rows of a table the WikiTables-WithLinks
