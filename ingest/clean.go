@@ -790,7 +790,9 @@ func markOf(note, l string) bool {
 	if in == "" || len(in) > 3 || strings.ContainsFunc(in, func(r rune) bool { return !unicode.IsLetter(r) }) {
 		return false
 	}
-	return strings.HasPrefix(strings.ToUpper(l), strings.ToUpper(in[:1]))
+	r, _ := utf8.DecodeRuneInString(in)
+	l0, _ := utf8.DecodeRuneInString(l)
+	return unicode.ToUpper(r) == unicode.ToUpper(l0)
 }
 
 // initialsIn reports whether note holds a word that abbreviates the
@@ -1108,9 +1110,11 @@ func cutNotes(col []table.Cell) {
 			col[i].Text = name // "Garcia Chris Taylor" linking Chris Taylor: a sort key run into the name
 			continue
 		}
-		if name, ok := keyRun(text); ok && keys >= 2 && len(c.Links) == 0 {
-			col[i].Text = name // "Akane Tomoko Akane" among linked names with keys: the same key, no link
-			continue
+		if keys >= 2 && len(c.Links) == 0 {
+			if name, ok := keyRun(text); ok {
+				col[i].Text = name // "Akane Tomoko Akane" among linked names with keys: the same key, no link
+				continue
+			}
 		}
 		if !mayHoldNote(text) {
 			continue // most cells: no pattern below can match
@@ -2441,8 +2445,9 @@ func binomial(title string) bool {
 	if len(ws) != 2 {
 		return false
 	}
-	r, _ := utf8.DecodeRuneInString(ws[0])
-	return unicode.IsUpper(r) && strings.ToLower(ws[0][1:]) == ws[0][1:] && strings.ToLower(ws[1]) == ws[1] && !strings.ContainsFunc(ws[1], func(r rune) bool { return !unicode.IsLetter(r) })
+	r, size := utf8.DecodeRuneInString(ws[0])
+	genus := ws[0][size:]
+	return unicode.IsUpper(r) && strings.ToLower(genus) == genus && strings.ToLower(ws[1]) == ws[1] && !strings.ContainsFunc(ws[1], func(r rune) bool { return !unicode.IsLetter(r) })
 }
 
 // parenLink reports whether a cell's one link is only its parenthesis:
