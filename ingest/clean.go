@@ -782,6 +782,25 @@ func linkedNote(text string, links []string) (string, bool) {
 	return name, true
 }
 
+// lowerWords counts the words of s in lower-case letters ("round",
+// "lost", "to"): a sentence's, which a name has none or one of.
+func lowerWords(s string) int {
+	n := 0
+	for _, w := range strings.Fields(s) {
+		if r, _ := utf8.DecodeRuneInString(w); unicode.IsLower(r) && !strings.ContainsFunc(w, unicode.IsDigit) {
+			n++
+		}
+	}
+	return n
+}
+
+// langMark reports whether a mark in brackets is a language's code, a
+// link to another language's Wikipedia ("[de]").
+func langMark(mark string) bool {
+	in := strings.Trim(strings.TrimSpace(mark), "[]")
+	return len(in) >= 2 && len(in) <= 3 && strings.ToLower(in) == in && !strings.ContainsFunc(in, func(r rune) bool { return !unicode.IsLetter(r) })
+}
+
 // markOf reports whether a note is a mark of one to three letters that
 // the article titled l starts with: "(C)" linking Caretaker manager or
 // Captain.
@@ -1148,8 +1167,11 @@ func cutNotes(col []table.Cell) {
 		} else if m := keySign.FindStringSubmatch(text); m != nil {
 			text = m[1] // "Johnny Green+": a draft's All-Star sign
 			col[i].Text = text
-		} else if m := legendMark.FindStringSubmatch(text); m != nil {
-			text = m[1] // "Singapore Changi Airport[Hub]": the legend's mark
+		} else if m := legendMark.FindStringSubmatch(text); m != nil && (lowerWords(m[1]) < 2 || langMark(text[len(m[1]):])) {
+			// "Singapore Changi Airport[Hub]": the legend's mark; "2nd
+			// round lost to Anastasia Pivovarova [Q]" is a sentence whose
+			// mark says who she was; "[de]" links another Wikipedia
+			text = m[1]
 			col[i].Text = text
 		} else if m := noteDigit.FindStringSubmatch(text); m != nil && !hasDigit(m[1]) && !seriesName(col, i, m[1]) {
 			text = m[1] // "Russia1": a footnote's number ("817 km2" is an area)

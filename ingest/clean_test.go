@@ -634,6 +634,7 @@ func TestCutNotes(t *testing.T) {
 		{Text: "Young MC", Links: []string{"Young MC"}}, {Text: "Radio One MC", Links: []string{"Master of ceremonies"}},
 		{Text: "Miloud Hamdi (C)", Links: []string{"Caretaker manager"}}, {Text: "Tony Adams (c)", Links: []string{"Tony Adams"}},
 		{Text: "Eugene Lipscomb Eugene Lipscomb", Links: []string{"Eugene Lipscomb"}},
+		{Text: "2nd round lost to Anastasia Pivovarova [Q]"}, {Text: "Das Mädchen auf der Treppe [de]"},
 	}
 	cutNotes(col)
 	want := []struct {
@@ -686,6 +687,8 @@ func TestCutNotes(t *testing.T) {
 		{"Young MC", []string{"Young MC"}}, {"Radio One MC", []string{"Master of ceremonies"}}, // no link names what is left
 		{"Miloud Hamdi", nil}, {"Tony Adams", []string{"Tony Adams"}}, // the mark's link is not the manager
 		{"Eugene Lipscomb", []string{"Eugene Lipscomb"}},
+		{"2nd round lost to Anastasia Pivovarova [Q]", nil}, // a sentence's mark is its own
+		{"Das Mädchen auf der Treppe", nil},                 // a link to the German Wikipedia
 	}
 	for i, w := range want {
 		if col[i].Text != w.text || !slices.Equal(col[i].Links, w.links) {
