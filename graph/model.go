@@ -224,6 +224,7 @@ var clubWord = map[string]bool{
 	"Club": true, "Clube": true, "Asociación": true, "Associação": true, "Association": true, "Sociedad": true,
 	"Sporting": true, "Atlético": true, "Athletic": true, "Deportivo": true, "Deportes": true, "Racing": true,
 	"Unión": true, "Olympique": true, "Sportivo": true, "Esporte": true, "Sportclub": true, "Verein": true,
+	"Scuderia": true, "Équipe": true, "Écurie": true,
 }
 
 // qualifierWord are first words that make a region of a place or a form

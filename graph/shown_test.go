@@ -44,6 +44,7 @@ func TestWrites(t *testing.T) {
 		{"Eurocup 2008-09", "2008-09", true},                       // a season, not a surname
 		{"Southeast Alaska", "Alaska", true},                       // a region, not a surname
 		{"Standard Hindi", "Hindi", true},
+		{"Scuderia Ferrari", "Ferrari", true}, // a team, not a surname
 		{"John Murtha", "John Murtha (D) 73.48% Bill Choby (R) 26.52%", false},
 	} {
 		if got := Writes(c.name, c.surface); got != c.want {
