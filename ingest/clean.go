@@ -1279,7 +1279,9 @@ func seriesName(col []table.Cell, i int, name string) bool {
 // linked names of that column are titled ("Russell, Blair" beside
 // "Russell, Ernie" linking Ernie Russell: Blair Russell, Ernie Russell),
 // when two linked cells or more are written so: a list of people sorted
-// by surname, some of whom have no article.
+// by surname, some of whom have no article, and some of whom are titled
+// by another form of their name ("Johnson, Ernie" linking Ernest
+// Johnson).
 func turnNames(col []table.Cell) {
 	titled := func(c table.Cell, n string) bool {
 		return len(c.Links) == 1 && slices.ContainsFunc(linkNames(c.Links[0]), func(l string) bool { return graph.NormText(l) == graph.NormText(n) })
@@ -1294,8 +1296,8 @@ func turnNames(col []table.Cell) {
 		return
 	}
 	for i, c := range col {
-		if n, ok := reversed(c.Text); ok && (len(c.Links) == 0 || titled(c, n)) {
-			col[i].Text = n
+		if n, ok := reversed(c.Text); ok && len(c.Links) <= 1 {
+			col[i].Text = n // "Johnson, Ernie" linking Ernest Johnson (ice hockey) too
 		}
 	}
 }

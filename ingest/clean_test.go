@@ -1134,9 +1134,9 @@ func TestTwiceWritten(t *testing.T) {
 // places keeps its commas.
 func TestTurnNames(t *testing.T) {
 	col := []table.Cell{{Text: "Russell, Ernie", Links: []string{"Ernie Russell"}}, {Text: "Malone, Joe", Links: []string{"Joe Malone (ice hockey)"}},
-		{Text: "Russell, Blair"}, {Text: "Hale, Chandler"}, {Text: "Toronto Blueshirts"}}
+		{Text: "Russell, Blair"}, {Text: "Hale, Chandler"}, {Text: "Toronto Blueshirts"}, {Text: "Johnson, Ernie", Links: []string{"Ernest Johnson (ice hockey)"}}}
 	turnNames(col)
-	for i, w := range []string{"Ernie Russell", "Joe Malone", "Blair Russell", "Chandler Hale", "Toronto Blueshirts"} {
+	for i, w := range []string{"Ernie Russell", "Joe Malone", "Blair Russell", "Chandler Hale", "Toronto Blueshirts", "Ernie Johnson"} {
 		if col[i].Text != w {
 			t.Errorf("cell %d = %q, want %q", i, col[i].Text, w)
 		}
