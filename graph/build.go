@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -637,7 +638,9 @@ func (c cellTexts) vote(id uint32, name, surface string, codes bool) {
 // linking 2002 Open Championship; "Massively multiplayer online (MMO)";
 // "Imran Amirullah (caretaker)"), when Writes takes it; else "". A
 // parenthesis holding a figure, or a code ("Jeff Miller (R)": a party),
-// or the title's own ("Georgia (country)") is none: the title answers.
+// or the title's own ("Georgia (country)"), or a word of the title that
+// tells which ("Tennessee (Martin)" linking University of Tennessee at
+// Martin) is none: the title answers.
 func nameBefore(name, surface string) string {
 	surface = strings.TrimSpace(surface)
 	i := strings.LastIndex(surface, " (")
@@ -649,10 +652,21 @@ func nameBefore(name, surface string) string {
 		return ""
 	}
 	named := Initials(in, head)
+	title := strings.Fields(NormText(name))
+	inTitle := func(s string) bool { return slices.Contains(title, NormText(s)) }
+	words, all := 0, true // the parenthesis's words, and whether each is a word of the title
 	for _, w := range strings.Fields(in) {
-		if utf8.RuneCountInString(w) >= 4 && strings.ContainsFunc(w, unicode.IsLower) {
-			named = true
+		if utf8.RuneCountInString(w) < 4 || !strings.ContainsFunc(w, unicode.IsLower) {
+			continue
 		}
+		words++
+		all = all && inTitle(w)
+	}
+	named = named || words > 0
+	// "Tennessee (Martin)" linking University of Tennessee at Martin: two
+	// parts of the title, the second telling which
+	if words > 0 && all && slices.ContainsFunc(strings.Fields(head), inTitle) {
+		return ""
 	}
 	if !named || !Writes(name, head) {
 		return ""

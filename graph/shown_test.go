@@ -186,12 +186,13 @@ func TestNameBefore(t *testing.T) {
 		{"2002 Open Championship", "The Open Championship (British Open)", "The Open Championship"},
 		{"Massively multiplayer online game", "Massively multiplayer online (MMO)", "Massively multiplayer online"},
 		{"Imran Amirullah (footballer)", "Imran Amirullah (caretaker)", "Imran Amirullah"},
-		{"Imran Amirullah", "Imran Amirullah (caretaker)", ""}, // the title answers
-		{"Jeff Miller (politician)", "Jeff Miller (R)", ""},    // a party's code
-		{"Chicago Bears", "Chicago Bears (2)", ""},             // a figure
-		{"Georgia (country)", "Georgia (country)", ""},         // the title's own
-		{"Finland", "Sport (Finland)", ""},                     // the link is the parenthesis
-		{"Karl Smith", "Smith (footballer)", ""},               // a surname
+		{"Imran Amirullah", "Imran Amirullah (caretaker)", ""},          // the title answers
+		{"Jeff Miller (politician)", "Jeff Miller (R)", ""},             // a party's code
+		{"Chicago Bears", "Chicago Bears (2)", ""},                      // a figure
+		{"Georgia (country)", "Georgia (country)", ""},                  // the title's own
+		{"Finland", "Sport (Finland)", ""},                              // the link is the parenthesis
+		{"Karl Smith", "Smith (footballer)", ""},                        // a surname
+		{"University of Tennessee at Martin", "Tennessee (Martin)", ""}, // the parenthesis names which
 	} {
 		if got := nameBefore(c.name, c.surface); got != c.want {
 			t.Errorf("nameBefore(%q, %q) = %q, want %q", c.name, c.surface, got, c.want)
