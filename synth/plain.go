@@ -909,10 +909,19 @@ func plainClue(v string) bool {
 	case "DNF", "DNS", "DSQ", "DQ", "NM", "DNQ", "DNP", "RET", "WD", "NC", "DNC", "NH", "NT":
 		return false
 	}
+	// "1 season, 10 episodes", "CL1, 1st": a cell's shorthand of
+	// counts or codes, which a question would say in words
+	// ("August 2, 1824" is a date)
+	if before, after, ok := strings.Cut(v, ", "); ok && strings.ContainsFunc(before, unicode.IsDigit) && strings.ContainsFunc(after, unicode.IsDigit) && !yearOnly.MatchString(strings.TrimSpace(after)) {
+		return false
+	}
 	// "2–3": a score, which no one asks "whose home is"
 	return len(strings.Fields(v)) <= 6 && !strings.Contains(v, ". ") && !strings.ContainsAny(v, "/;") && !plainMark(v) && !shortened(v) &&
 		!scoreClue.MatchString(strings.TrimSpace(v))
 }
+
+// yearOnly matches a year alone, the end of a date ("August 2, 1824").
+var yearOnly = regexp.MustCompile(`^\d{4}$`)
 
 // scoreClue matches a score or a record ("2–3", "4-1 (a.e.t.)").
 var scoreClue = regexp.MustCompile(`^\d{1,3}\s*[–—-]\s*\d{1,3}\b`)
