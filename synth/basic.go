@@ -455,8 +455,10 @@ func (s *synth) basic(ctx context.Context, t *graph.Tree, rng *rand.Rand) (*draf
 	// "Modern Library 100 Best Novels — Editors' list" ranking ten: the top
 	// ten of the hundred its title names.
 	// "Miss Teen USA 1989" of its ten semifinalists' scores: the page's
-	// delegates are fifty-one.
-	if (t.Section == "" && t.Caption == "" || statedMore(t)) && (s.rankedTop(t) || scoreSheet(t)) || s.roundTop(t) {
+	// delegates are fifty-one; Buffalo Public Schools' schools with the
+	// year each closed: the defunct ones.
+	if (t.Section == "" && t.Caption == "" || statedMore(t)) && (s.rankedTop(t) || scoreSheet(t)) || s.roundTop(t) ||
+		t.Section == "" && t.Caption == "" && formerList(t) {
 		return nil, DropUnnamedTop, nil
 	}
 	if crawlShort(t) {

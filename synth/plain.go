@@ -203,6 +203,22 @@ func scoreSheet(t *graph.Tree) bool {
 	return n >= 2
 }
 
+// formerList reports whether t lists things that are no more: a column
+// of when each closed, dissolved or was demolished ("Year Closed" of
+// Buffalo Public Schools' defunct schools). Unnamed by a section or a
+// caption, it is not all of what its page is about.
+func formerList(t *graph.Tree) bool {
+	for _, col := range t.Columns {
+		for _, w := range strings.Fields(headerKey(col.Header)) {
+			switch w {
+			case "closed", "defunct", "demolished", "dissolved", "abolished", "disbanded":
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // statedMore reports whether t's page title, section or caption counts
 // more things than t has rows ("100 Best Novels" over ten): a year is no
 // count.
