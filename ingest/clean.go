@@ -2156,7 +2156,7 @@ func cellValues(c table.Cell, typ graph.Datatype, buf []graph.Value) []graph.Val
 
 func cellValue(c table.Cell, typ graph.Datatype) graph.Value {
 	raw := c.Text
-	if markup.MatchString(raw) {
+	if strings.Contains(raw, "<") && markup.MatchString(raw) { // most cells hold no tag: no regexp
 		// "< centre > 1942 < centre/ > Gauteng": the export ran a
 		// template's markup and another cell's text into the cell; its
 		// one link is what it names, else its text without the markup.

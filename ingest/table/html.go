@@ -704,18 +704,16 @@ func cutByLead(ts []*Table, lead string) {
 		return
 	}
 	n, _ := strconv.Atoi(m[1] + m[2])
-	var players []*Table
-	rows := 0
+	var players *Table
 	for _, t := range ts {
 		if slices.ContainsFunc(t.Header, func(h string) bool { return strings.EqualFold(strings.TrimSpace(h), "player") }) {
-			players = append(players, t)
-			rows += len(t.Rows)
+			if players != nil {
+				return // a table per round, or per team
+			}
+			players = t
 		}
 	}
-	if len(players) != 1 || rows*10 >= n*9 {
-		return
-	}
-	for _, t := range players {
-		t.Cut = true
+	if players != nil && len(players.Rows)*10 < n*9 {
+		players.Cut = true
 	}
 }
