@@ -571,7 +571,7 @@ func (s *synth) basic(ctx context.Context, t *graph.Tree, rng *rand.Rand) (*draf
 		return nil, "", err
 	}
 	r := concept(t, len(siblings) <= 1, d.keyNoun.many, rng)
-	cw := colWords(d.cols, d.trees)
+	cw := s.valueWords(d.cols, d.trees, colWords(d.cols, d.trees))
 	d.given = append(d.given, r)
 	d.given = append(d.given, cw...)
 	templates := basicTemplates

@@ -625,3 +625,44 @@ func TestHoldsAll(t *testing.T) {
 		}
 	}
 }
+
+// TestValueWords: a bare header reads by what its column holds: "Lap" of
+// lap times, a loan's "Start" of dates, a "Field" of grass, a medal
+// table's "Total"; a "Heat" of heat numbers and a "Field" of study stay.
+func TestValueWords(t *testing.T) {
+	names := map[uint32]*graph.Entity{
+		1: {ID: 1, Name: "1:22.129"}, 2: {ID: 2, Name: "1:23.5"}, 3: {ID: 3, Name: "Grass"},
+		4: {ID: 4, Name: "Artificial turf"}, 5: {ID: 5, Name: "3"}, 6: {ID: 6, Name: "Physics"},
+		7: {ID: 7, Name: "2013-01-25"}, 8: {ID: 8, Name: "12"},
+	}
+	s := &synth{names: names}
+	tree := func(typ graph.Datatype, vals ...uint32) []*graph.Tree {
+		tr := &graph.Tree{Columns: []graph.Column{{Name: "has_c", Datatype: typ}}}
+		for _, v := range vals {
+			tr.Rows = append(tr.Rows, graph.Row{Values: [][]uint32{{v}}})
+		}
+		return []*graph.Tree{tr}
+	}
+	medal := tree(graph.TypeNumber, 8)
+	medal[0].Columns = append(medal[0].Columns, graph.Column{Name: "has_gold", Header: "Gold", Datatype: graph.TypeNumber})
+	for _, c := range []struct {
+		w    string
+		ts   []*graph.Tree
+		want string
+	}{
+		{"lap", tree(graph.TypeText, 1, 2), "lap time"},
+		{"run 1", tree(graph.TypeText, 1), "run 1 time"},
+		{"heat", tree(graph.TypeNumber, 5), "heat"},
+		{"lap", tree(graph.TypeText, 1, 5), "lap"},
+		{"start", tree(graph.TypeDate, 7), "start date"},
+		{"field", tree(graph.TypeText, 3, 4), "playing surface"},
+		{"field", tree(graph.TypeText, 3, 6), "field"},
+		{"total", medal, "total medals"},
+		{"total", tree(graph.TypeNumber, 8), "total"},
+	} {
+		cols := []column{{rel: "has_c"}}
+		if got := s.valueWords(cols, c.ts, []string{c.w})[0]; got != c.want {
+			t.Errorf("%q: %q, want %q", c.w, got, c.want)
+		}
+	}
+}

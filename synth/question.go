@@ -700,6 +700,92 @@ func colWords(cols []column, ts []*graph.Tree) []string {
 	return out
 }
 
+// valueWords refines the nouns ws of cols by what the columns of the
+// trees ts hold, where a bare header does not say it: a "Lap" or "Run 1"
+// of "1:22.129" is a time, a loan's "Start" of "2013-01-25" a date, a
+// "Field" of "Grass" a playing surface, a medal table's "Total" its
+// total medals.
+func (s *synth) valueWords(cols []column, ts []*graph.Tree, ws []string) []string {
+	for i, c := range cols {
+		w := strings.ToLower(ws[i])
+		switch {
+		case w == "total" && numeric(ts, c.rel) && medalTable(ts):
+			ws[i] = "total medals"
+		case dateNouns[w] && datatype(ts, c.rel) == graph.TypeDate:
+			ws[i] += " date"
+		case timedHeader.MatchString(w):
+			if all(s.columnTexts(ts, c.rel), clockTime.MatchString) {
+				ws[i] += " time"
+			}
+		case surfaceHeaders[w]:
+			if all(s.columnTexts(ts, c.rel), func(v string) bool { return surfaces[strings.ToLower(v)] }) {
+				ws[i] = "playing surface"
+			}
+		}
+	}
+	return ws
+}
+
+// dateNouns are one-word headers of a day something began or ended that
+// read as a date with "date" after them.
+var dateNouns = map[string]bool{
+	"start": true, "end": true, "debut": true, "arrival": true, "departure": true, "premiere": true,
+	"release": true, "launch": true, "opening": true, "closure": true, "expiry": true, "signing": true,
+}
+
+// timedHeader matches the headers of a race's parts whose cells are times
+// ("Lap", "Run 1", "Final", "Q2"); clockTime a time as a race gives it.
+var (
+	timedHeader = regexp.MustCompile(`^(lap|start|total|final|semifinal|semi-final|best|heat|qualifying|split|swim|bike|run|(run|leg|race|heat) \d|q\d)$`)
+	clockTime   = regexp.MustCompile(`^(\d{1,2}:)?\d{1,2}:\d\d(\.\d+)?$`)
+)
+
+// surfaceHeaders are headers that may hold a playing surface, and
+// surfaces the values that show they do.
+var (
+	surfaceHeaders = map[string]bool{"field": true, "court": true, "pitch": true, "turf": true}
+	surfaces       = map[string]bool{
+		"grass": true, "natural grass": true, "artificial": true, "artificial turf": true, "artificial grass": true,
+		"synthetic": true, "synthetic turf": true, "turf": true, "astroturf": true, "fieldturf": true,
+		"clay": true, "hard": true, "carpet": true, "indoor": true,
+	}
+)
+
+// medalTable reports whether some tree of ts counts gold, silver or
+// bronze medals.
+func medalTable(ts []*graph.Tree) bool {
+	for _, t := range ts {
+		for _, c := range t.Columns {
+			if medals[strings.ToLower(c.Header)] && c.Datatype == graph.TypeNumber {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// columnTexts are the displayed values of relation rel's columns in ts.
+func (s *synth) columnTexts(ts []*graph.Tree, rel string) []string {
+	var out []string
+	for _, t := range ts {
+		c := colIndex(t, rel)
+		if c < 0 {
+			continue
+		}
+		for _, r := range t.Rows {
+			for _, v := range r.Values[c] {
+				out = append(out, s.display(v))
+			}
+		}
+	}
+	return out
+}
+
+// all reports whether vs is not empty and f holds for each of its values.
+func all(vs []string, f func(string) bool) bool {
+	return len(vs) > 0 && !slices.ContainsFunc(vs, func(v string) bool { return !f(v) })
+}
+
 // notCounted are plural headers of figures that are no count of things
 // ("Ratings", "Winnings", "Hectares") or of an event's name ("Masters",
 // "Playoffs": goals or wins there): "number of" would misread them.

@@ -686,7 +686,7 @@ func (s *synth) union(ctx context.Context, group []int, rng *rand.Rand) (*draft,
 	}
 	d.given = append(d.given, anyOf, allSets, restOr, restAll)
 	d.given = append(d.given, descs...)
-	cw := colWords(d.cols, d.trees)
+	cw := s.valueWords(d.cols, d.trees, colWords(d.cols, d.trees))
 	d.given = append(d.given, cw...)
 	var tpl []string
 	kv := []string{"many", d.keyNoun.many, "one", d.keyNoun.one, "filter", f.phrase, "cols", list(cw)}
@@ -1116,7 +1116,7 @@ func (s *synth) reverseDraft(ctx context.Context, ts []*graph.Tree, base []int, 
 	if !ok {
 		return nil, DropNoTheme, nil
 	}
-	cw := colWords(d.cols, d.trees)
+	cw := s.valueWords(d.cols, d.trees, colWords(d.cols, d.trees))
 	d.given = append(d.given, sets)
 	d.given = append(d.given, cw...)
 	d.question = fill(pick(rng, reverseTemplates), "many", d.keyNoun.many, "one", d.keyNoun.one,
