@@ -85,7 +85,9 @@ func (a *Auditor) question(t *task.Task, trees []*graph.Tree, r *Report) {
 		if p := pages[tg.Tree]; tg.Layer == 3 && SubPage(tg.Name, p) && r.count(LinkValue) < maxFindings {
 			r.add(LinkValue, "%q is a page of the table's own %q, not a value", tg.Name, p)
 		}
-		if _, ok := Disambiguated(tg.Name); ok && a.isEntity(tg.Entity) && r.count(Disambiguator) < maxFindings {
+		// "Gilbert High School (SC)": the table's own text for Gilbert High
+		// School (South Carolina), no disambiguator.
+		if _, ok := Disambiguated(tg.Name); ok && a.isEntity(tg.Entity) && !graph.Writes(a.entity(tg.Entity).Name, tg.Name) && r.count(Disambiguator) < maxFindings {
 			r.add(Disambiguator, "%q carries a disambiguator", tg.Name)
 		}
 		if RawValue(tg.Name) && r.count(RawClue) < maxFindings {

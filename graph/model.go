@@ -1,6 +1,7 @@
 package graph
 
 import (
+	"regexp"
 	"slices"
 	"strings"
 	"unicode"
@@ -148,6 +149,9 @@ func Shows(name, text string) bool {
 // (Finland)").
 func Writes(name, surface string) bool {
 	n, s := NormText(name), NormText(surface)
+	if shortQualifier(name, surface) {
+		return true
+	}
 	if len(s) <= 3 && !capitalWord(strings.TrimSpace(surface)) || len(s) < 3 || s == n || strings.HasSuffix(strings.TrimSpace(surface), ")") {
 		return false
 	}
@@ -166,6 +170,51 @@ func Writes(name, surface string) bool {
 	// Eurocup 2008-09, the season the table writes.
 	return !strings.HasSuffix(n, " "+s) || !personLike(n) || strings.Contains(s, " ") || commonWords(name) || strings.ContainsFunc(s, unicode.IsDigit)
 }
+
+// shortQualifier reports whether surface writes the title name with its
+// parenthesis cut short: "Gilbert High School (SC)" linking Gilbert High
+// School (South Carolina), "Trinity (CT)" linking Trinity College
+// (Connecticut). One letter ("Albirex Niigata (S)") reads as a mark. The text the table writes tells which, as the title
+// does; the title without its parenthesis would name another school.
+func shortQualifier(name, surface string) bool {
+	sm, nm := qualified.FindStringSubmatch(strings.TrimSpace(surface)), qualified.FindStringSubmatch(name)
+	if sm == nil || nm == nil {
+		return false
+	}
+	sb, nb := NormText(sm[1]), NormText(nm[1])
+	if sb != nb && !strings.HasPrefix(nb, sb+" ") {
+		return false
+	}
+	short := strings.ReplaceAll(sm[2], ".", "")
+	if len(short) < 2 || strings.ContainsFunc(short, func(r rune) bool { return !unicode.IsUpper(r) }) {
+		return false
+	}
+	full := strings.Fields(nm[2])
+	if r, _ := utf8.DecodeRuneInString(full[0]); !unicode.IsUpper(r) {
+		return false // a kind ("cricketer") is not what a table cuts short
+	}
+	if len(full) == 1 {
+		return short != full[0] && abbreviates(short, strings.ToUpper(full[0]))
+	}
+	return Initials(short, nm[2])
+}
+
+// abbreviates reports whether short is word cut short: its first letter
+// and the others in order ("S", "CT" of CONNECTICUT).
+func abbreviates(short, word string) bool {
+	if short == "" || word == "" || short[0] != word[0] {
+		return false
+	}
+	i := 0
+	for _, r := range word {
+		if i < len(short) && rune(short[i]) == r {
+			i++
+		}
+	}
+	return i == len(short)
+}
+
+var qualified = regexp.MustCompile(`^(.*\S)\s*\(\s*([^()]*[^()\s])\s*\)$`)
 
 // commonWords reports whether a title has a word in lower case other than
 // a name's particle ("Association football", "Ice hockey"), or a ship's

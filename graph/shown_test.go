@@ -46,6 +46,12 @@ func TestWrites(t *testing.T) {
 		{"Standard Hindi", "Hindi", true},
 		{"Scuderia Ferrari", "Ferrari", true}, // a team, not a surname
 		{"John Murtha", "John Murtha (D) 73.48% Bill Choby (R) 26.52%", false},
+		{"Gilbert High School (South Carolina)", "Gilbert High School (SC)", true}, // the qualifier cut short
+		{"Albirex Niigata FC (Singapore)", "Albirex Niigata (S)", false},           // one letter: a mark
+		{"Trinity College (Connecticut)", "Trinity (CT)", true},
+		{"John Smith (cricketer)", "John Smith (C)", false}, // a captain's mark
+		{"Trinity College (Connecticut)", "Trinity (TX)", false},
+		{"Trinity College (Connecticut)", "College (CT)", false}, // another name
 	} {
 		if got := Writes(c.name, c.surface); got != c.want {
 			t.Errorf("Writes(%q, %q) = %v, want %v", c.name, c.surface, got, c.want)
