@@ -925,6 +925,11 @@ func plainClue(v string) bool {
 	case "DNF", "DNS", "DSQ", "DQ", "NM", "DNQ", "DNP", "RET", "WD", "NC", "DNC", "NH", "NT":
 		return false
 	}
+	// "1R", "2Q", "QF": a round's code ("whose round is 1R": the first
+	// round)
+	if roundCode.MatchString(strings.TrimSpace(v)) {
+		return false
+	}
 	// "1 season, 10 episodes", "CL1, 1st": a cell's shorthand of
 	// counts or codes, which a question would say in words
 	// ("August 2, 1824" is a date)
@@ -935,6 +940,9 @@ func plainClue(v string) bool {
 	return len(strings.Fields(v)) <= 6 && !strings.Contains(v, ". ") && !strings.ContainsAny(v, "/;") && !plainMark(v) && !shortened(v) &&
 		!scoreClue.MatchString(strings.TrimSpace(v))
 }
+
+// roundCode matches a competition round as a table's code writes it.
+var roundCode = regexp.MustCompile(`^(?:[1-9](?:R|Q|QR)|Q?R[1-9]|Q[1-9]|QF|SF|R16|R32|R64|GS|PO|KO)$`)
 
 // yearOnly matches a year alone, the end of a date ("August 2, 1824").
 var yearOnly = regexp.MustCompile(`^\d{4}$`)

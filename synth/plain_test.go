@@ -406,7 +406,8 @@ func TestCountOf(t *testing.T) {
 // TestPlainClueScore: a score is no clue; a season is.
 func TestPlainClueScore(t *testing.T) {
 	for v, want := range map[string]bool{"2–3": false, "4-1 (a.e.t.)": false, "1974–75": true, "Chelsea": true, "DNF": false, "dns": false,
-		"1 season, 10 episodes": false, "CL1, 1st": false, "Paris, Texas": true, "Route 66, Arizona": true, "August 2, 1824": true} {
+		"1 season, 10 episodes": false, "CL1, 1st": false, "Paris, Texas": true, "Route 66, Arizona": true, "August 2, 1824": true,
+		"1R": false, "QF": false, "Q2": false, "R1": false, "Round 1": true} {
 		if got := plainClue(v); got != want {
 			t.Errorf("plainClue(%q) = %v, want %v", v, got, want)
 		}
