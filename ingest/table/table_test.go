@@ -872,3 +872,36 @@ func TestPartText(t *testing.T) {
 		}
 	}
 }
+
+// TestCountsMore: a section's text counting more of what its table lists
+// than the table's rows marks it cut; a count of other things, or as
+// many, does not.
+func TestCountsMore(t *testing.T) {
+	line := func(text string, rows int) []byte {
+		var data []string
+		for i := range rows {
+			data = append(data, fmt.Sprintf(`[["City %d",[]],["Chubu",[]]]`, i))
+		}
+		return []byte(`{"uid":"Special_cities_of_Japan_0","url":"/wiki/Special_cities_of_Japan","title":"Special cities of Japan",` +
+			`"section_title":"List of special cities","section_text":"` + text + `","intro":"",` +
+			`"header":[["Name",[]],["Region",[]]],"data":[` + strings.Join(data, ",") + `]}`)
+	}
+	for _, c := range []struct {
+		text string
+		rows int
+		want bool
+	}{
+		{"As of 1 April 2019 , 27 cities have been designated special cities :", 16, true},
+		{"As of 1 April 2019 , 16 cities have been designated special cities :", 16, false},
+		{"The 27 regions of Japan", 16, false},
+		{"", 16, false},
+	} {
+		tb, err := ParseWikiTablesLine(line(c.text, c.rows))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tb.Cut != c.want {
+			t.Errorf("%q over %d rows: Cut = %v, want %v", c.text, c.rows, tb.Cut, c.want)
+		}
+	}
+}

@@ -102,8 +102,58 @@ func ParseWikiTablesLine(line []byte) (*Table, error) {
 	}
 	t.Rows, t.Ragged = wtRows(j.Data, len(j.Header))
 	t.Cut = len(j.Data) >= WikiTablesMaxRows || len(t.Rows) == WikiTablesMaxRows-1 && alphabeticHead(t.Rows) ||
-		partOfTitle.MatchString(j.SectionText)
+		partOfTitle.MatchString(j.SectionText) || countsMore(Detokenize(j.SectionText), t.PageTitle, t.Section, t.Header, len(t.Rows))
 	return t, nil
+}
+
+// countsMore reports whether a section's own text (a page's lead speaks
+// of the whole page: "98 stations" over one line's) counts more of what the
+// table lists (its page's or last section's words, its first column's
+// header) than it has rows: "As of 1 April 2019, 27 cities have been
+// designated special cities" over 16 of Special cities of Japan, the
+// crawl having kept a part. "All" of them is not on the page.
+func countsMore(text, title, section string, header []string, rows int) bool {
+	if text == "" || rows == 0 {
+		return false
+	}
+	nouns := map[string]bool{}
+	if len(header) > 0 {
+		if w := strings.ToLower(strings.TrimSpace(header[0])); w != "" && !strings.Contains(w, " ") {
+			nouns[pluralOf(w)] = true
+		}
+	}
+	if i := strings.LastIndex(section, " | "); i >= 0 {
+		section = section[i+3:]
+	}
+	for _, w := range strings.Fields(strings.ToLower(title + " " + section)) {
+		if len(w) > 3 && strings.HasSuffix(w, "s") {
+			nouns[w] = true // a plural: what the page lists
+		}
+	}
+	for _, m := range countOf.FindAllStringSubmatch(text, -1) {
+		n, err := strconv.Atoi(strings.ReplaceAll(m[1], ",", ""))
+		if err == nil && nouns[strings.ToLower(m[2])] && 10*rows < 9*n {
+			return true
+		}
+	}
+	return false
+}
+
+var countOf = regexp.MustCompile(`\b(\d{1,3}(?:,\d{3})?)\s+(\p{L}+)\b`)
+
+// pluralOf is the plural of a one-word header as a text counts it:
+// "city" cities, "club" clubs, "church" churches.
+func pluralOf(w string) string {
+	switch {
+	case strings.HasSuffix(w, "s") || strings.HasSuffix(w, "x") || strings.HasSuffix(w, "ch") || strings.HasSuffix(w, "sh"):
+		if strings.HasSuffix(w, "ss") || strings.HasSuffix(w, "x") || strings.HasSuffix(w, "ch") || strings.HasSuffix(w, "sh") {
+			return w + "es"
+		}
+		return w // "teams": a plural already
+	case strings.HasSuffix(w, "y") && len(w) > 2 && !strings.ContainsRune("aeiou", rune(w[len(w)-2])):
+		return w[:len(w)-1] + "ies"
+	}
+	return w + "s"
 }
 
 // partOfTitle matches a section's text saying its table lists only a
