@@ -33,6 +33,7 @@ type SynthOptions struct {
 	Cut        bool
 	MinTargets int
 	MinTrees   int
+	PerAnswer  int
 	Op         string
 	Hardness   bool
 	Web        func() (*web.Web, error)
@@ -103,6 +104,8 @@ counted on stderr. Same store, flags and seed give byte-identical output.`,
 	fl.BoolVar(&opts.Cut, "cut", false, "also ask of tables their source cut to their first rows (OTT-QA keeps 20): true of the offline web only")
 	fl.IntVar(&opts.MinTargets, "min-targets", 0, "keep only tasks with at least this many targets")
 	fl.IntVar(&opts.MinTrees, "min-trees", 0, "union and reverse-union: keep only tasks over at least this many trees")
+	fl.IntVar(&opts.PerAnswer, "per-answer", 2, "at most this many tasks with the same answer (the same targets reached from other clues or anchors); 0 for no limit")
+	cmdutil.AtLeast(fl, "per-answer", 0)
 	fl.StringVar(&opts.Op, "op", "", "union: only this operation (union, intersect, difference, count, compare); default all, drawn by the seed")
 	fl.BoolVar(&opts.Hardness, "hardness", true, "report hardness on stderr: |R|, trees and pages per task, oracle tool calls and naive ISR over the offline web")
 	fl.BoolVar(&opts.LLM, "llm", false, "paraphrase questions through an OpenAI-compatible endpoint")
@@ -122,7 +125,7 @@ func runSynth(ctx context.Context, o *SynthOptions) error {
 		return err
 	}
 	so := &synth.Options{Variant: o.Variant, N: o.N, Seed: o.Seed, Expand: o.Expand,
-		Aggregate: o.Aggregate, Cut: o.Cut, MinTargets: o.MinTargets, MinTrees: o.MinTrees, Op: o.Op}
+		Aggregate: o.Aggregate, Cut: o.Cut, MinTargets: o.MinTargets, MinTrees: o.MinTrees, PerAnswer: o.PerAnswer, Op: o.Op}
 	if o.LLM {
 		l := synth.NewLLM(o.BaseURL, o.Model, o.APIKey, o.Seed)
 		l.Timeout, l.Retries = o.Timeout, o.Retries

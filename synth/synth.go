@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"math/rand/v2"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -48,6 +49,11 @@ type Options struct {
 	Op string
 	// Paraphraser rewrites template questions; nil keeps the templates.
 	Paraphraser Paraphraser
+	// PerAnswer is the most tasks emitted with one answer (the same
+	// targets; for an aggregate, the same question of them) reached from
+	// other clues or anchors: a Reverse-Union theme gives its one set of
+	// "Not Nominated" films from each of its films. 0: no limit.
+	PerAnswer int
 	// MaxGroups bounds the union groups mined for Union and Reverse-Union
 	// (0: 20000).
 	MaxGroups int
@@ -69,6 +75,7 @@ const (
 	DropMinTrees   = "min_trees"   // fewer trees than MinTrees
 	DropNamesTable = "names_table" // the question names a table or page rather than a concept
 	DropDuplicate  = "duplicate"   // same formalization as an emitted task
+	DropSameAnswer = "same_answer" // Options.PerAnswer tasks with the same answer already emitted
 	DropNoHop      = "no_hop"      // Basic: no attribute of most keys lies beyond the table
 	DropNoTheme    = "no_theme"    // a union's trees share no theme a question can name
 	DropNoName     = "key_no_name" // keys are no names: dates, ranks, codes (Basic), cells marked by the export
@@ -157,6 +164,8 @@ func Run(ctx context.Context, g *graph.Store, opts *Options, emit func(*task.Tas
 	}
 	s.seen = map[string]bool{}
 	seen := s.seen
+	answers := map[string]int{} // answerKey → tasks emitted
+	s.taken = map[string]int{}
 	// A base may give several tasks (other columns, filters, anchors):
 	// a few rounds over the bases before giving up.
 	// A union theme gives many: each round draws other trees of it.
@@ -200,11 +209,16 @@ func Run(ctx context.Context, g *graph.Store, opts *Options, emit func(*task.Tas
 				return st, err
 			}
 			if reason == "" {
-				key := formKey(t)
-				if seen[key] {
+				key, ak := formKey(t), answerKey(t)
+				switch {
+				case seen[key]:
 					reason = DropDuplicate
-				} else {
+				case o.PerAnswer > 0 && answers[ak] >= o.PerAnswer:
+					reason = DropSameAnswer
+				default:
 					seen[key] = true
+					answers[ak]++
+					s.taken[keySet(keysOf(t))]++
 				}
 			}
 			if reason != "" {
@@ -238,9 +252,52 @@ func formKey(t *task.Task) string {
 	return b.String()
 }
 
+// answerKey is what a task asks for: its targets' entities, in order,
+// and an aggregate's question of them.
+func answerKey(t *task.Task) string {
+	ids := make([]uint32, len(t.Targets))
+	for i, tg := range t.Targets {
+		ids[i] = tg.Entity
+	}
+	slices.Sort(ids)
+	var b strings.Builder
+	for _, id := range slices.Compact(ids) {
+		b.WriteString(strconv.FormatUint(uint64(id), 36) + ",")
+	}
+	if a := t.Answer.Aggregate; a != nil {
+		b.WriteString("\x00" + a.Op + "\x00" + a.Column + "\x00" + a.Value)
+	}
+	return b.String()
+}
+
+// keysOf are the key entities (layer 2) of t's targets.
+func keysOf(t *task.Task) []uint32 {
+	var ks []uint32
+	for _, tg := range t.Targets {
+		if tg.Layer == 2 {
+			ks = append(ks, tg.Entity)
+		}
+	}
+	return ks
+}
+
+// keySet is the identity of a set of keys.
+func keySet(ks []uint32) string {
+	ks = slices.Clone(ks)
+	slices.Sort(ks)
+	var b strings.Builder
+	for _, k := range slices.Compact(ks) {
+		b.WriteString(strconv.FormatUint(uint64(k), 36) + ",")
+	}
+	return b.String()
+}
+
 // synth holds what candidates share: the trees in memory and caches of
 // store reads.
 type synth struct {
+	// taken counts the tasks emitted per set of keys: a Reverse-Union
+	// pivot whose keys have Options.PerAnswer tasks gives way to another.
+	taken map[string]int
 	// seen holds the formalizations emitted (formKey): a duplicate is
 	// dropped before it is paraphrased.
 	seen  map[string]bool

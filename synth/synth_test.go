@@ -202,6 +202,44 @@ func TestMinTargets(t *testing.T) {
 	}
 }
 
+// TestPerAnswer: with PerAnswer 1 no two tasks ask for the same targets;
+// without it, two of the demo store's Basic tasks do (one table's keys
+// and columns, reached by another filter or template).
+func TestPerAnswer(t *testing.T) {
+	g := storetest.OpenGraph(t)
+	answers := func(tasks []*task.Task) map[string]int {
+		m := map[string]int{}
+		for _, tk := range tasks {
+			var ids []string
+			for _, tg := range tk.Targets {
+				ids = append(ids, fmt.Sprint(tg.Entity))
+			}
+			slices.Sort(ids)
+			m[strings.Join(slices.Compact(ids), ",")]++
+		}
+		return m
+	}
+	all, _ := run(t, g, synth.Options{Variant: "basic", N: 300, Seed: 1})
+	once, st := run(t, g, synth.Options{Variant: "basic", N: 300, Seed: 1, PerAnswer: 1})
+	twice := 0
+	for _, n := range answers(all) {
+		if n > 1 {
+			twice++
+		}
+	}
+	if twice == 0 {
+		t.Fatal("no answer asked twice without a limit: the test shows nothing")
+	}
+	for a, n := range answers(once) {
+		if n > 1 {
+			t.Errorf("answer %s asked %d times with PerAnswer 1", a, n)
+		}
+	}
+	if st.Dropped[synth.DropSameAnswer] == 0 || len(once) >= len(all) {
+		t.Errorf("PerAnswer 1: %d tasks (%d without it), %d refused as same_answer", len(once), len(all), st.Dropped[synth.DropSameAnswer])
+	}
+}
+
 func TestBadOptions(t *testing.T) {
 	g := storetest.OpenGraph(t)
 	_, err := synth.Run(context.Background(), g, &synth.Options{Variant: "nope", N: 1}, func(*task.Task) error { return nil })

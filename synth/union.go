@@ -927,6 +927,9 @@ func (s *synth) pivots(ts []*graph.Tree, base []int, space *roaring.Bitmap, anch
 		if len(good) == 3 {
 			break
 		}
+		if s.o.PerAnswer > 0 && s.taken[keySet(c.targets)] >= s.o.PerAnswer {
+			continue // its answer is given enough: another pivot or anchor
+		}
 		ok, err := s.consistent(ts, c.rel, c.targets)
 		if err != nil {
 			return nil, nil, err
