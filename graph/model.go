@@ -155,6 +155,13 @@ func Writes(name, surface string) bool {
 	if len(s) <= 3 && !capitalWord(strings.TrimSpace(surface)) || len(s) < 3 || s == n || strings.HasSuffix(strings.TrimSpace(surface), ")") {
 		return false
 	}
+	// "Border - Gavaskar Trophy" of Border–Gavaskar Trophy: the crawl's
+	// spacing of the title's dash ("Bora-Hansgrohe" is the table's own
+	// writing); `Charles "Bud" Wilkinson` of Bud Wilkinson: a name with
+	// the nickname the table adds. The title answers.
+	if strings.Contains(s, " - ") && dashFold(s) == dashFold(n) || unnicknamed(surface) != surface {
+		return false
+	}
 	// "John Murtha (D) 73.48% Bill Choby (R) 26.52%": a cell of results
 	// that links a candidate, not a name of him.
 	if len(s) > len(n) && strings.ContainsAny(surface, "(%") {
@@ -296,6 +303,29 @@ var particle = map[string]bool{
 	"van": true, "von": true, "la": true, "le": true, "du": true, "bin": true, "ibn": true, "al": true, "y": true, "e": true, "ter": true, "ten": true, "zu": true,
 }
 
+// article are the first words of names in other languages that are no
+// person's first name ("Al" is).
+var article = map[string]bool{"el": true, "la": true, "los": true, "las": true, "les": true, "il": true, "die": true, "der": true, "das": true}
+
+// dashFold is a normalised text with its dashes one kind and no spaces
+// around them.
+func dashFold(s string) string {
+	s = strings.NewReplacer("–", "-", "—", "-", "‐", "-", "−", "-").Replace(s)
+	return strings.ReplaceAll(strings.ReplaceAll(s, " -", "-"), "- ", "-")
+}
+
+// unnicknamed is a name without the nickname a table writes in quotes
+// within it: `Ted "The Mad Stork" Hendricks` is Ted Hendricks; s when it
+// has none.
+func unnicknamed(s string) string {
+	if m := nickname.FindStringIndex(s); m != nil && m[0] > 0 && m[1] < len(s) {
+		return s[:m[0]] + " " + s[m[1]:]
+	}
+	return s
+}
+
+var nickname = regexp.MustCompile(`\s+["“][^"“”]{2,40}["”]\s+`)
+
 // capitalWord reports whether w is one capitalised word ("Ray" of Ray
 // County, Missouri), which a table writes as a name, not a code ("USA",
 // "c").
@@ -313,6 +343,9 @@ func capitalWord(w string) bool {
 // Pittsburgh" is written "Pittsburgh" by a draft's college column, a
 // name the answer should give).
 func personLike(n string) bool {
+	if f := strings.Fields(n); len(f) > 1 && article[f[0]] {
+		return false // "Zamalek" for El Zamalek: a name without its article
+	}
 	for _, w := range strings.Fields(n) {
 		switch w {
 		case "of", "the", "at", "in", "for", "and", "on":

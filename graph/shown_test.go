@@ -51,6 +51,12 @@ func TestWrites(t *testing.T) {
 		{"Trinity College (Connecticut)", "Trinity (CT)", true},
 		{"John Smith (cricketer)", "John Smith (C)", false}, // a captain's mark
 		{"Trinity College (Connecticut)", "Trinity (TX)", false},
+		{"Border–Gavaskar Trophy", "Border - Gavaskar Trophy", false}, // the crawl's spacing: the title answers
+		{"Ted Hendricks", `Ted "The Mad Stork" Hendricks`, false},     // a nickname added: the title answers
+		{"Bud Wilkinson", `Charles "Bud" Wilkinson`, false},
+		{"Bora–Hansgrohe", "Bora-Hansgrohe", true},               // the table's own hyphen
+		{"El Zamalek", "Zamalek", true},                          // a name without its article
+		{"Al Pacino", "Pacino", false},                           // a first name, not an article
 		{"Trinity College (Connecticut)", "College (CT)", false}, // another name
 	} {
 		if got := Writes(c.name, c.surface); got != c.want {
