@@ -203,7 +203,12 @@ func printSynthStats(w interface{ Write([]byte) (int, error) }, st *synth.Stats,
 	if st.Emitted < n {
 		// Fewer than asked: every candidate was drawn and the rest failed a
 		// check; synth emits no task it cannot make true.
-		fmt.Fprintf(w, "synth: this store has no more %s tasks of these options that pass every check (the reasons above)\n", st.Variant)
+		if st.Variant == task.Basic {
+			fmt.Fprintf(w, "synth: this store has no more %s tasks of these options that pass every check (the reasons above)\n", st.Variant)
+		} else {
+			fmt.Fprintf(w, "synth: %d draws from each of the store's %d union groups gave no more %s tasks of these options that pass every check (the reasons above)\n",
+				synth.UnionRounds, st.Groups, st.Variant)
+		}
 	}
 	if len(st.Paraphrase) > 0 {
 		fmt.Fprintln(w, "paraphrases:")

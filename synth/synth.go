@@ -61,6 +61,12 @@ type Options struct {
 	Logger *slog.Logger
 }
 
+// UnionRounds is how many times Union and Reverse-Union draw from each
+// union group (other trees of its theme, columns, anchors each time):
+// more would ask the same few wide themes again (on the curated corpus,
+// nine tasks of ten from one theme's counties), not other ones.
+const UnionRounds = 30
+
 // Drop reasons: the check a candidate failed. Stats.Dropped counts them.
 const (
 	DropNoColumns  = "no_columns"  // no requested column whose facts agree across the store
@@ -171,7 +177,7 @@ func Run(ctx context.Context, g *graph.Store, opts *Options, emit func(*task.Tas
 	// A union theme gives many: each round draws other trees of it.
 	rounds := 3
 	if v != task.Basic {
-		rounds = 30
+		rounds = UnionRounds
 	}
 	// A union base of many pages gives a candidate per three of its pages
 	// each round (other trees, columns, anchors): the widest themes are
