@@ -184,6 +184,9 @@ func Writes(name, surface string) bool {
 // (Connecticut). One letter ("Albirex Niigata (S)") reads as a mark. The text the table writes tells which, as the title
 // does; the title without its parenthesis would name another school.
 func shortQualifier(name, surface string) bool {
+	if !strings.HasSuffix(name, ")") || !strings.HasSuffix(strings.TrimSpace(surface), ")") {
+		return false
+	}
 	sm, nm := qualified.FindStringSubmatch(strings.TrimSpace(surface)), qualified.FindStringSubmatch(name)
 	if sm == nil || nm == nil {
 		return false
@@ -318,6 +321,9 @@ func dashFold(s string) string {
 // within it: `Ted "The Mad Stork" Hendricks` is Ted Hendricks; s when it
 // has none.
 func unnicknamed(s string) string {
+	if !strings.ContainsAny(s, "\"“") {
+		return s
+	}
 	if m := nickname.FindStringIndex(s); m != nil && m[0] > 0 && m[1] < len(s) {
 		return s[:m[0]] + " " + s[m[1]:]
 	}
