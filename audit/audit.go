@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"regexp"
 	"slices"
 	"sort"
 	"strconv"
@@ -1280,6 +1281,28 @@ func untitledLike(tr *graph.Tree, keyHeader string) bool {
 	return tr.Section == "" && tr.Caption == "" && keyHeader != "" && headerKey(keyHeader) == headerKey(tr.KeyHeader)
 }
 
+// continues reports whether o, headed as tr, goes on with tr's list
+// under a section of the rest ("Draft" of 1947 BAA draft's first round,
+// "Other picks" of the later ones): tr's own section does not say it is
+// a part.
+func continues(tr, o *graph.Tree) bool {
+	if len(o.Columns) != len(tr.Columns) || headerKey(o.KeyHeader) != headerKey(tr.KeyHeader) {
+		return false
+	}
+	for i, c := range o.Columns {
+		if headerKey(c.Header) != headerKey(tr.Columns[i].Header) {
+			return false
+		}
+	}
+	last := o.Section
+	if i := strings.LastIndex(last, " | "); i >= 0 {
+		last = last[i+3:]
+	}
+	return restOf.MatchString(last)
+}
+
+var restOf = regexp.MustCompile(`(?i)^(?:other|more|later|additional|remaining|further|rest of)\b`)
+
 // headerKey is a header's letters and digits, lower-cased: "Finishing pos
 // . in last season" as the source writes it and "Finishing pos. in last
 // season" as a tree keeps it are one header.
@@ -1313,7 +1336,8 @@ func (a *Auditor) twinsOf(tr *graph.Tree) ([]uint32, error) {
 		}
 		// A question names a table by its caption when it has one
 		// ("Players Out" of the winter and of the summer transfers)
-		if o.Section == tr.Section && o.Caption == tr.Caption || tr.Caption != "" && o.Caption == tr.Caption || untitledLike(tr, o.KeyHeader) {
+		if o.Section == tr.Section && o.Caption == tr.Caption || tr.Caption != "" && o.Caption == tr.Caption || untitledLike(tr, o.KeyHeader) ||
+			continues(tr, o) {
 			out = append(out, id)
 		}
 	}
