@@ -73,6 +73,9 @@ func Detokenize(s string) string {
 			}
 			quoteOpen = !quoteOpen
 		}
+		if prev == ":" && strings.HasPrefix(tok, "//") {
+			attachLeft = true // "http : //www.promilux.lu/": a URL
+		}
 		if !noSpace && !attachLeft {
 			b.WriteByte(' ')
 		}

@@ -77,6 +77,7 @@ func TestDetokenize(t *testing.T) {
 		{"do n't", "don't"},
 		{"I 'm Gon na Git You Sucka", "I'm Gonna Git You Sucka"}, {"Wan na Be", "Wanna Be"}, {"Got ta Go", "Gotta Go"}, {"Tuna na Bay", "Tuna na Bay"},
 		{"Returning to the ' A '", "Returning to the 'A'"},
+		{"http : //www.promilux.lu/", "http://www.promilux.lu/"},
 		{"Temple of Ba ` alat Gebal", "Temple of Ba`alat Gebal"}, {"Gardner-Webb Runnin ' Bulldogs", "Gardner-Webb Runnin' Bulldogs"}, {"Murang ' a United", "Murang'a United"}, {"DID Li ' l Masters", "DID Li'l Masters"}, {"Disc 4 : `` The Early Daze ''", "Disc 4: \"The Early Daze\""},
 		{"the Williams ' house", "the Williams' house"},
 		{"as of 2007 [ update ]", "as of 2007 [update]"},
