@@ -258,22 +258,18 @@ func formKey(t *task.Task) string {
 	return b.String()
 }
 
-// answerKey is what a task asks for: its targets' entities, in order,
+// answerKey is what a task asks for: the set of its targets' entities,
 // and an aggregate's question of them.
 func answerKey(t *task.Task) string {
 	ids := make([]uint32, len(t.Targets))
 	for i, tg := range t.Targets {
 		ids[i] = tg.Entity
 	}
-	slices.Sort(ids)
-	var b strings.Builder
-	for _, id := range slices.Compact(ids) {
-		b.WriteString(strconv.FormatUint(uint64(id), 36) + ",")
-	}
+	k := keySet(ids)
 	if a := t.Answer.Aggregate; a != nil {
-		b.WriteString("\x00" + a.Op + "\x00" + a.Column + "\x00" + a.Value)
+		k += "\x00" + a.Op + "\x00" + a.Column + "\x00" + a.Value
 	}
-	return b.String()
+	return k
 }
 
 // keysOf are the key entities (layer 2) of t's targets.
@@ -287,7 +283,7 @@ func keysOf(t *task.Task) []uint32 {
 	return ks
 }
 
-// keySet is the identity of a set of keys.
+// keySet is the identity of a set of entities.
 func keySet(ks []uint32) string {
 	ks = slices.Clone(ks)
 	slices.Sort(ks)
