@@ -181,8 +181,9 @@ func Writes(name, surface string) bool {
 // shortQualifier reports whether surface writes the title name with its
 // parenthesis cut short: "Gilbert High School (SC)" linking Gilbert High
 // School (South Carolina), "Trinity (CT)" linking Trinity College
-// (Connecticut). One letter ("Albirex Niigata (S)") reads as a mark. The text the table writes tells which, as the title
-// does; the title without its parenthesis would name another school.
+// (Connecticut). The text the table writes tells which, as the title
+// does; the title without its parenthesis would name another school. One
+// letter ("Albirex Niigata (S)") reads as a mark.
 func shortQualifier(name, surface string) bool {
 	if !strings.HasSuffix(name, ")") || !strings.HasSuffix(strings.TrimSpace(surface), ")") {
 		return false
@@ -210,7 +211,7 @@ func shortQualifier(name, surface string) bool {
 }
 
 // abbreviates reports whether short is word cut short: its first letter
-// and the others in order ("S", "CT" of CONNECTICUT).
+// and others of it in order ("CT" of CONNECTICUT).
 func abbreviates(short, word string) bool {
 	if short == "" || word == "" || short[0] != word[0] {
 		return false
