@@ -906,3 +906,29 @@ func TestCountsMore(t *testing.T) {
 		}
 	}
 }
+
+// TestLetterHead: a letter's table the crawl kept near its cap that stops
+// in the first half of its letter is cut; one that runs on is not.
+func TestLetterHead(t *testing.T) {
+	rows := func(names ...string) [][]Cell {
+		var out [][]Cell
+		for _, n := range names {
+			out = append(out, []Cell{{Text: n}, {Text: "novelist"}})
+		}
+		return out
+	}
+	head := rows("Tom Rachman", "Ernest Raddall", "Thomas Raddall", "Craig Raine", "Jane Rule A", "Paul Rabe", "Rick Rabel",
+		"Ann Rae", "Bob Rafe", "Sue Rahm", "Jim Ramsay", "Kim Rand", "Lee Rankin", "Al Reaney", "Zalika Reid-Benta")
+	head[4][0].Text = "Ray Reed" // every surname in Ra–Re
+	if !letterHead("Writers | R", head) {
+		t.Error("15 writers from Rachman to Reid-Benta are the head of R")
+	}
+	whole := rows("Tom Rachman", "Ernest Raddall", "Thomas Raddall", "Craig Raine", "Ray Reed", "Paul Rabe", "Rick Rabel",
+		"Ann Rae", "Bob Rafe", "Sue Rahm", "Mordecai Richler", "Gabrielle Roy", "Lee Rankin", "Al Reaney", "Zalika Reid-Benta")
+	if letterHead("R", whole) {
+		t.Error("writers running on to Roy are the whole of R")
+	}
+	if letterHead("Writers", head) {
+		t.Error("no letter's section, no letter's head")
+	}
+}

@@ -102,7 +102,8 @@ func ParseWikiTablesLine(line []byte) (*Table, error) {
 	}
 	t.Rows, t.Ragged = wtRows(j.Data, len(j.Header))
 	t.Cut = len(j.Data) >= WikiTablesMaxRows || len(t.Rows) == WikiTablesMaxRows-1 && alphabeticHead(t.Rows) ||
-		partOfTitle.MatchString(j.SectionText) || countsMore(Detokenize(j.SectionText), t.PageTitle, t.Section, t.Header, len(t.Rows))
+		partOfTitle.MatchString(j.SectionText) || countsMore(Detokenize(j.SectionText), t.PageTitle, t.Section, t.Header, len(t.Rows)) ||
+		letterHead(t.Section, t.Rows)
 	return t, nil
 }
 
@@ -163,6 +164,49 @@ func pluralOf(w string) string {
 // ten skaters based on points". "All" of the title
 // is not on the page; the table counts as cut.
 var partOfTitle = regexp.MustCompile(`(?i)(?:(?:table|list)\s+(?:below\s+)?(?:lists|shows|includes|contains|gives)|\b(?:these|the following)\s+are)\s+(?:only\b|those\b|the\s+(?:top|best|most|highest|leading|notable)\b|some\b|a selection\b|selected\b)`)
+
+// letterHead reports whether a table under a letter's section ("R" of
+// List of Canadian writers) that the crawl kept near its cap runs only
+// through the first half of its letter: 17 writers from Rachman to
+// Reid-Benta, the Richlers and Roys not kept. A column whose every cell,
+// or its last word (a surname), opens with the letter tells where it
+// stops.
+func letterHead(section string, rows [][]Cell) bool {
+	if i := strings.LastIndex(section, " | "); i >= 0 {
+		section = section[i+3:]
+	}
+	letter := []rune(strings.TrimSpace(section))
+	if len(letter) != 1 || !unicode.IsUpper(letter[0]) || len(rows) < 12 || len(rows) >= WikiTablesMaxRows {
+		return false
+	}
+	for c := range rows[0] {
+		for _, last := range []bool{false, true} {
+			top, ok := 'a', true
+			for _, r := range rows {
+				if c >= len(r) {
+					ok = false
+					break
+				}
+				w := strings.TrimSpace(r[c].Text)
+				if f := strings.Fields(w); last && len(f) > 0 {
+					w = f[len(f)-1]
+				}
+				rs := []rune(strings.ToLower(w))
+				if len(rs) == 0 || unicode.ToUpper(rs[0]) != letter[0] {
+					ok = false
+					break
+				}
+				if len(rs) > 1 && unicode.IsLetter(rs[1]) && rs[1] > top {
+					top = rs[1]
+				}
+			}
+			if ok {
+				return top < 'm'
+			}
+		}
+	}
+	return false
+}
 
 // alphabeticHead reports whether a column of rows is in alphabetical
 // order of first letters from the start of the alphabet and stops in its
