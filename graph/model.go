@@ -149,7 +149,7 @@ func Shows(name, text string) bool {
 // (Finland)").
 func Writes(name, surface string) bool {
 	n, s := NormText(name), NormText(surface)
-	if shortQualifier(name, surface) {
+	if shortQualifier(name, surface) || stateCoded(name, surface) {
 		return true
 	}
 	if len(s) <= 3 && !capitalWord(strings.TrimSpace(surface)) || len(s) < 3 || s == n || strings.HasSuffix(strings.TrimSpace(surface), ")") {
@@ -208,6 +208,43 @@ func shortQualifier(name, surface string) bool {
 		return short != full[0] && abbreviates(short, strings.ToUpper(full[0]))
 	}
 	return Initials(short, nm[2])
+}
+
+// stateCoded reports whether surface is a short name of the article
+// titled name with a place's code after it, a name the table gives it:
+// "Miami (OH)" of Miami University, "St. Mary's (CA)" of Saint Mary's
+// College of California: a state's or province's postal code. A party's
+// mark ("Jeff Miller (R)"), a nation's code ("Argentina (ARG)" of
+// Argentina at the 2008 Summer Olympics, which answers "Argentina") or
+// a party's acronym ("Welfare Party (RP)") is none; a title with a
+// parenthesis of its own is shortQualifier's.
+func stateCoded(name, surface string) bool {
+	if strings.HasSuffix(name, ")") || !strings.HasSuffix(strings.TrimSpace(surface), ")") {
+		return false
+	}
+	m := qualified.FindStringSubmatch(strings.TrimSpace(surface))
+	if m == nil || !stateCode[m[2]] {
+		return false
+	}
+	title := strings.Fields(NormText(name))
+	for _, w := range strings.Fields(NormText(m[1])) {
+		if utf8.RuneCountInString(w) > 3 && slices.Contains(title, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// stateCode are the postal codes of the United States' states and
+// districts and of Canada's provinces and territories.
+var stateCode = map[string]bool{}
+
+func init() {
+	for _, c := range strings.Fields(`AL AK AZ AR CA CO CT DE FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO MT
+		NE NV NH NJ NM NY NC ND OH OK OR PA RI SC SD TN TX UT VT VA WA WV WI WY DC PR
+		AB BC MB NB NL NS NT NU ON PE QC SK YT`) {
+		stateCode[c] = true
+	}
 }
 
 // abbreviates reports whether short is word cut short: its first letter

@@ -29,8 +29,7 @@ func TestWrites(t *testing.T) {
 		{"J. R. R. Tolkien", "Tolkien", false},             // initials, no club
 		{"Khawaja Khurshid Anwar", "Khurshid Anwar", true}, // a name of two words
 		{"University of Pittsburgh", "Pittsburgh", true},   // a draft's college column
-		{"Saint Mary's College of California", "St. Mary's (CA)", false},
-		{"United States", "USA", false}, // a code
+		{"United States", "USA", false},                    // a code
 		{"Centre (ice hockey)", "c", false},
 		{"Ray County, Missouri", "Ray", true}, // a name of three letters
 		{"Czech Republic", "CZE", false},
@@ -39,10 +38,16 @@ func TestWrites(t *testing.T) {
 		{"Finland", "Sport (Finland)", false},                               // the link is part of the text
 		{"Lehigh Canal", "Carbon County Section of the Lehigh Canal", true}, // the table's name for its row
 		{"Jeff Miller (politician)", "Jeff Miller (R)", false},
-		{"Aguascalientes, Aguascalientes", "Aguascalientes", true}, // the title without its qualifier
-		{"Asociación Alumni", "Alumni", true},                      // a club, not a surname
-		{"Eurocup 2008-09", "2008-09", true},                       // a season, not a surname
-		{"Southeast Alaska", "Alaska", true},                       // a region, not a surname
+		{"Miami University", "Miami (OH)", true}, // a school's short name and its state's code
+		{"Saint Mary's College of California", "St. Mary's (CA)", true},
+		{"Jeff Miller", "Jeff Miller (R)", false},                           // a party's mark
+		{"Miami University", "Ohio (OH)", false},                            // no word of the title
+		{"Argentina at the 2008 Summer Olympics", "Argentina (ARG)", false}, // a nation's code: the nation answers
+		{"Welfare Party", "Welfare Party (RP)", false},                      // a party's acronym
+		{"Aguascalientes, Aguascalientes", "Aguascalientes", true},          // the title without its qualifier
+		{"Asociación Alumni", "Alumni", true},                               // a club, not a surname
+		{"Eurocup 2008-09", "2008-09", true},                                // a season, not a surname
+		{"Southeast Alaska", "Alaska", true},                                // a region, not a surname
 		{"Standard Hindi", "Hindi", true},
 		{"Scuderia Ferrari", "Ferrari", true}, // a team, not a surname
 		{"John Murtha", "John Murtha (D) 73.48% Bill Choby (R) 26.52%", false},
