@@ -449,7 +449,7 @@ func profile(t *table.Table, rows [][]table.Cell, s *graph.Shaped) ([]*colInfo, 
 			if len(vs) > 1 {
 				v = cellValue(c, graph.TypeText) // a multi-link cell as key is its text
 			}
-			if len(vs) > 1 || listsLinks(c) {
+			if len(vs) > 1 || listsLinks(c) || len(c.Links) == 1 && linkAmongOthers(c.Text, c.Links[0]) {
 				ci.several++
 			}
 			ci.vals = append(ci.vals, v)
@@ -2236,6 +2236,29 @@ func plainCell(s string) string {
 func flagLink(text, title string) bool {
 	who, _, ok := strings.Cut(title, " at the ")
 	return ok && !strings.Contains(graph.NormText(text), graph.NormText(who))
+}
+
+// linkAmongOthers reports whether a cell whose one link flagLink takes
+// for a flag's writes the link's subject among other words: "Modern
+// pentathlon Volleyball (beach)" linking Beach volleyball at the 2003
+// Pan American Games, two sports in a cell the crawl ran together. Each
+// word of the subject is in the text, and the text has more.
+func linkAmongOthers(text, title string) bool {
+	who, _, ok := strings.Cut(title, " at the ")
+	if !ok || !flagLink(text, title) {
+		return false
+	}
+	in := map[string]bool{}
+	for _, w := range linkWords(text) {
+		in[w] = true
+	}
+	ws := linkWords(who)
+	for _, w := range ws {
+		if !in[w] {
+			return false
+		}
+	}
+	return len(ws) > 0 && len(in) > len(ws)
 }
 
 // textsByHeader makes text of the cells whose link the column's header

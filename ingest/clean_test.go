@@ -462,6 +462,23 @@ func TestParenLink(t *testing.T) {
 	}
 }
 
+func TestLinkAmongOthers(t *testing.T) {
+	for _, c := range []struct {
+		text, title string
+		want        bool
+	}{
+		{"Modern pentathlon Volleyball ( beach )", "Beach volleyball at the 2003 Pan American Games", true},
+		{"Andrzej Stefanek (POL)", "Poland at the 2004 Summer Olympics", false}, // a flag's link
+		{"Badminton", "Badminton at the 2003 Pan American Games", false},        // the link's own cell
+		{"Volleyball (beach)", "Beach volleyball at the 2003 Pan American Games", false},
+		{"Modern pentathlon Volleyball", "Volleyball", false}, // no " at the ": not a flag's link
+	} {
+		if got := linkAmongOthers(c.text, c.title); got != c.want {
+			t.Errorf("linkAmongOthers(%q, %q) = %v, want %v", c.text, c.title, got, c.want)
+		}
+	}
+}
+
 func TestHeaderRow(t *testing.T) {
 	header := []string{"Name", "Number", "Nation", "Position"}
 	row := func(cs ...string) []table.Cell {
