@@ -1069,13 +1069,17 @@ func (s *synth) plainPivot(ts []*graph.Tree, rel string, space *roaring.Bitmap) 
 // (graph.Tree.SeveralKeys).
 func (s *synth) markedKeys(ts []*graph.Tree) bool {
 	for _, t := range ts {
-		if t.SeveralKeys > 0 {
-			return true // a key cell of two golfers
-		}
-		for _, r := range t.Rows {
-			if plainMark(s.shownText(t, r.Key)) {
-				return true
+		m, ok := s.marked[t.ID]
+		if !ok {
+			m = t.SeveralKeys > 0 || // a key cell of two golfers
+				slices.ContainsFunc(t.Rows, func(r graph.Row) bool { return plainMark(s.shownText(t, r.Key)) })
+			if s.marked == nil {
+				s.marked = map[uint32]bool{}
 			}
+			s.marked[t.ID] = m
+		}
+		if m {
+			return true
 		}
 	}
 	return false

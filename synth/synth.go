@@ -308,10 +308,13 @@ type synth struct {
 	trees []*graph.Tree
 	index map[uint32]int // tree id → position in trees
 	keys  []*roaring.Bitmap
-	rels  map[string][]uint32 // relation name → relation ids
-	objs  map[objKey][]uint32 // (relation name, subject) → objects, sorted
-	names map[uint32]*graph.Entity
-	krels map[uint32]map[string][]int // key → relation → trees where it is a key
+	rels  map[string][]uint32        // relation name → relation ids
+	objs  map[objKey][]uint32        // (relation name, subject) → objects, sorted
+	subs  map[objKey]*roaring.Bitmap // (relation name, object) → subjects
+	// marked caches markedKeys by tree id.
+	marked map[uint32]bool
+	names  map[uint32]*graph.Entity
+	krels  map[uint32]map[string][]int // key → relation → trees where it is a key
 	// relstab caches relStable: relation name → whether it may be read
 	// beyond a task's tables.
 	relstab map[string]bool

@@ -1129,7 +1129,12 @@ func (s *synth) reverseDraft(ctx context.Context, ts []*graph.Tree, base []int, 
 }
 
 // subjects returns {s | (s, any relation named rel, v)}.
+// The bitmap is cached and shared: callers must not change it.
 func (s *synth) subjects(rel string, v uint32) (*roaring.Bitmap, error) {
+	k := objKey{rel, v}
+	if bm, ok := s.subs[k]; ok {
+		return bm, nil
+	}
 	out := roaring.New()
 	for _, id := range s.rels[rel] {
 		bm, err := s.g.Subjects(id, v)
@@ -1138,6 +1143,10 @@ func (s *synth) subjects(rel string, v uint32) (*roaring.Bitmap, error) {
 		}
 		out.Or(bm)
 	}
+	if s.subs == nil {
+		s.subs = map[objKey]*roaring.Bitmap{}
+	}
+	s.subs[k] = out
 	return out, nil
 }
 
