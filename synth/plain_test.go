@@ -667,3 +667,33 @@ func TestValueWords(t *testing.T) {
 		}
 	}
 }
+
+func TestMentioned(t *testing.T) {
+	names := map[uint32]*graph.Entity{}
+	for id, n := range map[uint32]string{1: "Nominated", 2: "Not Nominated", 3: "Won Academy Award", 4: "Italy", 5: "Denmark United States", 6: "United States"} {
+		names[id] = &graph.Entity{ID: id, Name: n}
+	}
+	s := &synth{names: names}
+	tr := &graph.Tree{Columns: []graph.Column{{Name: "has_result"}, {Name: "has_country"}},
+		Rows: []graph.Row{
+			{Key: 10, Values: [][]uint32{{1}, {4}}},
+			{Key: 11, Values: [][]uint32{{2}, {5}}},
+			{Key: 12, Values: [][]uint32{{3}, {6}}},
+		}}
+	for _, c := range []struct {
+		rel  string
+		v    uint32
+		want bool
+	}{
+		{"has_result", 1, true},  // "Not Nominated" names "Nominated"
+		{"has_result", 2, false}, // no other cell names "Not Nominated"
+		{"has_result", 3, false},
+		{"has_country", 6, true}, // "Denmark United States"
+		{"has_country", 4, false},
+		{"has_coach", 4, false}, // no such column
+	} {
+		if got := s.mentioned([]*graph.Tree{tr}, c.rel, c.v); got != c.want {
+			t.Errorf("mentioned(%s, %q) = %v, want %v", c.rel, names[c.v].Name, got, c.want)
+		}
+	}
+}

@@ -934,12 +934,39 @@ func (s *synth) pivots(ts []*graph.Tree, base []int, space *roaring.Bitmap, anch
 		if err != nil {
 			return nil, nil, err
 		}
-		if ok && s.plainPivot(ts, c.rel, space) {
+		if ok && s.plainPivot(ts, c.rel, space) && !s.mentioned(ts, c.rel, c.value) {
 			good = append(good, c)
 		}
 	}
 	return good, rels, nil
 
+}
+
+// mentioned reports whether a cell of the pivot's column in trees ts
+// names the pivot's value v among other words ("Not Nominated" beside
+// "Nominated", "Denmark United States" beside "United States"): a reader
+// cannot tell whether that key shares it, and the auditor refuses the
+// task. Another pivot is drawn instead.
+func (s *synth) mentioned(ts []*graph.Tree, rel string, v uint32) bool {
+	w := audit.Fold(s.name(v))
+	if len(w) < 3 {
+		return false
+	}
+	w = " " + w + " "
+	for _, t := range ts {
+		c := colIndex(t, rel)
+		if c < 0 {
+			continue
+		}
+		for _, r := range t.Rows {
+			for _, x := range r.Values[c] {
+				if x != v && strings.Contains(" "+audit.Fold(s.name(x))+" ", w) {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // clueFact is a fact of a Reverse-Union anchor the question states.
