@@ -206,8 +206,8 @@ func printSynthStats(w interface{ Write([]byte) (int, error) }, st *synth.Stats,
 		if st.Variant == task.Basic {
 			fmt.Fprintf(w, "synth: this store has no more %s tasks of these options that pass every check (the reasons above)\n", st.Variant)
 		} else {
-			fmt.Fprintf(w, "synth: %d draws from each of the store's %d union groups gave no more %s tasks of these options that pass every check (the reasons above)\n",
-				synth.UnionRounds, st.Groups, st.Variant)
+			fmt.Fprintf(w, "synth: %d rounds of draws from the store's %d union groups (a group left after %d draws in a row without a task) gave no more %s tasks of these options that pass every check (the reasons above)\n",
+				synth.UnionRounds, st.Groups, synth.GiveUp, st.Variant)
 		}
 	}
 	if len(st.Paraphrase) > 0 {

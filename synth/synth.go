@@ -67,6 +67,13 @@ type Options struct {
 // nine tasks of ten from one theme's counties), not other ones.
 const UnionRounds = 30
 
+// GiveUp is how many draws in a row a union group may give no task before
+// it is not drawn again: a theme that has failed every check that often
+// (too few pages in its draws, no pivot its tables agree on, no clue that
+// singles out an anchor) fails the rest of its rounds too, on the curated
+// corpus, and its draws cost most of Reverse-Union's time.
+const GiveUp = 50
+
 // Drop reasons: the check a candidate failed. Stats.Dropped counts them.
 const (
 	DropNoColumns  = "no_columns"  // no requested column whose facts agree across the store
@@ -195,11 +202,15 @@ func Run(ctx context.Context, g *graph.Store, opts *Options, emit func(*task.Tas
 			break
 		}
 	}
+	fails := make([]int, len(bases)) // draws in a row without a task
 	for round := 0; round < rounds && st.Emitted < o.N; round++ {
 		for _, tn := range turns {
 			bi, try := tn.base, tn.try
 			if st.Emitted >= o.N {
 				break
+			}
+			if v != task.Basic && fails[bi] >= GiveUp {
+				continue
 			}
 			if err := ctx.Err(); err != nil {
 				return st, err
@@ -229,8 +240,10 @@ func Run(ctx context.Context, g *graph.Store, opts *Options, emit func(*task.Tas
 			}
 			if reason != "" {
 				st.Dropped[reason]++
+				fails[bi]++
 				continue
 			}
+			fails[bi] = 0
 			t.ID = fmt.Sprintf("%s-%d-%d", strings.ReplaceAll(string(v), "_", "-"), o.Seed, st.Emitted)
 			t.Seed = o.Seed
 			st.Emitted++
