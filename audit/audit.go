@@ -927,9 +927,13 @@ func (a *Auditor) mentions(vs, pv []uint32) bool {
 		if slices.Contains(pv, v) {
 			continue
 		}
-		n := " " + Fold(a.entity(v).Name) + " "
+		n := a.entity(v).Name
 		for _, p := range pv {
-			if w := Fold(a.entity(p).Name); len(w) >= 3 && strings.Contains(n, " "+w+" ") {
+			// By its title among other words, or a text a table writes for
+			// it as an item of a list ("French" for French language, in
+			// "French, Hebrew").
+			e := a.entity(p)
+			if Mentions(n, e.Name) || slices.ContainsFunc(e.Aliases, func(al string) bool { return Lists(n, al) }) {
 				return true
 			}
 		}

@@ -498,3 +498,41 @@ func TestRawValue(t *testing.T) {
 		}
 	}
 }
+
+func TestMentions(t *testing.T) {
+	for _, c := range []struct {
+		text, name string
+		want       bool
+	}{
+		{"Not Nominated", "Nominated", true},
+		{"French, Hebrew", "French", true},
+		{"French , Arabic", "french.", true},
+		{"Denmark United States", "United States", true},
+		{"Nominated", "Nominated", false}, // the same value
+		{"Frenchman", "French", false},    // not a whole word
+		{"United Kingdom", "United States", false},
+		{"US Army", "US", false}, // under three letters
+	} {
+		if got := audit.Mentions(c.text, c.name); got != c.want {
+			t.Errorf("Mentions(%q, %q) = %v, want %v", c.text, c.name, got, c.want)
+		}
+	}
+}
+
+func TestLists(t *testing.T) {
+	for _, c := range []struct {
+		text, name string
+		want       bool
+	}{
+		{"French, Hebrew", "French", true},
+		{"Romany / Serbian", "Serbian", true},
+		{"English and French", "english", true},
+		{"French", "French", false},                     // one item: the value itself
+		{"Cleveland Heights, Ohio", "Cleveland", false}, // another name that begins alike
+		{"Not Nominated", "Nominated", false},           // no list
+	} {
+		if got := audit.Lists(c.text, c.name); got != c.want {
+			t.Errorf("Lists(%q, %q) = %v, want %v", c.text, c.name, got, c.want)
+		}
+	}
+}

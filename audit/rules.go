@@ -2,6 +2,7 @@ package audit
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 	"unicode"
 
@@ -492,6 +493,46 @@ func TrimCorp(s string) string {
 }
 
 var corpForms = []string{" Inc.", " Inc", " LLC", " L.L.C.", " Ltd.", " Ltd", " Corp.", " Co.", " GmbH", " S.A.", " plc"}
+
+// Mentions reports whether text names name as whole words among other
+// words: "Not Nominated" names "Nominated", "French, Hebrew" names
+// "French". Case, accents and punctuation are not read; a name under
+// three letters is not looked for.
+func Mentions(text, name string) bool {
+	n := foldWords(name)
+	if len(n) == 0 || len(strings.Join(n, " ")) < 3 {
+		return false
+	}
+	t := foldWords(text)
+	if len(t) <= len(n) {
+		return false
+	}
+	for i := 0; i+len(n) <= len(t); i++ {
+		if slices.Equal(t[i:i+len(n)], n) {
+			return true
+		}
+	}
+	return false
+}
+
+// Lists reports whether text lists name as one of several items:
+// "French, Hebrew" lists "French", while "Cleveland Heights, Ohio" does
+// not list "Cleveland". A name under three letters is not looked for.
+func Lists(text, name string) bool {
+	n := Fold(name)
+	if len(n) < 3 {
+		return false
+	}
+	items := listSep.Split(text, -1)
+	return len(items) > 1 && slices.ContainsFunc(items, func(it string) bool { return Fold(it) == n })
+}
+
+var listSep = regexp.MustCompile(`\s*(?:[,;/&]|\band\b)\s*`)
+
+// foldWords are the runs of letters and digits of Fold(s).
+func foldWords(s string) []string {
+	return strings.FieldsFunc(Fold(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+}
 
 // Fold is a name with case, spacing, edge punctuation and accents taken
 // out ("Nuța Olaru" → "nuta olaru"), for telling two records of one thing.

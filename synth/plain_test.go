@@ -673,12 +673,17 @@ func TestMentioned(t *testing.T) {
 	for id, n := range map[uint32]string{1: "Nominated", 2: "Not Nominated", 3: "Won Academy Award", 4: "Italy", 5: "Denmark United States", 6: "United States"} {
 		names[id] = &graph.Entity{ID: id, Name: n}
 	}
+	names[7] = &graph.Entity{ID: 7, Name: "French language", Aliases: []string{"French"}}
+	names[8] = &graph.Entity{ID: 8, Name: "French, Hebrew"}
+	names[9] = &graph.Entity{ID: 9, Name: "Swedish language", Aliases: []string{"Swedish"}}
+	names[11] = &graph.Entity{ID: 11, Name: "Cleveland, Ohio", Aliases: []string{"Cleveland"}}
+	names[12] = &graph.Entity{ID: 12, Name: "Cleveland Heights, Ohio"}
 	s := &synth{names: names}
-	tr := &graph.Tree{Columns: []graph.Column{{Name: "has_result"}, {Name: "has_country"}},
+	tr := &graph.Tree{Columns: []graph.Column{{Name: "has_result"}, {Name: "has_country"}, {Name: "has_language"}, {Name: "has_city"}},
 		Rows: []graph.Row{
-			{Key: 10, Values: [][]uint32{{1}, {4}}},
-			{Key: 11, Values: [][]uint32{{2}, {5}}},
-			{Key: 12, Values: [][]uint32{{3}, {6}}},
+			{Key: 10, Values: [][]uint32{{1}, {4}, {7}, {11}}},
+			{Key: 11, Values: [][]uint32{{2}, {5}, {8}, {12}}},
+			{Key: 12, Values: [][]uint32{{3}, {6}, {9}, {11}}},
 		}}
 	for _, c := range []struct {
 		rel  string
@@ -690,7 +695,10 @@ func TestMentioned(t *testing.T) {
 		{"has_result", 3, false},
 		{"has_country", 6, true}, // "Denmark United States"
 		{"has_country", 4, false},
-		{"has_coach", 4, false}, // no such column
+		{"has_coach", 4, false},   // no such column
+		{"has_language", 7, true}, // "French, Hebrew" names French language by the text "French"
+		{"has_language", 9, false},
+		{"has_city", 11, false}, // "Cleveland Heights, Ohio" is no list naming Cleveland
 	} {
 		if got := s.mentioned([]*graph.Tree{tr}, c.rel, c.v); got != c.want {
 			t.Errorf("mentioned(%s, %q) = %v, want %v", c.rel, names[c.v].Name, got, c.want)

@@ -944,15 +944,18 @@ func (s *synth) pivots(ts []*graph.Tree, base []int, space *roaring.Bitmap, anch
 
 // mentioned reports whether a cell of the pivot's column in trees ts
 // names the pivot's value v among other words ("Not Nominated" beside
-// "Nominated", "Denmark United States" beside "United States"): a reader
+// "Nominated", "French, Hebrew" beside French language): a reader
 // cannot tell whether that key shares it, and the auditor refuses the
 // task. Another pivot is drawn instead.
 func (s *synth) mentioned(ts []*graph.Tree, rel string, v uint32) bool {
-	w := audit.Fold(s.name(v))
-	if len(w) < 3 {
-		return false
+	es, err := s.entities([]uint32{v})
+	if err != nil || es[v] == nil {
+		return true // unknown: not a pivot to ask of
 	}
-	w = " " + w + " "
+	// Its title among other words, or a text the tables write for it as an
+	// item of a list ("French" for French language, in a cell "French,
+	// Hebrew"; not "Cleveland" in "Cleveland Heights, Ohio").
+	e := es[v]
 	for _, t := range ts {
 		c := colIndex(t, rel)
 		if c < 0 {
@@ -960,7 +963,11 @@ func (s *synth) mentioned(ts []*graph.Tree, rel string, v uint32) bool {
 		}
 		for _, r := range t.Rows {
 			for _, x := range r.Values[c] {
-				if x != v && strings.Contains(" "+audit.Fold(s.name(x))+" ", w) {
+				if x == v {
+					continue
+				}
+				cell := s.name(x)
+				if audit.Mentions(cell, e.Name) || slices.ContainsFunc(e.Aliases, func(al string) bool { return audit.Lists(cell, al) }) {
 					return true
 				}
 			}
