@@ -277,6 +277,8 @@ func rangeFilter(t *graph.Tree, c int, h string, vals []uint32, es map[uint32]*g
 		hi = len(nums) - 1
 		if pluralWord(h) {
 			phrase = " whose number of " + h + " is at least " + es[nums[lo].id].Name // "winners", "goals"
+		} else if pluralHead(h) {
+			phrase = " whose " + h + " are at least " + es[nums[lo].id].Name // "field goals", "home runs"
 		} else {
 			phrase = " whose " + h + " is at least " + es[nums[lo].id].Name
 		}

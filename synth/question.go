@@ -362,6 +362,14 @@ func pluralWord(h string) bool {
 	return strings.HasSuffix(l, "s") && !strings.HasSuffix(l, "ss") && !strings.HasSuffix(l, "us") && !strings.HasSuffix(l, "is") && len(l) > 3
 }
 
+// pluralHead reports whether a header of several words ends in a plural
+// noun that heads it: "field goals", "home runs", not "number of goals"
+// or "goals against average".
+func pluralHead(h string) bool {
+	i := strings.LastIndexByte(h, ' ')
+	return i > 0 && !strings.Contains(h, " of ") && pluralWord(h[i+1:])
+}
+
 // plural makes a rough English plural of the last word, leaving phrases
 // with "of" ("date of birth") pluralised on the head word.
 func plural(s string) string {

@@ -154,3 +154,21 @@ func TestColWord(t *testing.T) {
 		}
 	}
 }
+
+func TestPluralHead(t *testing.T) {
+	for h, want := range map[string]bool{
+		"field goals":           true,
+		"home runs":             true,
+		"total appearances":     true,
+		"goals":                 false, // one word: "whose number of goals"
+		"number of goals":       false,
+		"goals against average": false,
+		"gross":                 false,
+		"total gross":           false,
+		"games status":          false,
+	} {
+		if got := pluralHead(h); got != want {
+			t.Errorf("pluralHead(%q) = %v, want %v", h, got, want)
+		}
+	}
+}
