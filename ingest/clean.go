@@ -433,9 +433,17 @@ func profile(t *table.Table, rows [][]table.Cell, s *graph.Shaped) ([]*colInfo, 
 		ci.vals = make([]graph.Value, 0, len(col))
 		// The cells of one value, most of them, share one array.
 		one := make([]graph.Value, len(col))
+		several := namesSeveral(h)
 		for i, c := range col {
 			c.Text = runApart(c.Text, c.Links)
-			vs := cellValues(c, ci.typ, one[i:i:i+1])
+			vc := c
+			if several && len(c.Links) == 1 && listOfNames(c.Text, c.Links[0]) {
+				// "Romany , Serbian" under "Language (s)" linking Romani
+				// language: the cell names more than its link; its value
+				// is its text (the column keeps its type).
+				vc.Links = nil
+			}
+			vs := cellValues(vc, ci.typ, one[i:i:i+1])
 			ci.multi = append(ci.multi, vs)
 			if len(vs) == 0 {
 				ci.vals = append(ci.vals, graph.Value{})
@@ -2315,6 +2323,23 @@ func firstOfList(text, title string) bool {
 		}
 	}
 	return false
+}
+
+// listOfNames reports whether a cell lists two or more capitalised names
+// between commas, whatever its one link names: "Romany , Serbian" linking
+// Romani language, whose first name the title does not write. A title
+// with a comma ("Paris, Texas") is one name.
+func listOfNames(text, title string) bool {
+	parts := strings.Split(text, ",")
+	if len(parts) < 2 || strings.Contains(title, ",") {
+		return false
+	}
+	for _, p := range parts {
+		if r, _ := utf8.DecodeRuneInString(strings.TrimSpace(p)); !unicode.IsUpper(r) {
+			return false
+		}
+	}
+	return true
 }
 
 // lastOfList reports whether a cell lists names and links only its last

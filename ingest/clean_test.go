@@ -1194,3 +1194,21 @@ func TestLongSortKeys(t *testing.T) {
 		t.Errorf("longKey(Upper Eastern Suburbs) = %q", got)
 	}
 }
+
+func TestListOfNames(t *testing.T) {
+	for _, c := range []struct {
+		text, title string
+		want        bool
+	}{
+		{"Romany , Serbian", "Romani language", true},
+		{"Persian , Dari", "Persian language", true},
+		{"Paris, Texas", "Paris, Texas", false}, // one name with a comma
+		{"Serbian", "Serbian language", false},  // no list
+		{"Toronto, ontario", "Toronto", false},  // not every part a name
+		{"1, 2", "Monuments of Japan", false},
+	} {
+		if got := listOfNames(c.text, c.title); got != c.want {
+			t.Errorf("listOfNames(%q, %q) = %v, want %v", c.text, c.title, got, c.want)
+		}
+	}
+}
