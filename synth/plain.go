@@ -593,6 +593,12 @@ func (s *synth) plainColumn(t *graph.Tree, c int, keys []uint32) bool {
 			if plainMark(txt) || garbled.MatchString(txt) || designations.MatchString(txt) || strings.Contains(txt, "; ") || strings.Contains(txt, " / ") || len(txt) > 60 || strings.Count(txt, ",") > 3 || strings.HasSuffix(txt, "?") {
 				return false
 			}
+			// A web address the cell writes for a place ("https://en.m.wikipedia.org/wiki/Camden,
+			// _Arkansas"), or a cell of bulleted items ("• Ashiq Ho To Aisa Ho • Uske
+			// Khel Nirale"): no value a person gives as written.
+			if strings.Contains(txt, "://") || strings.HasPrefix(strings.ToLower(txt), "www.") || strings.ContainsAny(txt, "•·") {
+				return false
+			}
 			if stacked.MatchString(txt) || countOf.MatchString(txt) || strings.Contains(txt, "(") && notePhrase.MatchString(txt) || strings.Count(txt, "(") > 1 || datedFacts(txt) || (h == "time" || h == "year") && yearSpan.MatchString(txt) || strings.Contains(txt, "NRHP") {
 				// "11 1 12": rows of a merged cell; "2008 1": a footnote;
 				// "Oklahoma City Thunder (traded to New Orleans)": a note;

@@ -705,3 +705,30 @@ func TestMentioned(t *testing.T) {
 		}
 	}
 }
+
+// TestPlainColumnURLs: a column with a web address or a cell of bulleted
+// items for a value is not asked; one of plain places is.
+func TestPlainColumnURLs(t *testing.T) {
+	names := map[uint32]*graph.Entity{}
+	tree := func(cells ...string) *graph.Tree {
+		tr := &graph.Tree{KeyHeader: "Chapter", Columns: []graph.Column{{Header: "Location", Name: "has_location", Datatype: graph.TypeText}}}
+		for i, c := range cells {
+			id := uint32(1000*len(cells[len(cells)-1]) + i)
+			names[id] = &graph.Entity{ID: id, Name: c, Key: "t:" + c}
+			tr.Rows = append(tr.Rows, graph.Row{Key: uint32(i + 1), Values: [][]uint32{{id}}})
+		}
+		return tr
+	}
+	s := &synth{names: names}
+	cities := []string{"Dallas", "Austin", "Houston", "Waco", "Tyler", "Denton", "Lubbock", "Abilene", "Beaumont", "Killeen"}
+	keys := []uint32{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}
+	if !s.plainColumn(tree(append(cities, "Camden, Arkansas")...), 0, keys) {
+		t.Error("a column of cities is asked")
+	}
+	if s.plainColumn(tree(append(cities, "https://en.m.wikipedia.org/wiki/Camden, _Arkansas")...), 0, keys) {
+		t.Error("a web address asked as a location")
+	}
+	if s.plainColumn(tree(append(cities, "• Ashiq Ho To Aisa Ho • Uske Khel Nirale")...), 0, keys) {
+		t.Error("a cell of bulleted songs asked as one value")
+	}
+}
