@@ -574,6 +574,8 @@ func nounBefore(sub string) bool {
 	case "current", "former", "past", "present", "future", "other", "women", "men", "male", "female", "senior", "junior",
 		"final", "early", "late", "national", "international", "notable", "active", "defunct", "original", "new", "old":
 		return false
+	case "television", "film", "films", "radio", "theatre", "theater", "stage":
+		return false // "the television of Athena Chu": a medium her works are in, no part of her
 	}
 	return true
 }

@@ -172,3 +172,18 @@ func TestPluralHead(t *testing.T) {
 		}
 	}
 }
+
+func TestNounBefore(t *testing.T) {
+	for sub, want := range map[string]bool{
+		"current judges":  true,  // "the current judges of …"
+		"filmography":     true,  // "the filmography of Seth Gordon"
+		"television":      false, // not "the television of Athena Chu"
+		"film":            false,
+		"notable":         false,
+		"players by club": false,
+	} {
+		if got := nounBefore(sub); got != want {
+			t.Errorf("nounBefore(%q) = %v, want %v", sub, got, want)
+		}
+	}
+}
