@@ -1228,7 +1228,7 @@ func (a *Auditor) twins(trees []*graph.Tree, named map[uint32]*graph.Tree, r *Re
 			return err
 		}
 		if lost != "" {
-			r.add(TwinTable, "%q has another table titled and headed like tree %d on its page, which the store does not hold (%s)", tr.Title(), tr.ID, lost)
+			r.add(TwinTable, "%q has another table on its page headed like tree %d, titled alike or listing the page's former ones, which the store does not hold (%s)", tr.Title(), tr.ID, lost)
 			return nil
 		}
 	}
@@ -1252,8 +1252,11 @@ func (a *Auditor) lostTwin(tr *graph.Tree) (string, error) {
 	for _, rj := range rejs {
 		// A tree without section or caption is titled like any table of
 		// its page (untitledLike); the headers below must still agree.
+		// Or a list of the page's former things beside a table its
+		// question names by the page alone (formerOfPage).
+		former := pageLike(tr) && formerOf.MatchString(lastSection(rj.Section))
 		if (rj.Section != tr.Section || rj.Caption != tr.Caption) && (tr.Section != "" || tr.Caption != "") &&
-			(tr.Caption == "" || rj.Caption != tr.Caption) {
+			(tr.Caption == "" || rj.Caption != tr.Caption) && !former {
 			continue
 		}
 		heads := map[string]bool{}
@@ -1307,6 +1310,57 @@ func continues(tr, o *graph.Tree) bool {
 
 var restOf = regexp.MustCompile(`(?i)^(?:other|more|later|additional|remaining|further|rest of)\b`)
 
+// formerOfPage reports whether o, headed as tr, lists the page's former
+// things ("Defunct airports" beside the "List of airports" of List of
+// airports in Queensland) while tr's section says no more than the page:
+// "every airport of the list of airports in Queensland" takes in both.
+func formerOfPage(tr, o *graph.Tree) bool {
+	return sameHeaders(tr, o) && formerOf.MatchString(lastSection(o.Section)) && pageLike(tr)
+}
+
+// pageLike reports whether tr's title says no more than its page: no
+// caption, and a section whose every word is the page's ("List of
+// airports" of List of airports in Queensland), where "Current members"
+// says which.
+func pageLike(tr *graph.Tree) bool {
+	if tr.Caption != "" {
+		return false
+	}
+	page := map[string]bool{}
+	for _, w := range strings.Fields(strings.ToLower(tr.PageTitle)) {
+		page[w] = true
+	}
+	for _, w := range strings.Fields(strings.ToLower(lastSection(tr.Section))) {
+		if !page[w] {
+			return false
+		}
+	}
+	return true
+}
+
+var formerOf = regexp.MustCompile(`(?i)^(?:defunct|former|closed|disused|abandoned|demolished|past)\b`)
+
+// sameHeaders reports whether o is headed as tr, column for column.
+func sameHeaders(tr, o *graph.Tree) bool {
+	if len(o.Columns) != len(tr.Columns) || headerKey(o.KeyHeader) != headerKey(tr.KeyHeader) {
+		return false
+	}
+	for i, c := range o.Columns {
+		if headerKey(c.Header) != headerKey(tr.Columns[i].Header) {
+			return false
+		}
+	}
+	return true
+}
+
+// lastSection is the last part of a section path ("A | B" → "B").
+func lastSection(s string) string {
+	if i := strings.LastIndex(s, " | "); i >= 0 {
+		return s[i+3:]
+	}
+	return s
+}
+
 // headerKey is a header's letters and digits, lower-cased: "Finishing pos
 // . in last season" as the source writes it and "Finishing pos. in last
 // season" as a tree keeps it are one header.
@@ -1341,7 +1395,7 @@ func (a *Auditor) twinsOf(tr *graph.Tree) ([]uint32, error) {
 		// A question names a table by its caption when it has one
 		// ("Players Out" of the winter and of the summer transfers)
 		if o.Section == tr.Section && o.Caption == tr.Caption || tr.Caption != "" && o.Caption == tr.Caption || untitledLike(tr, o.KeyHeader) ||
-			continues(tr, o) {
+			continues(tr, o) || formerOfPage(tr, o) {
 			out = append(out, id)
 		}
 	}

@@ -43,3 +43,28 @@ func TestContinues(t *testing.T) {
 		t.Error("a round of its own, or a table keyed otherwise, is no continuation")
 	}
 }
+
+// TestFormerOfPage: a list of the page's defunct things, headed alike, is a
+// twin of a table titled by the page alone, not of one whose section says
+// which ("Current members").
+func TestFormerOfPage(t *testing.T) {
+	cols := []graph.Column{{Header: "Location"}, {Header: "Type"}}
+	main := &graph.Tree{PageTitle: "List of airports in Queensland", Section: "List of airports", KeyHeader: "Airport name", Columns: cols}
+	defunct := &graph.Tree{PageTitle: "List of airports in Queensland", Section: "Defunct airports", KeyHeader: "Airport name", Columns: cols}
+	current := &graph.Tree{PageTitle: "List of airports in Queensland", Section: "Current airports", KeyHeader: "Airport name", Columns: cols}
+	other := &graph.Tree{PageTitle: "List of airports in Queensland", Section: "Heliports", KeyHeader: "Airport name", Columns: cols}
+	if !formerOfPage(main, defunct) {
+		t.Error("the defunct airports are a twin of the page's list of airports")
+	}
+	if formerOfPage(current, defunct) {
+		t.Error(`"Current airports" says which`)
+	}
+	if formerOfPage(main, other) {
+		t.Error("heliports are no former airports")
+	}
+	captioned := *main
+	captioned.Caption = "Regular airports"
+	if formerOfPage(&captioned, defunct) {
+		t.Error("a caption says which")
+	}
+}
