@@ -1293,19 +1293,7 @@ func untitledLike(tr *graph.Tree, keyHeader string) bool {
 // "Other picks" of the later ones): tr's own section does not say it is
 // a part.
 func continues(tr, o *graph.Tree) bool {
-	if len(o.Columns) != len(tr.Columns) || headerKey(o.KeyHeader) != headerKey(tr.KeyHeader) {
-		return false
-	}
-	for i, c := range o.Columns {
-		if headerKey(c.Header) != headerKey(tr.Columns[i].Header) {
-			return false
-		}
-	}
-	last := o.Section
-	if i := strings.LastIndex(last, " | "); i >= 0 {
-		last = last[i+3:]
-	}
-	return restOf.MatchString(last)
+	return sameHeaders(tr, o) && restOf.MatchString(lastSection(o.Section))
 }
 
 var restOf = regexp.MustCompile(`(?i)^(?:other|more|later|additional|remaining|further|rest of)\b`)
