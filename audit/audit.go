@@ -1254,7 +1254,7 @@ func (a *Auditor) lostTwin(tr *graph.Tree) (string, error) {
 		// its page (untitledLike); the headers below must still agree.
 		// Or a list of the page's former things beside a table its
 		// question names by the page alone (formerOfPage).
-		former := pageLike(tr) && formerOf.MatchString(lastSection(rj.Section))
+		former := pageLike(tr) && formerOf.MatchString(graph.LastSection(rj.Section))
 		if (rj.Section != tr.Section || rj.Caption != tr.Caption) && (tr.Section != "" || tr.Caption != "") &&
 			(tr.Caption == "" || rj.Caption != tr.Caption) && !former {
 			continue
@@ -1293,7 +1293,7 @@ func untitledLike(tr *graph.Tree, keyHeader string) bool {
 // "Other picks" of the later ones): tr's own section does not say it is
 // a part.
 func continues(tr, o *graph.Tree) bool {
-	return sameHeaders(tr, o) && restOf.MatchString(lastSection(o.Section))
+	return sameHeaders(tr, o) && restOf.MatchString(graph.LastSection(o.Section))
 }
 
 var restOf = regexp.MustCompile(`(?i)^(?:other|more|later|additional|remaining|further|rest of)\b`)
@@ -1303,7 +1303,7 @@ var restOf = regexp.MustCompile(`(?i)^(?:other|more|later|additional|remaining|f
 // airports in Queensland) while tr's section says no more than the page:
 // "every airport of the list of airports in Queensland" takes in both.
 func formerOfPage(tr, o *graph.Tree) bool {
-	return sameHeaders(tr, o) && formerOf.MatchString(lastSection(o.Section)) && pageLike(tr)
+	return sameHeaders(tr, o) && formerOf.MatchString(graph.LastSection(o.Section)) && pageLike(tr)
 }
 
 // pageLike reports whether tr's title says no more than its page: no
@@ -1318,7 +1318,7 @@ func pageLike(tr *graph.Tree) bool {
 	for _, w := range strings.Fields(strings.ToLower(tr.PageTitle)) {
 		page[w] = true
 	}
-	for _, w := range strings.Fields(strings.ToLower(lastSection(tr.Section))) {
+	for _, w := range strings.Fields(strings.ToLower(graph.LastSection(tr.Section))) {
 		if !page[w] {
 			return false
 		}
@@ -1339,14 +1339,6 @@ func sameHeaders(tr, o *graph.Tree) bool {
 		}
 	}
 	return true
-}
-
-// lastSection is the last part of a section path ("A | B" → "B").
-func lastSection(s string) string {
-	if i := strings.LastIndex(s, " | "); i >= 0 {
-		return s[i+3:]
-	}
-	return s
 }
 
 // headerKey is a header's letters and digits, lower-cased: "Finishing pos

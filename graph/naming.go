@@ -94,6 +94,16 @@ func Domain(header string, typ Datatype) string {
 	return "thing"
 }
 
+// LastSection is the last heading of a section path, whose headings are
+// joined by " | " (Tree.Section): "Round summaries | Third round" →
+// "Third round".
+func LastSection(section string) string {
+	if i := strings.LastIndex(section, " | "); i >= 0 {
+		return section[i+3:]
+	}
+	return section
+}
+
 // NormText is the identity of unlinked text: case-folded, with punctuation
 // at the edges and repeated spaces removed.
 func NormText(s string) string {

@@ -777,16 +777,8 @@ func medalTable(ts []*graph.Tree) bool {
 // columnTexts are the displayed values of relation rel's columns in ts.
 func (s *synth) columnTexts(ts []*graph.Tree, rel string) []string {
 	var out []string
-	for _, t := range ts {
-		c := colIndex(t, rel)
-		if c < 0 {
-			continue
-		}
-		for _, r := range t.Rows {
-			for _, v := range r.Values[c] {
-				out = append(out, s.display(v))
-			}
-		}
+	for cc := range columnCells(ts, rel) {
+		out = append(out, s.display(cc.value))
 	}
 	return out
 }

@@ -3,6 +3,7 @@ package synth
 import (
 	"context"
 	"fmt"
+	"iter"
 	"log/slog"
 	"math/rand/v2"
 	"slices"
@@ -478,6 +479,32 @@ func colIndex(t *graph.Tree, rel string) int {
 		}
 	}
 	return -1
+}
+
+// columnCell is a value of a key's cell in a tree's column.
+type columnCell struct {
+	tree       *graph.Tree
+	key, value uint32
+}
+
+// columnCells yields each value of the cells of relation rel's column in
+// every tree of ts that has one, row by row.
+func columnCells(ts []*graph.Tree, rel string) iter.Seq[columnCell] {
+	return func(yield func(columnCell) bool) {
+		for _, t := range ts {
+			c := colIndex(t, rel)
+			if c < 0 {
+				continue
+			}
+			for _, r := range t.Rows {
+				for _, v := range r.Values[c] {
+					if !yield(columnCell{t, r.Key, v}) {
+						return
+					}
+				}
+			}
+		}
+	}
 }
 
 // consistent reports whether, for every key in keys, the store's facts

@@ -956,21 +956,13 @@ func (s *synth) mentioned(ts []*graph.Tree, rel string, v uint32) bool {
 	// item of a list ("French" for French language, in a cell "French,
 	// Hebrew"; not "Cleveland" in "Cleveland Heights, Ohio").
 	e := es[v]
-	for _, t := range ts {
-		c := colIndex(t, rel)
-		if c < 0 {
+	for cc := range columnCells(ts, rel) {
+		if cc.value == v {
 			continue
 		}
-		for _, r := range t.Rows {
-			for _, x := range r.Values[c] {
-				if x == v {
-					continue
-				}
-				cell := s.name(x)
-				if audit.Mentions(cell, e.Name) || slices.ContainsFunc(e.Aliases, func(al string) bool { return audit.Lists(cell, al) }) {
-					return true
-				}
-			}
+		cell := s.name(cc.value)
+		if audit.Mentions(cell, e.Name) || slices.ContainsFunc(e.Aliases, func(al string) bool { return audit.Lists(cell, al) }) {
+			return true
 		}
 	}
 	return false
@@ -1212,22 +1204,16 @@ func (s *synth) largeFirst(bases [][]int, order []int) {
 func spreadOver(ts []*graph.Tree, rel string, ids []uint32) bool {
 	per := map[string]map[uint32]bool{}
 	all := map[uint32]bool{}
-	for _, t := range ts {
-		c := colIndex(t, rel)
-		if c < 0 {
+	for cc := range columnCells(ts, rel) {
+		if !slices.Contains(ids, cc.value) {
 			continue
 		}
-		for _, r := range t.Rows {
-			for _, v := range r.Values[c] {
-				if slices.Contains(ids, v) {
-					if per[t.PageURL] == nil {
-						per[t.PageURL] = map[uint32]bool{}
-					}
-					per[t.PageURL][r.Key] = true
-					all[r.Key] = true
-				}
-			}
+		u := cc.tree.PageURL
+		if per[u] == nil {
+			per[u] = map[uint32]bool{}
 		}
+		per[u][cc.key] = true
+		all[cc.key] = true
 	}
 	if len(per) < 3 {
 		return false

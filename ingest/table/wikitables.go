@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/leaper-dev/leaper/graph"
 	"net/url"
 	"regexp"
 	"strconv"
@@ -123,10 +124,7 @@ func countsMore(text, title, section string, header []string, rows int) bool {
 			nouns[pluralOf(w)] = true
 		}
 	}
-	if i := strings.LastIndex(section, " | "); i >= 0 {
-		section = section[i+3:]
-	}
-	for _, w := range strings.Fields(strings.ToLower(title + " " + section)) {
+	for _, w := range strings.Fields(strings.ToLower(title + " " + graph.LastSection(section))) {
 		if len(w) > 3 && strings.HasSuffix(w, "s") {
 			nouns[w] = true // a plural: what the page lists
 		}
@@ -172,10 +170,7 @@ var partOfTitle = regexp.MustCompile(`(?i)(?:(?:table|list)\s+(?:below\s+)?(?:li
 // or its last word (a surname), opens with the letter tells where it
 // stops.
 func letterHead(section string, rows [][]Cell) bool {
-	if i := strings.LastIndex(section, " | "); i >= 0 {
-		section = section[i+3:]
-	}
-	letter := []rune(strings.TrimSpace(section))
+	letter := []rune(strings.TrimSpace(graph.LastSection(section)))
 	if len(letter) != 1 || !unicode.IsUpper(letter[0]) || len(rows) < 12 || len(rows) >= WikiTablesMaxRows {
 		return false
 	}
