@@ -458,7 +458,7 @@ func (a *Auditor) nameKey(cell string, want func(string) bool) string {
 	}
 	for _, st := range a.shown[n] {
 		name := a.entity(st.id).Name
-		if !graph.Writes(name, st.text) || LinkLabel(st.text) {
+		if !graph.Writes(name, st.text) && !graph.ValueForm(name, st.text) || LinkLabel(st.text) {
 			continue
 		}
 		if full := NameKey(name); want(full) {

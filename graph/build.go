@@ -596,7 +596,8 @@ func (c cellTexts) add(id uint32, v Value, domain string) {
 
 // addText records how the table writes a text entity first named
 // otherwise by another table: the case it writes ("Blood" of a song
-// where a plague's "blood" came first) is the table's own.
+// where a plague's "blood" came first) is the table's own, and so is the
+// form of a date or a decimal (ValueForm).
 func (c cellTexts) addText(id uint32, name string, v Value) {
 	if v.Type == TypeEntity || v.Name == "" {
 		return
@@ -606,9 +607,12 @@ func (c cellTexts) addText(id uint32, name string, v Value) {
 		t = &writtenTexts{name: name, votes: map[string]int{}}
 		c[id] = t
 	}
-	if v.Name != name && NormText(v.Name) == NormText(name) {
+	switch {
+	case v.Name != name && NormText(v.Name) == NormText(name):
 		t.votes[v.Name]++
-	} else {
+	case (v.Type == TypeDate || v.Type == TypeNumber) && ValueForm(name, v.Surface):
+		t.votes[v.Surface]++ // "10 June 2015", "52.60": the table's own form
+	default:
 		t.votes[""]++
 	}
 }

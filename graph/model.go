@@ -3,6 +3,7 @@ package graph
 import (
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -130,8 +131,35 @@ func (t *Tree) ShownName(id uint32, name string) string {
 // the build recorded for a column other than places' ("QPR"). The build
 // records case alone only for texts (Builder.AddTree).
 func Shows(name, text string) bool {
-	return Writes(name, text) || tableCode(name, text) || text != name && NormText(text) == NormText(name)
+	return Writes(name, text) || tableCode(name, text) || text != name && NormText(text) == NormText(name) || ValueForm(name, text)
 }
+
+// ValueForm reports whether text is the form a table writes for the date
+// or number named name: "10 June 2015" or "June 10, 2015" for 2015-06-10
+// (the build names a date by ISO 8601), "52.60" for 52.6 (a number by its
+// shortest form). An answer gives the table's form, as its page does.
+// Only a decimal's trailing zeros: a sign, a currency, a percent or
+// thousands separators are marks of a column, not of the number, and a
+// comma reads as a list.
+func ValueForm(name, text string) bool {
+	if text == name || text == "" {
+		return false
+	}
+	if isoDate.MatchString(name) {
+		return len(text) <= 24 && strings.Contains(text, name[:4]) && !strings.ContainsAny(text, "()")
+	}
+	if !decimal.MatchString(text) {
+		return false
+	}
+	x, err1 := strconv.ParseFloat(name, 64)
+	y, err2 := strconv.ParseFloat(text, 64)
+	return err1 == nil && err2 == nil && x == y
+}
+
+var (
+	isoDate = regexp.MustCompile(`^[0-9]{4}-[0-9]{2}(-[0-9]{2})?$`)
+	decimal = regexp.MustCompile(`^-?[0-9]+\.[0-9]*0$`)
+)
 
 // Writes reports whether surface, the text of a cell linking the article
 // titled name, is a name an answer should give as the table does: the

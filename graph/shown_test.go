@@ -216,3 +216,41 @@ func TestNameBefore(t *testing.T) {
 		}
 	}
 }
+
+// TestShownValueForms: a date or a decimal keeps the form its table
+// writes ("10 June 2015", "52.60"), as its page and its answers give it;
+// a form that is not the value's, or a column's mark, keeps the name.
+func TestShownValueForms(t *testing.T) {
+	texts := cellTexts{}
+	date := Value{Key: "d:2015-06-10", Name: "2015-06-10", Type: TypeDate, Surface: "10 June 2015"}
+	texts.addText(1, "2015-06-10", date)
+	texts.addText(1, "2015-06-10", date)
+	texts.addText(2, "52.6", Value{Key: "n:52.6", Name: "52.6", Type: TypeNumber, Surface: "52.60"})
+	texts.addText(3, "1234", Value{Key: "n:1234", Name: "1234", Type: TypeNumber, Surface: "$1,234"})
+	texts.addText(4, "45", Value{Key: "n:45", Name: "45", Type: TypeNumber, Surface: "45%"})
+	got := texts.shown()
+	want := map[uint32]string{1: "10 June 2015", 2: "52.60"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("Shown = %v, want %v", got, want)
+	}
+	for _, c := range []struct {
+		name, text string
+		want       bool
+	}{
+		{"2015-06-10", "10 June 2015", true},
+		{"2015-06", "June 2015", true},
+		{"1981-09-23", "23 settembre 1981", true},
+		{"2015-06-10", "10 June 2015 (aged 35)", false},
+		{"2015-06-10", "2015-06-10", false},
+		{"52.6", "52.60", true},
+		{"29", "29.0", true},
+		{"52.6", "52.61", false},
+		{"1234", "1,234", false},
+		{"45", "45%", false},
+		{"Paris", "Paris.0", false},
+	} {
+		if got := ValueForm(c.name, c.text); got != c.want {
+			t.Errorf("ValueForm(%q, %q) = %v, want %v", c.name, c.text, got, c.want)
+		}
+	}
+}

@@ -8,7 +8,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -1966,77 +1965,13 @@ func otherName(h string) bool {
 var (
 	reYear   = regexp.MustCompile(`^(1[0-9]{3}|20[0-9]{2})$`)
 	reNumber = regexp.MustCompile(`^[-+−]?[$€£¥]?\s?[0-9][0-9,]*(\.[0-9]+)?\s?%?$`)
-	reISO    = regexp.MustCompile(`^([12][0-9]{3})-([01][0-9])-([0-3][0-9])$`)
 )
-
-var dateLayouts = []string{"2 January 2006", "January 2, 2006", "January 2 2006", "2 Jan 2006", "Jan 2, 2006", "2006-01-02", "January 2006", "2 January, 2006"}
-
-func parseDate(s string) (string, bool) {
-	if m := reISO.FindStringSubmatch(s); m != nil {
-		return s, true
-	}
-	if len(s) < 8 || len(s) > 24 || !hasYear(s) {
-		return "", false
-	}
-	s = englishMonth(s)
-	for _, l := range dateLayouts {
-		if t, err := time.Parse(l, s); err == nil {
-			if l == "January 2006" {
-				return t.Format("2006-01"), true
-			}
-			return t.Format("2006-01-02"), true
-		}
-	}
-	return "", false
-}
-
-// englishMonth is s with a month named in Italian, French, Spanish,
-// Portuguese or German named in English: a volleyball club's squad
-// written "23 settembre 1981" on the English page is a date.
-func englishMonth(s string) string {
-	fs := strings.Fields(s)
-	for i, f := range fs {
-		if m, ok := foreignMonths[strings.ToLower(f)]; ok {
-			fs[i] = m
-			return strings.Join(fs, " ")
-		}
-	}
-	return s
-}
-
-var foreignMonths = map[string]string{}
-
-func init() {
-	for i, names := range []string{
-		"gennaio janvier enero janeiro januar", "febbraio février fevrier febrero fevereiro februar",
-		"marzo mars março märz", "aprile avril abril", "maggio mai mayo maio", "giugno juin junio junho juni",
-		"luglio juillet julio julho juli", "agosto août aout", "settembre septembre septiembre setembro",
-		"ottobre octobre octubre outubro oktober", "novembre noviembre novembro", "dicembre décembre decembre diciembre dezembro dezember",
-	} {
-		for _, n := range strings.Fields(names) {
-			foreignMonths[n] = time.Month(i + 1).String()
-		}
-	}
-}
 
 // numberMarks are what parseNumber drops from a number before parsing it.
 var numberMarks = strings.NewReplacer(",", "", "$", "", "€", "", "£", "", "¥", "", "%", "", " ", "", "−", "-")
 
-// hasYear reports whether s has four digits in a row, as every date
-// layout's year has: most texts are ruled out without time.Parse.
-func hasYear(s string) bool {
-	run := 0
-	for i := 0; i < len(s); i++ {
-		if isDigit(s[i]) {
-			if run++; run == 4 {
-				return true
-			}
-		} else {
-			run = 0
-		}
-	}
-	return false
-}
+// parseDate is textnorm.ParseDate: a cell's date as ISO 8601.
+func parseDate(s string) (string, bool) { return textnorm.ParseDate(s) }
 
 func parseNumber(s string) (float64, bool) {
 	if !reNumber.MatchString(s) {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/leaper-dev/leaper/agent"
 	"github.com/leaper-dev/leaper/graph"
+	"github.com/leaper-dev/leaper/internal/textnorm"
 	"github.com/leaper-dev/leaper/task"
 )
 
@@ -550,14 +551,15 @@ func (ts terms) get(s string) *term {
 	return t
 }
 
-var dateLayouts = []string{"2006-01-02", "2 January 2006", "January 2, 2006", "January 2 2006", "2 Jan 2006", "Jan 2, 2006", "02/01/2006"}
-
+// parseDate is an answer's date in ISO 8601, read as the build reads a
+// table's (textnorm.ParseDate: "10 June 2015", "June 10, 2015", "23
+// settembre 1981", "June 2015"), or written day/month/year; else "".
 func parseDate(s string) string {
-	if len(s) < 8 || len(s) > 20 || !strings.ContainsAny(s, "0123456789") {
-		return ""
+	if d, ok := textnorm.ParseDate(s); ok {
+		return d
 	}
-	for _, l := range dateLayouts {
-		if d, err := time.Parse(l, s); err == nil {
+	if len(s) == 10 && strings.Count(s, "/") == 2 {
+		if d, err := time.Parse("02/01/2006", s); err == nil {
 			return d.Format("2006-01-02")
 		}
 	}

@@ -27,6 +27,12 @@ func TestEvalSimilarity(t *testing.T) {
 		{"100.0", "100.5", 0.9, 0.9},
 		{"12 March 1983", "1983-03-12", 1, 1},
 		{"12 March 1983", "1983-03-15", 0.5, 0.5},
+		{"23 settembre 1981", "23 September 1981", 1, 1}, // a gold date as an Italian table writes it
+		{"June 10, 2015", "10 June 2015", 1, 1},
+		{"10 June, 2015", "2015-06-10", 1, 1},
+		{"June 2015", "2015-06-01", 0.5, 0.5}, // a month against a day of it
+		{"12/03/1983", "1983-03-12", 1, 1},
+		{"52.60", "52.6", 1, 1},
 		{"Golding", "William Golding", 0.6, 0.7},
 		{"Paul Tergat", "Haile Gebrselassie", 0, 0},
 		{"", "x", 0, 0},
