@@ -58,6 +58,17 @@ func (a *Auditor) question(t *task.Task, trees []*graph.Tree, r *Report) {
 			r.add(RawClue, "the answer asks for %q, which is no word", c)
 		}
 	}
+	asked := map[string]bool{}
+	for _, tr := range t.Formalization {
+		asked[tr.R] = true
+	}
+	for _, tr := range trees {
+		for _, c := range tr.Columns {
+			if asked[c.Name] && CountsOther(tr.Section+" "+tr.Caption, c.Header) {
+				r.add(Mismatch, "tree %d (%s) counts under %q what its title names", tr.ID, tr.Title(), c.Header)
+			}
+		}
+	}
 	for _, tr := range t.Formalization {
 		if tr.S.Target || len(tr.O.Consts) == 0 || tr.R == "in_tree" || tr.R == "not_in_tree" {
 			continue
@@ -87,13 +98,24 @@ func (a *Auditor) question(t *task.Task, trees []*graph.Tree, r *Report) {
 		}
 		// "Gilbert High School (SC)": the table's own text for Gilbert High
 		// School (South Carolina), no disambiguator.
-		if _, ok := Disambiguated(tg.Name); ok && a.isEntity(tg.Entity) && !graph.Writes(a.entity(tg.Entity).Name, tg.Name) && r.count(Disambiguator) < maxFindings {
+		if _, ok := Disambiguated(tg.Name); ok && a.isEntity(tg.Entity) && !graph.Writes(a.entity(tg.Entity).Name, tg.Name) && !a.writesWhole(tg) && r.count(Disambiguator) < maxFindings {
 			r.add(Disambiguator, "%q carries a disambiguator", tg.Name)
 		}
 		if RawValue(tg.Name) && r.count(RawClue) < maxFindings {
 			r.add(RawClue, "%q is a raw cell", tg.Name)
 		}
 	}
+}
+
+// writesWhole reports whether the table of target tg writes its title
+// whole, with a parenthesis that names ("Al-Hilal (Kadougli)"; graph.KeepsQualifier).
+func (a *Auditor) writesWhole(tg task.Target) bool {
+	t, err := a.tree(tg.Tree)
+	if err != nil {
+		return false
+	}
+	name := a.entity(tg.Entity).Name
+	return tg.Name == name && t.Shown[tg.Entity] == name && graph.KeepsQualifier(name, name)
 }
 
 func uniq(xs []string) []string {

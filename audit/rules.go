@@ -164,6 +164,8 @@ func disambiguator(p string) bool {
 	switch {
 	case len(r) == 0 || numberedPart.MatchString(p):
 		return false // "Dance India Dance (season 5)": one of the show's seasons
+	case teamOf[strings.ToLower(strings.TrimSpace(p))]:
+		return false // "En Avant de Guingamp (Ladies)": another team than the men's
 	case unicode.IsLower(r[0]) || unicode.IsDigit(r[0]) || strings.Contains(p, ","):
 		return true
 	}
@@ -176,6 +178,22 @@ func disambiguator(p string) bool {
 	last := []rune(fs[len(fs)-1])
 	return len(fs) == 1 || unicode.IsLower(last[0])
 }
+
+// CountsOther reports whether a table titled title counts, under the
+// header, what its title names instead: the "Goals" column of the Iran Pro
+// League's "Top Goalassistants" counts assists, and "their number of
+// goals" would ask for another figure than the one it holds.
+func CountsOther(title, header string) bool {
+	switch strings.ToLower(strings.TrimSpace(header)) {
+	case "goals", "goal", "gls":
+		return strings.Contains(strings.ToLower(title), "assist")
+	}
+	return false
+}
+
+// teamOf are the parentheses that name a club's other team, part of its
+// name.
+var teamOf = map[string]bool{"women": true, "ladies": true, "women's team": true, "reserves": true}
 
 // partyQualifier are the words a party's or body's name closes on in
 // parentheses, which are its name, not Wikipedia's disambiguator.

@@ -13,6 +13,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/leaper-dev/leaper/internal/textnorm"
 )
 
 // maxAliases bounds the surface texts kept per entity.
@@ -610,8 +612,10 @@ func (c cellTexts) addText(id uint32, name string, v Value) {
 	switch {
 	case v.Name != name && NormText(v.Name) == NormText(name):
 		t.votes[v.Name]++
-	case (v.Type == TypeDate || v.Type == TypeNumber) && ValueForm(name, v.Surface):
-		t.votes[v.Surface]++ // "10 June 2015", "52.60": the table's own form
+	case v.Type == TypeDate && ValueForm(name, v.Surface):
+		t.votes[textnorm.EnglishMonth(v.Surface)]++ // "10 June 2015": the table's own form, its month in English
+	case v.Type == TypeNumber && ValueForm(name, v.Surface):
+		t.votes[v.Surface]++ // "52.60"
 	default:
 		t.votes[""]++
 	}
@@ -630,7 +634,10 @@ func (c cellTexts) vote(id uint32, name, surface string, codes bool) {
 		c[id] = t
 	}
 	text := surface
-	if !Writes(name, text) && !(codes && tableCode(name, text)) {
+	switch {
+	case KeepsQualifier(name, surface):
+		text = name // "Al-Hilal ( Kadougli )": the table writes the title whole
+	case !Writes(name, text) && !(codes && tableCode(name, text)):
 		text = nameBefore(name, surface)
 	}
 	t.votes[text]++

@@ -131,7 +131,25 @@ func (t *Tree) ShownName(id uint32, name string) string {
 // the build recorded for a column other than places' ("QPR"). The build
 // records case alone only for texts (Builder.AddTree).
 func Shows(name, text string) bool {
-	return Writes(name, text) || tableCode(name, text) || text != name && NormText(text) == NormText(name) || ValueForm(name, text)
+	return Writes(name, text) || tableCode(name, text) || text != name && NormText(text) == NormText(name) || ValueForm(name, text) ||
+		text == name && KeepsQualifier(name, text)
+}
+
+// KeepsQualifier reports whether text, a cell linking the article titled
+// name, writes the title whole, its closing parenthesis a name
+// ("Al-Hilal ( Kadougli )" linking Al-Hilal (Kadougli), beside "Al-Hilal
+// (Port Sudan)"): the answer keeps the parenthesis, which tells the club
+// from its namesakes, where a title's disambiguator is otherwise left
+// out ("Hereafter (film)"). A kind in lower case or a year ("(film)",
+// "(1997 album)") the answer still leaves out.
+func KeepsQualifier(name, text string) bool {
+	i := strings.LastIndex(name, " (")
+	squeeze := func(s string) string { return strings.ReplaceAll(NormText(s), " ", "") }
+	if i <= 0 || !strings.HasSuffix(name, ")") || squeeze(text) != squeeze(name) {
+		return false
+	}
+	r, _ := utf8.DecodeRuneInString(name[i+2:])
+	return unicode.IsUpper(r)
 }
 
 // ValueForm reports whether text is the form a table writes for the date
@@ -349,7 +367,8 @@ var clubWord = map[string]bool{
 	"Club": true, "Clube": true, "Asociación": true, "Associação": true, "Association": true, "Sociedad": true,
 	"Sporting": true, "Atlético": true, "Athletic": true, "Deportivo": true, "Deportes": true, "Racing": true,
 	"Unión": true, "Olympique": true, "Sportivo": true, "Esporte": true, "Sportclub": true, "Verein": true,
-	"Scuderia": true, "Équipe": true, "Écurie": true,
+	"Scuderia": true, "Équipe": true, "Écurie": true, "Pallacanestro": true, "Pallavolo": true, "Polisportiva": true,
+	"Calcio": true, "Basket": true, "Futebol": true, "Fútbol": true, "Futbol": true,
 }
 
 // qualifierWord are first words that make a region of a place or a form

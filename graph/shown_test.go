@@ -50,6 +50,7 @@ func TestWrites(t *testing.T) {
 		{"Southeast Alaska", "Alaska", true},                                // a region, not a surname
 		{"Standard Hindi", "Hindi", true},
 		{"Scuderia Ferrari", "Ferrari", true}, // a team, not a surname
+		{"Pallacanestro Treviso", "Treviso", true},
 		{"John Murtha", "John Murtha (D) 73.48% Bill Choby (R) 26.52%", false},
 		{"Gilbert High School (South Carolina)", "Gilbert High School (SC)", true}, // the qualifier cut short
 		{"Albirex Niigata FC (Singapore)", "Albirex Niigata (S)", false},           // one letter: a mark
@@ -228,8 +229,9 @@ func TestShownValueForms(t *testing.T) {
 	texts.addText(2, "52.6", Value{Key: "n:52.6", Name: "52.6", Type: TypeNumber, Surface: "52.60"})
 	texts.addText(3, "1234", Value{Key: "n:1234", Name: "1234", Type: TypeNumber, Surface: "$1,234"})
 	texts.addText(4, "45", Value{Key: "n:45", Name: "45", Type: TypeNumber, Surface: "45%"})
+	texts.addText(5, "1981-09-23", Value{Key: "d:1981-09-23", Name: "1981-09-23", Type: TypeDate, Surface: "23 settembre 1981"})
 	got := texts.shown()
-	want := map[uint32]string{1: "10 June 2015", 2: "52.60"}
+	want := map[uint32]string{1: "10 June 2015", 2: "52.60", 5: "23 September 1981"} // the month in English
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("Shown = %v, want %v", got, want)
 	}

@@ -194,7 +194,11 @@ func (s *synth) chooseFilter(d *draft, t *graph.Tree, keys []uint32, cols []int,
 			ref := d.addSlot(name, v, s.shownText(t, v)) // "French" for the link "French language"
 			// "whose outcome is Loss", not "with Loss as outcome": readers
 			// of rounds 72-81 stopped over the second.
-			phrase := " whose " + h + " is " + ref
+			verb := " is "
+			if pluralNoun(h) {
+				verb = " are " // "whose dates are 1968-1975"
+			}
+			phrase := " whose " + h + verb + ref
 			return filter{col: c, triple: task.Triple{S: task.Term{Target: true}, R: col.Name, O: task.C(name)},
 				phrase: phrase, static: d.render(phrase), ids: []uint32{v}}, true, nil
 		case graph.TypeYear, graph.TypeNumber:

@@ -537,6 +537,9 @@ func (s *synth) plainColumn(t *graph.Tree, c int, keys []uint32) bool {
 	if !plainHeader(t.Columns[c].Header, true) || h == "name" || h == "names" || twiceHeaded(t, t.Columns[c].Header) {
 		return false // "give the name" of a club: whose name? "Home" of W, D, L: which?
 	}
+	if audit.CountsOther(t.Section+" "+t.Caption, t.Columns[c].Header) {
+		return false // "Goals" of the top assistants: their assists
+	}
 	switch strings.Join(strings.Fields(strings.NewReplacer(".", " ").Replace(h)), " ") {
 	case "no", "number", "nos", "sl no", "s no", "sr no", "serial no", "serial number":
 		return false // a shirt's or a list's number, read as a count

@@ -370,6 +370,24 @@ func pluralHead(h string) bool {
 	return i > 0 && !strings.Contains(h, " of ") && pluralWord(h[i+1:])
 }
 
+// pluralNoun reports whether header h is a plural noun that takes "are"
+// ("dates", "field goals"), not one that ends in s but is one thing
+// ("series", "species").
+func pluralNoun(h string) bool {
+	f := strings.Fields(strings.ToLower(h))
+	if len(f) == 0 || singularS[f[len(f)-1]] {
+		return false
+	}
+	return pluralWord(h) || pluralHead(h)
+}
+
+// singularS are nouns ending in s that a header uses for one thing.
+var singularS = map[string]bool{
+	"series": true, "species": true, "news": true, "means": true, "headquarters": true, "athletics": true,
+	"gymnastics": true, "aquatics": true, "politics": true, "physics": true, "mathematics": true, "economics": true,
+	"genus": true, "status": true, "canvas": true, "chassis": true, "corps": true, "whereabouts": true,
+}
+
 // plural makes a rough English plural of the last word, leaving phrases
 // with "of" ("date of birth") pluralised on the head word.
 func plural(s string) string {

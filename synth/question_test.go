@@ -173,6 +173,22 @@ func TestPluralHead(t *testing.T) {
 	}
 }
 
+func TestPluralNoun(t *testing.T) {
+	for h, want := range map[string]bool{
+		"dates":       true, // "whose dates are 1968-1975"
+		"field goals": true,
+		"series":      false, // "whose series is LT"
+		"status":      false,
+		"Species":     false,
+		"position":    false,
+		"genres":      true,
+	} {
+		if got := pluralNoun(h); got != want {
+			t.Errorf("pluralNoun(%q) = %v, want %v", h, got, want)
+		}
+	}
+}
+
 func TestNounBefore(t *testing.T) {
 	for sub, want := range map[string]bool{
 		"current judges":  true,  // "the current judges of …"

@@ -519,6 +519,10 @@ func hidden(n *html.Node) bool {
 	return false
 }
 
+// unitBefore matches a text ending in a unit of length, which a
+// superscript 2 or 3 squares or cubes.
+var unitBefore = regexp.MustCompile(`(?:^|[\s\x{00A0}(\d/])(?:km|m|mi|ft|cm|mm|yd|in|sq mi)$`)
+
 // noteAnchor reports whether a is a link to a note of its own page whose
 // text is a mark ("3", "a", "[N]"): a footnote without the reference
 // class.
@@ -564,6 +568,11 @@ func textOf(n *html.Node, links *[]string) string {
 				continue
 			case atom.Img, atom.Script, atom.Style, atom.Noscript, atom.Meta, atom.Link:
 				continue
+			case atom.Sup:
+				if p := strings.TrimSpace(textOf(c, nil)); (p == "2" || p == "3") && unitBefore.MatchString(b.String()) {
+					b.WriteString(map[string]string{"2": "²", "3": "³"}[p]) // "817 km<sup>2</sup>": 817 km², not 817 km2
+					continue
+				}
 			case atom.A:
 				if noteAnchor(c) {
 					continue // "1939<a href="#Notes"><sup>3</sup></a>": the page's note, not "19393"

@@ -815,6 +815,29 @@ func TestHTMLNoteAnchor(t *testing.T) {
 	}
 }
 
+// TestHTMLSquaredUnit: a superscript 2 after a unit squares it ("817
+// km²", "Area (km²)"); after a name it stays a figure.
+func TestHTMLSquaredUnit(t *testing.T) {
+	const page = `<html><head><title>Lakes - Wikipedia</title></head><body><h1>Lakes</h1>
+<table class="wikitable">
+<tr><th>Lake</th><th>Area (km<sup>2</sup>)</th><th>Volume</th><th>Note</th></tr>
+<tr><td>Atatürk</td><td>817&#160;km<sup>2</sup></td><td>48.7 km<sup>3</sup></td><td>Phase<sup>2</sup></td></tr>
+</table></body></html>`
+	tables, err := ParseHTML("lakes.html", strings.NewReader(page), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	row := tables[0].Rows[0]
+	if got := tables[0].Header[1]; got != "Area (km²)" {
+		t.Errorf("header %q, want Area (km²)", got)
+	}
+	for i, want := range []string{"", "817 km²", "48.7 km³", "Phase2"} {
+		if i > 0 && row[i].Text != want {
+			t.Errorf("cell %d %q, want %q", i, row[i].Text, want)
+		}
+	}
+}
+
 // TestPartLine: a short line naming one season or round above a table is
 // its title; a sentence is not.
 func TestPartLine(t *testing.T) {

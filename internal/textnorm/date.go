@@ -24,7 +24,7 @@ func ParseDate(s string) (string, bool) {
 	if len(s) < 8 || len(s) > 24 || !hasYear(s) {
 		return "", false
 	}
-	s = englishMonth(s)
+	s = EnglishMonth(s)
 	for _, l := range dateLayouts {
 		if t, err := time.Parse(l, s); err == nil {
 			if l == "January 2006" {
@@ -36,9 +36,10 @@ func ParseDate(s string) (string, bool) {
 	return "", false
 }
 
-// englishMonth is s with a month named in another language named in
-// English.
-func englishMonth(s string) string {
+// EnglishMonth is s with a month named in Italian, French, Spanish,
+// Portuguese or German named in English ("23 September 1981" for "23
+// settembre 1981"), else s.
+func EnglishMonth(s string) string {
 	fs := strings.Fields(s)
 	for i, f := range fs {
 		if m, ok := foreignMonths[strings.ToLower(f)]; ok {
