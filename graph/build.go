@@ -311,6 +311,7 @@ func (b *Builder) AddPrepared(p *Prepared) (*Tree, *Reject, error) {
 		tr.Rows[i] = row
 	}
 	tr.Shown = texts.shown()
+	namesakes(tr, func(id uint32) string { return b.ents.rec(id).name })
 	if err := b.setJSON(idKey(pTree, tr.ID), tr); err != nil {
 		return nil, nil, err
 	}
@@ -324,6 +325,33 @@ func (b *Builder) AddPrepared(p *Prepared) (*Tree, *Reject, error) {
 	}
 	b.counts.Trees++
 	return tr, nil, nil
+}
+
+// namesakes drops the Shown text of keys that another key of t is written
+// as too ("HMAS Lae" of HMAS Lae (L-3035) and HMAS Lae (P 93), two ships
+// of one list): the titles tell them apart, as the text does not.
+func namesakes(t *Tree, name func(uint32) string) {
+	if len(t.Shown) == 0 {
+		return
+	}
+	by := map[string][]uint32{}
+	for _, r := range t.Rows {
+		k := NormText(t.ShownName(r.Key, name(r.Key)))
+		if !slices.Contains(by[k], r.Key) {
+			by[k] = append(by[k], r.Key)
+		}
+	}
+	for _, ids := range by {
+		if len(ids) < 2 {
+			continue
+		}
+		for _, id := range ids {
+			delete(t.Shown, id)
+		}
+	}
+	if len(t.Shown) == 0 {
+		t.Shown = nil
+	}
 }
 
 // tableKey is a table's content key (table.Table.Key, 32 hex digits) as

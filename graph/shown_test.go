@@ -256,3 +256,18 @@ func TestShownValueForms(t *testing.T) {
 		}
 	}
 }
+
+// TestNamesakes: two keys a table writes alike ("HMAS Lae" of two ships)
+// show their titles, which tell them apart; a key written alone keeps its
+// text.
+func TestNamesakes(t *testing.T) {
+	names := map[uint32]string{1: "HMAS Lae (L-3035)", 2: "HMAS Lae (P 93)", 3: "HMAS Labuan (L 128)"}
+	tr := &Tree{
+		Rows:  []Row{{Key: 1}, {Key: 2}, {Key: 3}},
+		Shown: map[uint32]string{1: "HMAS Lae", 2: "HMAS Lae", 3: "HMAS Labuan"},
+	}
+	namesakes(tr, func(id uint32) string { return names[id] })
+	if want := map[uint32]string{3: "HMAS Labuan"}; !reflect.DeepEqual(tr.Shown, want) {
+		t.Errorf("Shown = %v, want %v", tr.Shown, want)
+	}
+}
