@@ -602,10 +602,11 @@ func (s *synth) plainColumn(t *graph.Tree, c int, keys []uint32) bool {
 			if strings.Contains(txt, "://") || strings.HasPrefix(strings.ToLower(txt), "www.") || strings.ContainsAny(txt, "•·") {
 				return false
 			}
-			if stacked.MatchString(txt) || countOf.MatchString(txt) || strings.Contains(txt, "(") && notePhrase.MatchString(txt) || strings.Count(txt, "(") > 1 || datedFacts(txt) || (h == "time" || h == "year") && yearSpan.MatchString(txt) || strings.Contains(txt, "NRHP") {
+			if stacked.MatchString(txt) || countOf.MatchString(txt) || strings.Contains(txt, "(") && notePhrase.MatchString(txt) || strings.Count(txt, "(") > 1 || datedFacts(txt) || (h == "time" || h == "year" || postHeader[h]) && yearSpan.MatchString(txt) || strings.Contains(txt, "NRHP") {
 				// "11 1 12": rows of a merged cell; "2008 1": a footnote;
 				// "Oklahoma City Thunder (traded to New Orleans)": a note;
 				// "2003-14" under "Year": a span of years, not "their year";
+				// "1886–1901" under "Office": a term, not "their office";
 				// "Eriksdalshallen (Main venue) Skanstullshallen (Second
 				// venue)", "1878 built, 1975 NRHP-listed": several facts
 				return false
@@ -629,6 +630,10 @@ func (s *synth) plainColumn(t *graph.Tree, c int, keys []uint32) bool {
 	// "Rignt wing" beside "Right wing": the misprint would be an answer
 	return 5*codes < max(n, 1) && !s.misprinted(t, c)
 }
+
+// postHeader are headers naming a post, which a column of years under
+// them does not give: the terms served in it.
+var postHeader = map[string]bool{"office": true, "post": true, "position": true, "role": true, "title": true}
 
 // gendered are headers of figures told by sex: people where the figures
 // are a population's (thousands), else something the men or women won or

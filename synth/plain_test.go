@@ -305,6 +305,25 @@ func TestConceptListOf(t *testing.T) {
 	}
 }
 
+// TestConceptOwnParenthesis: a page whose title ends in a parenthesis
+// takes no second one: "the former members of West Region (WFTDA)", the
+// section named in quotes where it is no noun.
+func TestConceptOwnParenthesis(t *testing.T) {
+	for _, c := range []struct{ page, section, want string }{
+		{"West Region (WFTDA)", "Former members", "the former members of West Region (WFTDA)"},
+		{"Outback (region)", "Largest towns", `the "Largest towns" section of Outback (region)`}, // "Largest" may begin a name
+		{"North Down (Assembly constituency)", "Elections|1973", `the "Elections, 1973" section of North Down (Assembly constituency)`},
+		{"1995 U.S. Open (golf)", "Round summaries|Second round", `the "Round summaries, Second round" section of 1995 U.S. Open (golf)`},
+	} {
+		tr := &graph.Tree{PageTitle: c.page, Section: c.section}
+		for seed := range uint64(4) {
+			if got := concept(tr, false, "", rand.New(rand.NewPCG(seed, 0))); got != c.want {
+				t.Errorf("concept(%q, %q) = %q, want %q", c.page, c.section, got, c.want)
+			}
+		}
+	}
+}
+
 func TestConceptLetter(t *testing.T) {
 	tr := &graph.Tree{PageTitle: "Utah Jazz all-time roster", Section: "C"}
 	if got := concept(tr, false, "", rand.New(rand.NewPCG(1, 0))); !strings.Contains(got, "listed under C") {
@@ -730,5 +749,29 @@ func TestPlainColumnURLs(t *testing.T) {
 	}
 	if s.plainColumn(tree(append(cities, "• Ashiq Ho To Aisa Ho • Uske Khel Nirale")...), 0, keys) {
 		t.Error("a cell of bulleted songs asked as one value")
+	}
+}
+
+// TestPlainColumnTerms: a column of year spans under "Office" holds terms,
+// not offices ("give the office": 1886–1901); under "Term" it is asked.
+func TestPlainColumnTerms(t *testing.T) {
+	names := map[uint32]*graph.Entity{}
+	tree := func(header string) *graph.Tree {
+		tr := &graph.Tree{KeyHeader: "Mayor", Columns: []graph.Column{{Header: header, Name: "has_x", Datatype: graph.TypeText}}}
+		for i := range 10 {
+			id := uint32(100 + i)
+			span := fmt.Sprintf("%d–%d", 1880+2*i, 1881+2*i)
+			names[id] = &graph.Entity{ID: id, Name: span, Key: "t:" + span}
+			tr.Rows = append(tr.Rows, graph.Row{Key: uint32(i + 1), Values: [][]uint32{{id}}})
+		}
+		return tr
+	}
+	s := &synth{names: names}
+	keys := []uint32{1, 2, 3, 4, 5, 6, 7, 8, 9, 10}
+	if s.plainColumn(tree("Office"), 0, keys) {
+		t.Error("terms asked as the office")
+	}
+	if !s.plainColumn(tree("Term"), 0, keys) {
+		t.Error("terms not asked as the term")
 	}
 }

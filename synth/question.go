@@ -524,6 +524,16 @@ func concept(t *graph.Tree, alone bool, many string, rng *rand.Rand) string {
 	if sub == "" {
 		return page
 	}
+	// A page whose title ends in its own parenthesis does not take a
+	// second: not "Outback (region) (Largest towns)" but "the largest
+	// towns of Outback (region)", and not "North Down (Assembly
+	// constituency) (Elections, 1973)" but the section by its name.
+	if strings.HasSuffix(page, ")") {
+		if inline && len(parts) == 1 && nounBefore(sub) && !(many != "" && containsFold(sub, many)) {
+			return the(sub) + " of " + page
+		}
+		return `the "` + strings.Join(orig, ", ") + `" section of ` + page
+	}
 	// A section path, or a section written as a name, reads only in
 	// parentheses: "2007 BWF Super Series (Super Series rankings, Women's
 	// singles)".
