@@ -382,6 +382,10 @@ var countParen = regexp.MustCompile(`\((\d{1,3})\)$`)
 // 2012)", "6 (2+4)"): a reader gives one or the other.
 var countOf = regexp.MustCompile(`^\d[\d.,:]*\s*\(.+\)$`)
 
+// stackedRecords matches a cell of records one after another ("6-0
+// 6-0"), each a row's of a merged cell.
+var stackedRecords = regexp.MustCompile(`^\d+\s*[-–]\s*\d+(?:\s*[-–]\s*\d+)?(?:\s+\d+\s*[-–]\s*\d+(?:\s*[-–]\s*\d+)?)+$`)
+
 // stacked matches a cell of numbers one after another, from rows a merged
 // key cell spans or a footnote after a figure.
 var stacked = regexp.MustCompile(`^\d[\d,.]*(\s+\d[\d,.]*)+$`)
@@ -600,6 +604,11 @@ func (s *synth) plainColumn(t *graph.Tree, c int, keys []uint32) bool {
 			// _Arkansas"), or a cell of bulleted items ("• Ashiq Ho To Aisa Ho • Uske
 			// Khel Nirale"): no value a person gives as written.
 			if strings.Contains(txt, "://") || strings.HasPrefix(strings.ToLower(txt), "www.") || strings.ContainsAny(txt, "•·") {
+				return false
+			}
+			// "Shahr-e Qods etc": a list the cell cuts short; "6-0 6-0":
+			// two co-champions' records in one cell.
+			if l := strings.ToLower(txt); strings.HasSuffix(l, " etc") || strings.HasSuffix(l, " etc.") || stackedRecords.MatchString(txt) {
 				return false
 			}
 			if stacked.MatchString(txt) || countOf.MatchString(txt) || strings.Contains(txt, "(") && notePhrase.MatchString(txt) || strings.Count(txt, "(") > 1 || datedFacts(txt) || (h == "time" || h == "year" || postHeader[h]) && yearSpan.MatchString(txt) || strings.Contains(txt, "NRHP") {

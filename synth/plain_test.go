@@ -750,6 +750,15 @@ func TestPlainColumnURLs(t *testing.T) {
 	if s.plainColumn(tree(append(cities, "• Ashiq Ho To Aisa Ho • Uske Khel Nirale")...), 0, keys) {
 		t.Error("a cell of bulleted songs asked as one value")
 	}
+	if s.plainColumn(tree(append(cities, "Shahr-e Qods etc")...), 0, keys) {
+		t.Error("a list cut short by etc asked as one value")
+	}
+	if s.plainColumn(tree(append(cities, "6-0 6-0")...), 0, keys) {
+		t.Error("two records in one cell asked as one value")
+	}
+	if !s.plainColumn(tree(append(cities, "6-0")...), 0, keys) {
+		t.Error("a record is a value")
+	}
 }
 
 // TestPlainColumnTerms: a column of year spans under "Office" holds terms,

@@ -671,8 +671,9 @@ func containsFold(s, sub string) bool {
 }
 
 // tally matches a section's count of finals won and lost ("Singles: 14
-// (10–4)"), which says nothing of what the table is.
-var tally = regexp.MustCompile(`\s*:\s*\d+\s*\(\s*\d+\s*[–-]\s*\d+\s*\)$`)
+// (10–4)", "Doubles: 10 (3 titles, 7 runner–ups)"), which says nothing of
+// what the table is.
+var tally = regexp.MustCompile(`\s*:\s*\d+\s*\(\s*\d+\s*(?:[–-]\s*\d+|titles?\s*,\s*\d+\s*runners?[\s–-]*ups?)\s*\)$`)
 
 // footnote matches a footnote's mark a heading keeps ("Results[1]").
 var footnote = regexp.MustCompile(`\s*\[\d{1,3}\]`)

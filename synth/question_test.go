@@ -203,3 +203,19 @@ func TestNounBefore(t *testing.T) {
 		}
 	}
 }
+
+// TestTally: a section's count of finals won and lost is cut from its
+// name.
+func TestTally(t *testing.T) {
+	for in, want := range map[string]string{
+		"Singles: 14 (10–4)":                   "Singles",
+		"Doubles: 10 (3 titles, 7 runner–ups)": "Doubles",
+		"Doubles: 1 (1 title, 0 runners-up)":   "Doubles",
+		"Singles: 3 (2 titles, 1 runner-up)":   "Singles",
+		"Results: 2012 (Olympics)":             "Results: 2012 (Olympics)",
+	} {
+		if got := tally.ReplaceAllString(in, ""); got != want {
+			t.Errorf("tally(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
