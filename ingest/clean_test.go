@@ -462,6 +462,25 @@ func TestParenLink(t *testing.T) {
 	}
 }
 
+// TestMeasureLink: a linked title with a measure in parentheses is the
+// cell's text ("Earth orbit ( 500 km )", a telescope's location), not
+// the link alone; a name with another parenthesis stays the link's.
+func TestMeasureLink(t *testing.T) {
+	for _, c := range []struct {
+		text, link, key string
+	}{
+		{"Earth orbit ( 500 km )", "Earth orbit", "t:earth orbit ( 500 km )"},
+		{"Solar orbit (0.98-1.02 AU)", "Solar orbit", "t:solar orbit (0.98-1.02 au)"},
+		{"Earth orbit", "Earth orbit", "w:Earth orbit"},
+		{"Chicago Bears (2)", "Chicago Bears", "w:Chicago Bears"}, // a count: the title answers
+	} {
+		v := cellValue(table.Cell{Text: c.text, Links: []string{c.link}}, graph.TypeEntity)
+		if v.Key != c.key {
+			t.Errorf("cellValue(%q linking %q) = %q, want %q", c.text, c.link, v.Key, c.key)
+		}
+	}
+}
+
 func TestLinkAmongOthers(t *testing.T) {
 	for _, c := range []struct {
 		text, title string

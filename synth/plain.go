@@ -548,8 +548,9 @@ func (s *synth) plainColumn(t *graph.Tree, c int, keys []uint32) bool {
 	case "no", "number", "nos", "sl no", "s no", "sr no", "serial no", "serial number":
 		return false // a shirt's or a list's number, read as a count
 	case "until", "till", "since", "from", "to", "before", "after", "used", "in service", "in use", "active", "overall",
-		"last", "first", "second", "third", "fourth", "fifth", "latest", "best", "next", "previous", "current":
-		return false // "give their until", "their last": a preposition or adjective is no attribute's name
+		"last", "first", "second", "third", "fourth", "fifth", "latest", "best", "next", "previous", "current",
+		"high", "low", "highest", "lowest", "peak":
+		return false // "give their until", "their last", "their high": a preposition or adjective is no attribute's name
 	case "to par", "+/-", "+/– par":
 		return false // "+14" over par, read as 14
 	case "season", "week", "game", "match", "round", "year", "league", "cup", "fa cup", "league cup", "europe", "continental",

@@ -312,10 +312,14 @@ func TestConceptOwnParenthesis(t *testing.T) {
 	for _, c := range []struct{ page, section, want string }{
 		{"West Region (WFTDA)", "Former members", "the former members of West Region (WFTDA)"},
 		{"Outback (region)", "Largest towns", `the "Largest towns" section of Outback (region)`}, // "Largest" may begin a name
+		{"Every Little Thing (band)", "", `the "singles, with selected chart positions" list of Every Little Thing (band)`},
 		{"North Down (Assembly constituency)", "Elections|1973", `the "Elections, 1973" section of North Down (Assembly constituency)`},
 		{"1995 U.S. Open (golf)", "Round summaries|Second round", `the "Round summaries, Second round" section of 1995 U.S. Open (golf)`},
 	} {
 		tr := &graph.Tree{PageTitle: c.page, Section: c.section}
+		if c.section == "" {
+			tr.Caption = "List of singles, with selected chart positions" // a caption: the list
+		}
 		for seed := range uint64(4) {
 			if got := concept(tr, false, "", rand.New(rand.NewPCG(seed, 0))); got != c.want {
 				t.Errorf("concept(%q, %q) = %q, want %q", c.page, c.section, got, c.want)

@@ -169,7 +169,10 @@ func titleNoun(t *graph.Tree) (noun, bool) {
 	}
 	parts := strings.Split(sub, "|")
 	// "Episode list", "Filmography", "Track listing": a work's kind
-	if ls := strings.ToLower(sub); t.KeyDomain == "work" && !strings.Contains(ls, "television") && !strings.Contains(ls, "tv") {
+	// Not a medium's part of a filmography ("Filmography | Theatre":
+	// plays, not films).
+	if ls := strings.ToLower(sub); t.KeyDomain == "work" &&
+		!slices.ContainsFunc([]string{"television", "tv", "theatre", "theater", "stage", "radio"}, func(m string) bool { return strings.Contains(ls, m) }) {
 		// the last named: "Filmography | Video games" lists games
 		best, at := -1, -1
 		for i, k := range workKinds {
@@ -444,9 +447,9 @@ func concept(t *graph.Tree, alone bool, many string, rng *rand.Rand) string {
 			page, isList = page[len(p):], true
 		}
 	}
-	sub := t.Caption
+	sub, what := t.Caption, "list" // a caption names the list ("table" names no concept: task.NamesTable)
 	if sub == "" {
-		sub = t.Section
+		sub, what = t.Section, "section"
 	}
 	var parts, orig []string
 	var named string // a part that names the page itself
@@ -527,12 +530,13 @@ func concept(t *graph.Tree, alone bool, many string, rng *rand.Rand) string {
 	// A page whose title ends in its own parenthesis does not take a
 	// second: not "Outback (region) (Largest towns)" but "the largest
 	// towns of Outback (region)", and not "North Down (Assembly
-	// constituency) (Elections, 1973)" but the section by its name.
+	// constituency) (Elections, 1973)" but the section (or the caption's
+	// table) by its name.
 	if strings.HasSuffix(page, ")") {
 		if inline && len(parts) == 1 && nounBefore(sub) && !(many != "" && containsFold(sub, many)) {
 			return the(sub) + " of " + page
 		}
-		return `the "` + strings.Join(orig, ", ") + `" section of ` + page
+		return `the "` + strings.Join(orig, ", ") + `" ` + what + ` of ` + page
 	}
 	// A section path, or a section written as a name, reads only in
 	// parentheses: "2007 BWF Super Series (Super Series rankings, Women's
