@@ -250,6 +250,19 @@ func TestPlain(t *testing.T) {
 			t.Errorf("Plain(%q) = %q, want %q", name, got, want)
 		}
 	}
+	// A text the table writes keeps its parenthesis, but for a note of
+	// the row.
+	for name, want := range map[string]string{
+		"La guerra de los gimnasios (short)": "La guerra de los gimnasios",
+		"Imran Amirullah (caretaker)":        "Imran Amirullah",
+		"Paris (Texas)":                      "Paris (Texas)",
+		"Linfield (Ore.)":                    "Linfield (Ore.)",
+		"Hereafter (film)":                   "Hereafter (film)",
+	} {
+		if got := audit.Plain(name, false); got != want {
+			t.Errorf("Plain(%q, text) = %q, want %q", name, got, want)
+		}
+	}
 }
 
 // TestTwinTable: a task that names one of two tables its page titles alike

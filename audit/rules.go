@@ -478,6 +478,9 @@ func Plain(name string, article bool) string {
 	if !strings.HasSuffix(name, ")") {
 		return name // both a disambiguator and a reference number end so
 	}
+	if m := disambig.FindStringSubmatch(name); m != nil && rowNotes[strings.ToLower(strings.TrimSpace(m[2]))] {
+		return m[1] // "La guerra de los gimnasios (short)": the row's note, not the film's name
+	}
 	if article {
 		if b, ok := Disambiguated(name); ok {
 			return b
@@ -487,6 +490,15 @@ func Plain(name string, article bool) string {
 		return name[:m[0]]
 	}
 	return name
+}
+
+// rowNotes are the notes a table writes in parentheses after a name, of
+// the row rather than the thing: a short film, a voice role, a caretaker
+// manager.
+var rowNotes = map[string]bool{
+	"short": true, "short film": true, "voice": true, "uncredited": true, "cameo": true, "caretaker": true,
+	"interim": true, "archive footage": true, "segment": true, "tv movie": true, "tv film": true,
+	"direct-to-video": true, "cameo appearance": true, "voice role": true,
 }
 
 var atGames = regexp.MustCompile(`^(.+?) at the (?:\d{4}(?:–\d{2,4})? )?(?:\S.* )?(?:Olympics|Paralympics|Games|Championships)$`)
