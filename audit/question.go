@@ -64,7 +64,7 @@ func (a *Auditor) question(t *task.Task, trees []*graph.Tree, r *Report) {
 	}
 	for _, tr := range trees {
 		for _, c := range tr.Columns {
-			if asked[c.Name] && CountsOther(tr.Section+" "+tr.Caption, c.Header) {
+			if asked[c.Name] && CountsOther(c.Header, tr.Section, tr.Caption) {
 				r.add(Mismatch, "tree %d (%s) counts under %q what its title names", tr.ID, tr.Title(), c.Header)
 			}
 		}

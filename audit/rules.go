@@ -179,14 +179,15 @@ func disambiguator(p string) bool {
 	return len(fs) == 1 || unicode.IsLower(last[0])
 }
 
-// CountsOther reports whether a table titled title counts, under the
+// CountsOther reports whether a table titled title (its section, its
+// caption) counts, under the
 // header, what its title names instead: the "Goals" column of the Iran Pro
 // League's "Top Goalassistants" counts assists, and "their number of
 // goals" would ask for another figure than the one it holds.
-func CountsOther(title, header string) bool {
+func CountsOther(header string, title ...string) bool {
 	switch strings.ToLower(strings.TrimSpace(header)) {
 	case "goals", "goal", "gls":
-		return strings.Contains(strings.ToLower(title), "assist")
+		return slices.ContainsFunc(title, func(t string) bool { return strings.Contains(strings.ToLower(t), "assist") })
 	}
 	return false
 }
@@ -478,8 +479,8 @@ func Plain(name string, article bool) string {
 	if !strings.HasSuffix(name, ")") {
 		return name // both a disambiguator and a reference number end so
 	}
-	if m := disambig.FindStringSubmatch(name); m != nil && rowNotes[strings.ToLower(strings.TrimSpace(m[2]))] {
-		return m[1] // "La guerra de los gimnasios (short)": the row's note, not the film's name
+	if i := strings.LastIndex(name, " ("); i > 0 && rowNotes[strings.ToLower(strings.TrimSpace(name[i+2:len(name)-1]))] {
+		return strings.TrimSpace(name[:i]) // "La guerra de los gimnasios (short)": the row's note, not the film's name
 	}
 	if article {
 		if b, ok := Disambiguated(name); ok {

@@ -382,6 +382,13 @@ var countParen = regexp.MustCompile(`\((\d{1,3})\)$`)
 // 2012)", "6 (2+4)"): a reader gives one or the other.
 var countOf = regexp.MustCompile(`^\d[\d.,:]*\s*\(.+\)$`)
 
+// cutByEtc reports whether a cell ends its list with "etc" ("Shahr-e
+// Qods etc").
+func cutByEtc(txt string) bool {
+	t := strings.TrimSuffix(txt, ".")
+	return len(t) > 4 && strings.EqualFold(t[len(t)-4:], " etc")
+}
+
 // stackedRecords matches a cell of records one after another ("6-0
 // 6-0"), each a row's of a merged cell.
 var stackedRecords = regexp.MustCompile(`^\d+\s*[-–]\s*\d+(?:\s*[-–]\s*\d+)?(?:\s+\d+\s*[-–]\s*\d+(?:\s*[-–]\s*\d+)?)+$`)
@@ -541,7 +548,7 @@ func (s *synth) plainColumn(t *graph.Tree, c int, keys []uint32) bool {
 	if !plainHeader(t.Columns[c].Header, true) || h == "name" || h == "names" || twiceHeaded(t, t.Columns[c].Header) {
 		return false // "give the name" of a club: whose name? "Home" of W, D, L: which?
 	}
-	if audit.CountsOther(t.Section+" "+t.Caption, t.Columns[c].Header) {
+	if audit.CountsOther(t.Columns[c].Header, t.Section, t.Caption) {
 		return false // "Goals" of the top assistants: their assists
 	}
 	switch strings.Join(strings.Fields(strings.NewReplacer(".", " ").Replace(h)), " ") {
@@ -609,7 +616,7 @@ func (s *synth) plainColumn(t *graph.Tree, c int, keys []uint32) bool {
 			}
 			// "Shahr-e Qods etc": a list the cell cuts short; "6-0 6-0":
 			// two co-champions' records in one cell.
-			if l := strings.ToLower(txt); strings.HasSuffix(l, " etc") || strings.HasSuffix(l, " etc.") || stackedRecords.MatchString(txt) {
+			if cutByEtc(txt) || txt != "" && txt[0] >= '0' && txt[0] <= '9' && strings.IndexByte(txt, ' ') > 0 && stackedRecords.MatchString(txt) {
 				return false
 			}
 			if stacked.MatchString(txt) || countOf.MatchString(txt) || strings.Contains(txt, "(") && notePhrase.MatchString(txt) || strings.Count(txt, "(") > 1 || datedFacts(txt) || (h == "time" || h == "year" || postHeader[h]) && yearSpan.MatchString(txt) || strings.Contains(txt, "NRHP") {
