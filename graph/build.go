@@ -758,6 +758,12 @@ func (c cellTexts) shown() map[uint32]string {
 		if best == "" {
 			continue
 		}
+		// A decimal's form is its column's ("0.0" of a column of averages):
+		// kept only where every cell of the tree writes it so, else a count
+		// written "0" beside it would read "0.0".
+		if t.votes[""] > 0 && !isoDate.MatchString(t.name) && ValueForm(t.name, best) {
+			continue
+		}
 		if out == nil {
 			out = map[uint32]string{}
 		}

@@ -230,6 +230,10 @@ func TestShownValueForms(t *testing.T) {
 	texts.addText(3, "1234", Value{Key: "n:1234", Name: "1234", Type: TypeNumber, Surface: "$1,234"})
 	texts.addText(4, "45", Value{Key: "n:45", Name: "45", Type: TypeNumber, Surface: "45%"})
 	texts.addText(5, "1981-09-23", Value{Key: "d:1981-09-23", Name: "1981-09-23", Type: TypeDate, Surface: "23 settembre 1981"})
+	// 0 written "0.0" by two cells of averages and "0" by a count: no one form
+	for _, sf := range []string{"0.0", "0.0", "0"} {
+		texts.addText(6, "0", Value{Key: "n:0", Name: "0", Type: TypeNumber, Surface: sf})
+	}
 	got := texts.shown()
 	want := map[uint32]string{1: "10 June 2015", 2: "52.60", 5: "23 September 1981"} // the month in English
 	if !reflect.DeepEqual(got, want) {
