@@ -2,6 +2,7 @@ package audit
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 	"unicode"
 
@@ -98,13 +99,27 @@ func (a *Auditor) question(t *task.Task, trees []*graph.Tree, r *Report) {
 		}
 		// "Gilbert High School (SC)": the table's own text for Gilbert High
 		// School (South Carolina), no disambiguator.
-		if _, ok := Disambiguated(tg.Name); ok && a.isEntity(tg.Entity) && !graph.Writes(a.entity(tg.Entity).Name, tg.Name) && !a.writesWhole(tg) && r.count(Disambiguator) < maxFindings {
+		if _, ok := Disambiguated(tg.Name); ok && a.isEntity(tg.Entity) && !graph.Writes(a.entity(tg.Entity).Name, tg.Name) && !a.writesWhole(tg) && !tellsApart(t, tg) && r.count(Disambiguator) < maxFindings {
 			r.add(Disambiguator, "%q carries a disambiguator", tg.Name)
 		}
 		if RawValue(tg.Name) && r.count(RawClue) < maxFindings {
 			r.add(RawClue, "%q is a raw cell", tg.Name)
 		}
 	}
+}
+
+// tellsApart reports whether key target tg's disambiguator tells it from
+// another key of t that its name would name too ("Fifth Third Center
+// (Columbus)" beside "Fifth Third Center (Cleveland)").
+func tellsApart(t *task.Task, tg task.Target) bool {
+	if tg.Layer != 2 {
+		return false
+	}
+	b, _ := Disambiguated(tg.Name)
+	return slices.ContainsFunc(t.Targets, func(o task.Target) bool {
+		ob, _ := Disambiguated(o.Name)
+		return o.Layer == 2 && o.Entity != tg.Entity && o.Name != tg.Name && NameKey(ob) == NameKey(b)
+	})
 }
 
 // writesWhole reports whether the table of target tg writes its title

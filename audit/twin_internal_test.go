@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/leaper-dev/leaper/graph"
+	"github.com/leaper-dev/leaper/task"
 )
 
 // TestUntitledLike: a table its source gives no section is titled like the
@@ -66,5 +67,22 @@ func TestFormerOfPage(t *testing.T) {
 	captioned.Caption = "Regular airports"
 	if formerOfPage(&captioned, defunct) {
 		t.Error("a caption says which")
+	}
+}
+
+// TestTellsApart: a disambiguator that tells two keys of one answer apart
+// is kept ("Fifth Third Center (Columbus)" beside "(Cleveland)"); one
+// that tells nothing is a defect.
+func TestTellsApart(t *testing.T) {
+	tk := &task.Task{Targets: []task.Target{
+		{Entity: 1, Name: "Fifth Third Center (Columbus)", Layer: 2},
+		{Entity: 2, Name: "Fifth Third Center (Cleveland)", Layer: 2},
+		{Entity: 3, Name: "Hereafter (film)", Layer: 2},
+		{Entity: 4, Name: "Columbus (city)", Layer: 3},
+	}}
+	for i, want := range []bool{true, true, false, false} {
+		if got := tellsApart(tk, tk.Targets[i]); got != want {
+			t.Errorf("tellsApart(%q) = %v, want %v", tk.Targets[i].Name, got, want)
+		}
 	}
 }

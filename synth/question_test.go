@@ -219,3 +219,29 @@ func TestTally(t *testing.T) {
 		}
 	}
 }
+
+// TestApart: two keys whose rows read alike (the Fifth Third Center of
+// Columbus and of Cleveland) are given by their titles; a key alone keeps
+// its text.
+func TestApart(t *testing.T) {
+	es := map[uint32]*graph.Entity{
+		1: {ID: 1, Name: "Fifth Third Center (Columbus)", Key: "w:Fifth Third Center (Columbus)"},
+		2: {ID: 2, Name: "Fifth Third Center (Cleveland)", Key: "w:Fifth Third Center (Cleveland)"},
+		3: {ID: 3, Name: "Key Tower", Key: "w:Key Tower"},
+	}
+	es[10] = &graph.Entity{ID: 10, Name: "25", Key: "n:25"}
+	es[11] = &graph.Entity{ID: 11, Name: "27", Key: "n:27"}
+	tb := &table{keys: []uint32{1, 2, 3}, cells: [][][]uint32{{{10}}, {{11}}, {{10}}}}
+	rows := tb.render(es, texts{})
+	want := []string{"Fifth Third Center (Columbus)", "Fifth Third Center (Cleveland)", "Key Tower"}
+	for i, w := range want {
+		if rows[i][0] != w {
+			t.Errorf("row %d = %q, want %q", i, rows[i][0], w)
+		}
+	}
+	// The same floors: maybe one building linked two ways; left alike.
+	tb = &table{keys: []uint32{1, 2}, cells: [][][]uint32{{{10}}, {{10}}}}
+	if rows := tb.render(es, texts{}); rows[0][0] != rows[1][0] {
+		t.Errorf("rows of the same values told apart: %q, %q", rows[0][0], rows[1][0])
+	}
+}

@@ -433,7 +433,50 @@ func (tb *table) render(es map[uint32]*graph.Entity, shown texts) [][]string {
 		}
 		out[i] = row
 	}
+	tb.apart(out, es)
 	return out
+}
+
+// apart gives by their titles keys of two things that rows name alike
+// (the Fifth Third Center of Columbus and of Cleveland, from two lists of
+// a union), where the titles tell them apart and the rows say something
+// different of each: two titles with the same values may be one thing
+// linked two ways ("Randy Gardner (Ohio politician)" and "Randy Gardner
+// (politician)" of Bowling Green), which the auditor refuses as alike.
+func (tb *table) apart(rows [][]string, es map[uint32]*graph.Entity) {
+	by := map[string][]int{}
+	for i := range tb.keys {
+		by[rows[i][0]] = append(by[rows[i][0]], i)
+	}
+	for _, is := range by {
+		titles := map[uint32]string{}
+		seen := map[string]bool{}
+		said := map[string]uint32{} // a row's values → its key
+		for _, i := range is {
+			k := tb.keys[i]
+			v := strings.Join(rows[i][1:], "\x00")
+			if o, ok := said[v]; ok && o != k {
+				titles = nil
+				break
+			}
+			said[v] = k
+			if _, ok := titles[k]; ok {
+				continue
+			}
+			e, ok := es[k]
+			if !ok || seen[e.Name] {
+				titles = nil
+				break
+			}
+			titles[k], seen[e.Name] = e.Name, true
+		}
+		if len(titles) < 2 {
+			continue
+		}
+		for _, i := range is {
+			rows[i][0] = titles[tb.keys[i]]
+		}
+	}
 }
 
 // aggOf rebuilds the engine aggregate of an answer: Column is the
