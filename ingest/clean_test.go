@@ -464,7 +464,8 @@ func TestParenLink(t *testing.T) {
 
 // TestMeasureLink: a linked title with a measure in parentheses is the
 // cell's text ("Earth orbit ( 500 km )", a telescope's location), not
-// the link alone; a name with another parenthesis stays the link's.
+// the link alone, and so is a country's link with "(national team)"; a
+// name with another parenthesis stays the link's.
 func TestMeasureLink(t *testing.T) {
 	for _, c := range []struct {
 		text, link, key string
@@ -473,6 +474,7 @@ func TestMeasureLink(t *testing.T) {
 		{"Solar orbit (0.98-1.02 AU)", "Solar orbit", "t:solar orbit (0.98-1.02 au)"},
 		{"Earth orbit", "Earth orbit", "w:Earth orbit"},
 		{"Chicago Bears (2)", "Chicago Bears", "w:Chicago Bears"}, // a count: the title answers
+		{"South Africa (national team)", "South Africa", "t:south africa (national team)"}, // the team, not the country
 	} {
 		v := cellValue(table.Cell{Text: c.text, Links: []string{c.link}}, graph.TypeEntity)
 		if v.Key != c.key {
