@@ -473,7 +473,7 @@ func TestMeasureLink(t *testing.T) {
 		{"Earth orbit ( 500 km )", "Earth orbit", "t:earth orbit ( 500 km )"},
 		{"Solar orbit (0.98-1.02 AU)", "Solar orbit", "t:solar orbit (0.98-1.02 au)"},
 		{"Earth orbit", "Earth orbit", "w:Earth orbit"},
-		{"Chicago Bears (2)", "Chicago Bears", "w:Chicago Bears"}, // a count: the title answers
+		{"Chicago Bears (2)", "Chicago Bears", "w:Chicago Bears"},                          // a count: the title answers
 		{"South Africa (national team)", "South Africa", "t:south africa (national team)"}, // the team, not the country
 	} {
 		v := cellValue(table.Cell{Text: c.text, Links: []string{c.link}}, graph.TypeEntity)
