@@ -148,6 +148,9 @@ var disambig = regexp.MustCompile(`^(.*\S)\s+\(([^()]+)\)$`)
 // one. A name whose parenthesis is its own (a score, a code) is not
 // passed here: only article titles carry disambiguators.
 func Disambiguated(name string) (string, bool) {
+	if !strings.HasSuffix(name, ")") {
+		return name, false // what disambig needs, without running it
+	}
 	m := disambig.FindStringSubmatch(name)
 	if m == nil || !disambiguator(m[2]) || graph.Initials(m[2], m[1]) {
 		return name, false

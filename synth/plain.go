@@ -602,10 +602,13 @@ func (s *synth) plainColumn(t *graph.Tree, c int, keys []uint32) bool {
 		for _, v := range r.Values[c] {
 			txt := s.shownText(t, v)
 			if v == r.Key || seriesTitle(txt, t.PageTitle) || placeholder(txt) || strings.EqualFold(strings.TrimSpace(txt), strings.TrimSpace(t.Columns[c].Header)) ||
-				seasonArticle.MatchString(txt) {
+				strings.HasSuffix(txt, ")") && seasonArticle.MatchString(txt) {
 				return false // a cell linking the key itself, an event of the page's own series, its header ("Description")
 			}
-			if plainMark(txt) || garbled.MatchString(txt) || designations.MatchString(txt) || strings.Contains(txt, "; ") || strings.Contains(txt, " / ") || len(txt) > 60 || strings.Count(txt, ",") > 3 || strings.HasSuffix(txt, "?") {
+			// Each regexp below runs only on a text that could match it:
+			// the column walk is synthesis's hottest loop.
+			upper, digit, paren := txt != "" && txt[0] >= 'A' && txt[0] <= 'Z', txt != "" && txt[0] >= '0' && txt[0] <= '9', strings.HasSuffix(txt, ")")
+			if plainMark(txt) || garbled.MatchString(txt) || upper && designations.MatchString(txt) || strings.Contains(txt, "; ") || strings.Contains(txt, " / ") || len(txt) > 60 || strings.Count(txt, ",") > 3 || strings.HasSuffix(txt, "?") {
 				return false
 			}
 			// A web address the cell writes for a place ("https://en.m.wikipedia.org/wiki/Camden,
@@ -619,7 +622,7 @@ func (s *synth) plainColumn(t *graph.Tree, c int, keys []uint32) bool {
 			if cutByEtc(txt) || txt != "" && txt[0] >= '0' && txt[0] <= '9' && strings.IndexByte(txt, ' ') > 0 && stackedRecords.MatchString(txt) {
 				return false
 			}
-			if stacked.MatchString(txt) || countOf.MatchString(txt) || strings.Contains(txt, "(") && notePhrase.MatchString(txt) || strings.Count(txt, "(") > 1 || datedFacts(txt) || (h == "time" || h == "year" || postHeader[h]) && yearSpan.MatchString(txt) || strings.Contains(txt, "NRHP") {
+			if digit && stacked.MatchString(txt) || digit && paren && countOf.MatchString(txt) || strings.Contains(txt, "(") && notePhrase.MatchString(txt) || strings.Count(txt, "(") > 1 || datedFacts(txt) || (h == "time" || h == "year" || postHeader[h]) && yearSpan.MatchString(txt) || strings.Contains(txt, "NRHP") {
 				// "11 1 12": rows of a merged cell; "2008 1": a footnote;
 				// "Oklahoma City Thunder (traded to New Orleans)": a note;
 				// "2003-14" under "Year": a span of years, not "their year";
