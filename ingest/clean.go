@@ -2111,7 +2111,7 @@ func cellValue(c table.Cell, typ graph.Datatype) graph.Value {
 	}
 	text := plainCell(raw)
 	if len(c.Links) == 1 && c.Links[0] != "" && !trailingLink(text, c.Links[0]) && !labelLink(text, c.Links[0]) && !parenLink(text, c.Links[0]) &&
-		!flagLink(text, c.Links[0]) && !yearLink(text, c.Links[0]) && !ordinalLink(text, c.Links[0]) && !measureLink(text, c.Links[0]) && !teamLink(text, c.Links[0]) &&
+		!flagLink(text, c.Links[0]) && !yearLink(text, c.Links[0]) && !ordinalLink(text, c.Links[0]) && !noteLink(text, c.Links[0]) &&
 		!lastOfList(text, c.Links[0]) && !embeddedLink(text, c.Links[0]) && !programLink(text, c.Links[0]) && !codeMismatch(text, c.Links[0]) &&
 		// "Inverness vicinity" linking Inverness, Florida (the National
 		// Register's listings) names a place near the town: its text.
@@ -2490,22 +2490,16 @@ func parenLink(text, title string) bool {
 	return true
 }
 
-// measureLink reports whether a cell writes its one link's title and a
-// measure of it in parentheses: "Earth orbit ( 500 km )" linking Earth
-// orbit, a telescope's location. The cell's value is its text, measure
-// and all, as "Solar orbit (0.98-1.02 AU)" beside it is.
-func measureLink(text, title string) bool {
+// noteLink reports whether a cell writes its one link's title and, in
+// parentheses, a note that makes the cell another thing than the link: a
+// measure ("Earth orbit ( 500 km )" linking Earth orbit, a telescope's
+// location, as "Solar orbit (0.98-1.02 AU)" beside it is text), or a
+// country's team ("South Africa (national team)" linking South Africa, a
+// race's winning team). The cell's value is its text.
+func noteLink(text, title string) bool {
 	m := parenCell.FindStringSubmatch(text)
-	return m != nil && graph.NormText(m[1]) == graph.NormText(title) && measure.MatchString(m[2])
-}
-
-// teamLink reports whether a cell names a country's team by the
-// country's link and "(national team)" after it: "South Africa (national
-// team)" linking South Africa, a race's winning team. The cell's value is
-// its text, the team, not the country.
-func teamLink(text, title string) bool {
-	m := parenCell.FindStringSubmatch(text)
-	return m != nil && graph.NormText(m[1]) == graph.NormText(title) && strings.HasPrefix(strings.ToLower(m[2]), "national ")
+	return m != nil && graph.NormText(m[1]) == graph.NormText(title) &&
+		(measure.MatchString(m[2]) || strings.HasPrefix(strings.ToLower(m[2]), "national "))
 }
 
 // measure matches a figure, or a range of figures, with its unit: "500

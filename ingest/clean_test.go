@@ -462,11 +462,11 @@ func TestParenLink(t *testing.T) {
 	}
 }
 
-// TestMeasureLink: a linked title with a measure in parentheses is the
+// TestNoteLink: a linked title with a measure in parentheses is the
 // cell's text ("Earth orbit ( 500 km )", a telescope's location), not
 // the link alone, and so is a country's link with "(national team)"; a
 // name with another parenthesis stays the link's.
-func TestMeasureLink(t *testing.T) {
+func TestNoteLink(t *testing.T) {
 	for _, c := range []struct {
 		text, link, key string
 	}{

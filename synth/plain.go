@@ -619,7 +619,7 @@ func (s *synth) plainColumn(t *graph.Tree, c int, keys []uint32) bool {
 			}
 			// "Shahr-e Qods etc": a list the cell cuts short; "6-0 6-0":
 			// two co-champions' records in one cell.
-			if cutByEtc(txt) || txt != "" && txt[0] >= '0' && txt[0] <= '9' && strings.IndexByte(txt, ' ') > 0 && stackedRecords.MatchString(txt) {
+			if cutByEtc(txt) || digit && strings.IndexByte(txt, ' ') > 0 && stackedRecords.MatchString(txt) {
 				return false
 			}
 			if digit && stacked.MatchString(txt) || digit && paren && countOf.MatchString(txt) || strings.Contains(txt, "(") && notePhrase.MatchString(txt) || strings.Count(txt, "(") > 1 || datedFacts(txt) || (h == "time" || h == "year" || postHeader[h]) && yearSpan.MatchString(txt) || strings.Contains(txt, "NRHP") {

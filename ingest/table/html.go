@@ -570,7 +570,12 @@ func textOf(n *html.Node, links *[]string) string {
 				continue
 			case atom.Sup:
 				if p := strings.TrimSpace(textOf(c, nil)); (p == "2" || p == "3") && unitBefore.MatchString(b.String()) {
-					b.WriteString(map[string]string{"2": "²", "3": "³"}[p]) // "817 km<sup>2</sup>": 817 km², not 817 km2
+					// "817 km<sup>2</sup>": 817 km², not 817 km2
+					if p == "2" {
+						b.WriteString("²")
+					} else {
+						b.WriteString("³")
+					}
 					continue
 				}
 			case atom.A:
