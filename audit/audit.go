@@ -231,7 +231,8 @@ func (a *Auditor) names(id uint32) []string {
 }
 
 // same reports whether two values are one thing as a person reads them:
-// the same entity, or names (or aliases) that agree.
+// the same entity, names (or aliases) that agree, or one name written
+// short for the other.
 func (a *Auditor) same(x, y uint32) bool {
 	if x == y {
 		return true
@@ -242,7 +243,8 @@ func (a *Auditor) same(x, y uint32) bool {
 			return true
 		}
 	}
-	return false
+	// "W. Texas State" and "West Texas State": texts of two tables.
+	return Abbreviates(a.entity(x).Name, a.entity(y).Name)
 }
 
 // isEntity reports whether id is an article (a linked entity): the only
@@ -455,6 +457,12 @@ func (a *Auditor) nameKey(cell string, want func(string) bool) string {
 	n := NameKey(cell)
 	if want(n) {
 		return n
+	}
+	// "2.0" of a column of averages (graph.Tree.DecimalIn): the figure 2.
+	if x, err := strconv.ParseFloat(cell, 64); err == nil && strings.Contains(cell, ".") && strings.HasSuffix(cell, "0") {
+		if short := NameKey(strconv.FormatFloat(x, 'f', -1, 64)); want(short) {
+			return short
+		}
 	}
 	for _, st := range a.shown[n] {
 		name := a.entity(st.id).Name
@@ -720,12 +728,13 @@ func (a *Auditor) header(rel string) string {
 	return h
 }
 
-// matches reports whether some value of vals is one of the names in cs.
+// matches reports whether some value of vals is one of the names in cs,
+// or written short for one ("W. Texas State" for "West Texas State").
 func (a *Auditor) matches(vals []uint32, cs []string) bool {
 	for _, v := range vals {
 		ns := a.names(v)
 		for _, c := range cs {
-			if slices.Contains(ns, a.nameKey(c, func(n string) bool { return slices.Contains(ns, n) })) {
+			if slices.Contains(ns, a.nameKey(c, func(n string) bool { return slices.Contains(ns, n) })) || Abbreviates(a.entity(v).Name, c) {
 				return true
 			}
 		}

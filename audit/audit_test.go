@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode"
 
 	"github.com/leaper-dev/leaper/audit"
 	"github.com/leaper-dev/leaper/graph"
@@ -547,5 +548,73 @@ func TestLists(t *testing.T) {
 		if got := audit.Lists(c.text, c.name); got != c.want {
 			t.Errorf("Lists(%q, %q) = %v, want %v", c.text, c.name, got, c.want)
 		}
+	}
+}
+
+func TestAbbreviates(t *testing.T) {
+	for _, c := range []struct {
+		x, y string
+		want bool
+	}{
+		{"W. Texas State", "West Texas State", true},
+		{"Saint Louis", "St. Louis", true},
+		{"N. Carolina St.", "North Carolina State", true},
+		{"West Texas State", "West Texas State", false}, // the same text
+		{"W. Texas State", "West Texas", false},         // another number of words
+		{"W. Texas State", "Wichita Texas A&M", false},  // another word
+		{"J. Smith", "John Smith", true},                // a reader cannot tell them apart
+		{"Texas State", "Texas St", false},              // no stop: no abbreviation
+		{"W. E.", "West East", false},                   // no word in full
+		{"1. FC Köln", "10 FC Köln", false},             // a figure is no abbreviation
+	} {
+		if got := audit.Abbreviates(c.x, c.y); got != c.want {
+			t.Errorf("Abbreviates(%q, %q) = %v, want %v", c.x, c.y, got, c.want)
+		}
+	}
+}
+
+// TestClueWrittenShort: a filter's or an anchor's value written short
+// ("W. Texas State") still describes the keys whose tables write it out: a
+// reader reads both as one school, so the auditor counts both.
+func TestClueWrittenShort(t *testing.T) {
+	g := storetest.OpenGraph(t)
+	a, err := audit.New(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.Cut = true
+	ctx := context.Background()
+	var found *task.Task
+	for _, v := range []string{"basic", "union", "reverse-union"} {
+		_, err := synth.Run(ctx, g, &synth.Options{Variant: v, N: 30, Seed: 2, Cut: true}, func(tk *task.Task) error {
+			for i, tr := range tk.Formalization {
+				if found != nil || tr.R == "in_tree" || len(tr.O.Consts) != 1 {
+					continue
+				}
+				c := tr.O.Consts[0]
+				w := strings.Fields(c)
+				if len(w) < 2 || len(w[0]) < 4 || strings.Contains(c, ".") || strings.ContainsFunc(w[0], func(r rune) bool { return !unicode.IsLetter(r) }) {
+					continue
+				}
+				short := string([]rune(w[0])[:1]) + ". " + strings.Join(w[1:], " ")
+				found = clone(t, tk)
+				found.Formalization[i].O = task.C(short)
+				t.Logf("%s: clue %q written %q", tk.ID, c, short)
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if found == nil {
+		t.Fatal("no task of the sample has a clue of several words")
+	}
+	r, err := a.Audit(ctx, found)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Verdict() != "sound" {
+		t.Errorf("%s: %s %+v", found.ID, r.Verdict(), r.Findings)
 	}
 }

@@ -571,3 +571,49 @@ func foldWords(s string) []string {
 // Fold is a name with case, spacing, edge punctuation and accents taken
 // out ("Nuța Olaru" → "nuta olaru"), for telling two records of one thing.
 func Fold(s string) string { return textnorm.FoldAccents(graph.NormText(s)) }
+
+// Abbreviates reports whether two names are one written short where the
+// other is written out, word for word: "W. Texas State" and "West Texas
+// State", "St. Louis" and "Saint Louis". A reader takes them for one
+// thing, so a clue or a shared value written one way is written the other
+// way too. At least one word must agree in full; case and accents are
+// not read.
+func Abbreviates(x, y string) bool {
+	if x == y || !strings.Contains(x, ".") && !strings.Contains(y, ".") {
+		return false
+	}
+	fold := func(s string) []string { return strings.Fields(strings.ToLower(textnorm.FoldAccents(s))) }
+	wx, wy := fold(x), fold(y)
+	if len(wx) != len(wy) || len(wx) < 2 {
+		return false
+	}
+	short, full := 0, 0
+	for i := range wx {
+		a, b := strings.Trim(wx[i], ","), strings.Trim(wy[i], ",")
+		switch {
+		case a == b:
+			full++
+		case shortFor(a, b) || shortFor(b, a):
+			short++
+		default:
+			return false
+		}
+	}
+	return short > 0 && full > 0
+}
+
+// shortFor reports whether word a ("w.", "st.") is letters of word b in
+// order, its first among them, with a stop: "West", "Saint", "State".
+func shortFor(a, b string) bool {
+	p, ok := strings.CutSuffix(a, ".")
+	if !ok || p == "" || len(p) >= len(b) || p[0] != b[0] || strings.ContainsFunc(p, func(r rune) bool { return !unicode.IsLetter(r) }) {
+		return false
+	}
+	i := 0
+	for _, r := range b {
+		if i < len(p) && r == rune(p[i]) {
+			i++
+		}
+	}
+	return i == len(p)
+}

@@ -283,6 +283,7 @@ func (b *Builder) AddPrepared(p *Prepared) (*Tree, *Reject, error) {
 	}
 	tr.Rows = make([]Row, len(sh.Keys))
 	texts := cellTexts{}
+	places := make([]columnPlaces, len(sh.Columns))
 	for i, k := range sh.Keys {
 		kid, err := b.entity(k)
 		if err != nil {
@@ -300,6 +301,7 @@ func (b *Builder) AddPrepared(p *Prepared) (*Tree, *Reject, error) {
 					return nil, nil, err
 				}
 				row.Values[j] = appendUnique(row.Values[j], id)
+				places[j].add(v, len(vs))
 				if len(vs) == 1 {
 					texts.add(id, v, sh.Columns[j].Domain) // a cell of several links shows titles
 				}
@@ -311,6 +313,14 @@ func (b *Builder) AddPrepared(p *Prepared) (*Tree, *Reject, error) {
 		tr.Rows[i] = row
 	}
 	tr.Shown = texts.shown()
+	for j, p := range places {
+		if p.places > 0 && p.zeros && !p.mixed {
+			if tr.Decimals == nil {
+				tr.Decimals = map[string]int{}
+			}
+			tr.Decimals[tr.Columns[j].Name] = p.places
+		}
+	}
 	namesakes(tr, func(id uint32) string { return b.ents.rec(id).name })
 	if err := b.setJSON(idKey(pTree, tr.ID), tr); err != nil {
 		return nil, nil, err
@@ -740,6 +750,30 @@ func tableCode(name, surface string) bool {
 		n++
 	}
 	return n >= 1 && n <= 4 && len(surface) < len(name)
+}
+
+// columnPlaces collects the decimals a column writes its figures with:
+// places when every cell is one figure written with that many ("2.0",
+// "4.5"), and whether one ends in a zero that its entity's name leaves
+// out.
+type columnPlaces struct {
+	places int
+	zeros  bool
+	mixed  bool
+}
+
+func (c *columnPlaces) add(v Value, n int) {
+	if c.mixed {
+		return
+	}
+	s := strings.TrimSpace(v.Surface)
+	i := strings.IndexByte(s, '.')
+	if v.Type != TypeNumber || n != 1 || i <= 0 || !plainNumber.MatchString(s) || c.places > 0 && len(s)-i-1 != c.places {
+		c.mixed = true
+		return
+	}
+	c.places = len(s) - i - 1
+	c.zeros = c.zeros || strings.HasSuffix(s, "0")
 }
 
 // shown is the Shown map of the texts collected, nil when empty.

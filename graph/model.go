@@ -108,6 +108,12 @@ type Tree struct {
 	// it (see Writes): its page and its tasks' answers give that text, as
 	// the source does.
 	Shown map[uint32]string `json:"shown,omitempty"`
+	// Decimals holds, for a column of figures every cell of which writes
+	// the same number of decimals ("2.0", "4.5" of rebounds per game), that
+	// number, by relation name: its page and its tasks' answers give each
+	// figure so (DecimalIn), where the figure's entity is shared with
+	// columns that write it whole ("2" games started).
+	Decimals map[string]int `json:"decimals,omitempty"`
 	// SeveralKeys counts the key cells that link several articles, each
 	// a thing of its own ("Marcus Kinhult Linnea Ström": a mixed pair of
 	// golfers): the key is their text, no one thing, so "all" the tree's
@@ -123,6 +129,27 @@ func (t *Tree) ShownName(id uint32, name string) string {
 	}
 	return name
 }
+
+// DecimalIn is the figure named name as t's column rel writes it, with
+// the column's decimals ("2.0" for 2), and whether the column writes
+// decimals that name can take.
+func (t *Tree) DecimalIn(rel, name string) (string, bool) {
+	k, ok := t.Decimals[rel]
+	if !ok {
+		return "", false
+	}
+	x, err := strconv.ParseFloat(name, 64)
+	if err != nil || !plainNumber.MatchString(name) {
+		return "", false
+	}
+	s := strconv.FormatFloat(x, 'f', k, 64)
+	if y, err := strconv.ParseFloat(s, 64); err != nil || y != x {
+		return "", false
+	}
+	return s, true
+}
+
+var plainNumber = regexp.MustCompile(`^-?[0-9]+(\.[0-9]+)?$`)
 
 // Shows reports whether a tree's Shown text for an entity named name is
 // the text to give: one Writes takes for an article's title, or the

@@ -84,10 +84,14 @@ func RenderTree(t *Tree, ents *entDict, block int) []Segment {
 		var rb strings.Builder
 		ids := []uint32{r.Key}
 		rb.WriteString("| " + mdEscape(t.ShownName(r.Key, ents.name(r.Key))))
-		for _, vs := range r.Values {
+		for j, vs := range r.Values {
 			text := cellText(ents, vs)
 			if len(vs) == 1 {
-				text = t.ShownName(vs[0], text)
+				if d, ok := t.DecimalIn(t.Columns[j].Name, text); ok {
+					text = d
+				} else {
+					text = t.ShownName(vs[0], text)
+				}
 			}
 			rb.WriteString(" | " + mdEscape(text))
 			ids = append(ids, vs...)

@@ -73,6 +73,8 @@ func (t *Tree) fast(b []byte) error {
 			t.Dropped, err = p.strs()
 		case "shown":
 			t.Shown, err = p.shown()
+		case "decimals":
+			t.Decimals, err = p.decimals()
 		case "untitled":
 			t.Untitled, err = p.bool()
 		case "cut":
@@ -228,6 +230,37 @@ func (p *rowParser) shown() (map[uint32]string, error) {
 			return nil, err
 		}
 		out[id] = v
+		if p.lit("}") {
+			return out, nil
+		}
+		if !p.lit(",") {
+			return nil, errRowSyntax
+		}
+	}
+}
+
+// decimals reads null or an object of relation names to small numbers.
+func (p *rowParser) decimals() (map[string]int, error) {
+	if p.lit("null") {
+		return nil, nil
+	}
+	if !p.lit("{") {
+		return nil, errRowSyntax
+	}
+	out := map[string]int{}
+	if p.lit("}") {
+		return out, nil
+	}
+	for {
+		k, err := p.s()
+		if err != nil || !p.lit(":") {
+			return nil, errRowSyntax
+		}
+		v, ok := p.num()
+		if !ok {
+			return nil, errRowSyntax
+		}
+		out[k] = int(v)
 		if p.lit("}") {
 			return out, nil
 		}

@@ -459,11 +459,13 @@ func (s *synth) basic(ctx context.Context, t *graph.Tree, rng *rand.Rand) (*draf
 	// "The complete set of cities from Province of Bergamo": its ten
 	// largest, which nothing but the table says.
 	// "Modern Library 100 Best Novels — Editors' list" ranking ten: the top
-	// ten of the hundred its title names.
+	// ten of the hundred its title names, also where cleaning dropped the
+	// "#" that numbered them ("Readers' list").
 	// "Miss Teen USA 1989" of its ten semifinalists' scores: the page's
 	// delegates are fifty-one; Buffalo Public Schools' schools with the
 	// year each closed: the defunct ones.
 	if (t.Section == "" && t.Caption == "" || statedMore(t)) && (s.rankedTop(t) || scoreSheet(t)) || s.roundTop(t) ||
+		statedMore(t) && numberedRows(t) && rankedCount.MatchString(t.PageTitle) && !topWords.MatchString(t.Section+" "+t.Caption) ||
 		t.Section == "" && t.Caption == "" && formerList(t) {
 		return nil, DropUnnamedTop, nil
 	}

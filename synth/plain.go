@@ -189,6 +189,23 @@ func (s *synth) rankedTop(t *graph.Tree) bool {
 	return false
 }
 
+// numberedRows reports whether cleaning dropped a column of t that
+// numbered or ranked its rows ("#" 1 to 10): under a title that states
+// more of them, the first of a ranking.
+func numberedRows(t *graph.Tree) bool {
+	for _, d := range t.Dropped {
+		if strings.HasSuffix(d, ": "+graph.DropSerial) || strings.HasSuffix(d, ": "+graph.DropRank) {
+			return true
+		}
+	}
+	return false
+}
+
+// rankedCount matches a page title that counts a ranking's places ("100
+// Best Novels"), not a distance ("3000 metres"), nor a name ("Top 14", "21
+// & Over").
+var rankedCount = regexp.MustCompile(`(?i)\b\d+ (best|greatest|top|most|largest|highest|biggest)\b`)
+
 // scoreSheet reports whether t holds a pageant's judged scores ("Interview",
 // "Swimsuit", "Evening gown", "Average"): a sheet of the finalists, not of
 // all who competed.

@@ -161,6 +161,22 @@ func TestStatedMore(t *testing.T) {
 	}
 }
 
+// TestNumberedRows: a "#" or rank column that cleaning dropped still
+// shows the rows were numbered; a note column does not.
+func TestNumberedRows(t *testing.T) {
+	if !numberedRows(&graph.Tree{Dropped: []string{"Notes: " + graph.DropNotes, "#: " + graph.DropSerial}}) {
+		t.Error("the readers' list numbered its ten novels")
+	}
+	if numberedRows(&graph.Tree{Dropped: []string{"Notes: " + graph.DropNotes}}) {
+		t.Error("a dropped note numbers nothing")
+	}
+	for title, want := range map[string]bool{"Modern Library 100 Best Novels": true, "Top 14": false, "Men's 3000 metres": false, "21 & Over (album)": false} {
+		if got := rankedCount.MatchString(title); got != want {
+			t.Errorf("rankedCount(%q) = %v, want %v", title, got, want)
+		}
+	}
+}
+
 func TestMisspelt(t *testing.T) {
 	for _, c := range []struct {
 		a, b string
@@ -652,12 +668,12 @@ func TestHoldsAll(t *testing.T) {
 
 // TestValueWords: a bare header reads by what its column holds: "Lap" of
 // lap times, a loan's "Start" of dates, a "Field" of grass, a medal
-// table's "Total"; a "Heat" of heat numbers and a "Field" of study stay.
+// table's "Total", a "2012 season" of places; a "Heat" of heat numbers and a "Field" of study stay.
 func TestValueWords(t *testing.T) {
 	names := map[uint32]*graph.Entity{
 		1: {ID: 1, Name: "1:22.129"}, 2: {ID: 2, Name: "1:23.5"}, 3: {ID: 3, Name: "Grass"},
 		4: {ID: 4, Name: "Artificial turf"}, 5: {ID: 5, Name: "3"}, 6: {ID: 6, Name: "Physics"},
-		7: {ID: 7, Name: "2013-01-25"}, 8: {ID: 8, Name: "12"},
+		7: {ID: 7, Name: "2013-01-25"}, 8: {ID: 8, Name: "12"}, 9: {ID: 9, Name: "6th"}, 10: {ID: 10, Name: "CL1, 1st"},
 	}
 	s := &synth{names: names}
 	tree := func(typ graph.Datatype, vals ...uint32) []*graph.Tree {
@@ -683,6 +699,9 @@ func TestValueWords(t *testing.T) {
 		{"field", tree(graph.TypeText, 3, 6), "field"},
 		{"total", medal, "total medals"},
 		{"total", tree(graph.TypeNumber, 8), "total"},
+		{"2012 season", tree(graph.TypeText, 9, 10), "position in the 2012 season"},
+		{"2011–12", tree(graph.TypeText, 9), "position in 2011–12"},
+		{"2012 season", tree(graph.TypeText, 9, 6), "2012 season"},
 	} {
 		cols := []column{{rel: "has_c"}}
 		if got := s.valueWords(cols, c.ts, []string{c.w})[0]; got != c.want {

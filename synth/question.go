@@ -542,6 +542,16 @@ func concept(t *graph.Tree, alone bool, many string, rng *rand.Rand) string {
 	// parentheses: "2007 BWF Super Series (Super Series rankings, Women's
 	// singles)".
 	if !inline || len(parts) > 1 {
+		// "Individual all-time records, Most tries": a leaders' list,
+		// which "every player of Italy national rugby union team (…)"
+		// reads as the squad until its last words; named as a list.
+		if k := slices.IndexFunc(orig, leadersList.MatchString); k >= 0 && len(parts) > 1 {
+			l := `the "` + strings.Join(orig[k:], ", ") + `" list of ` + page
+			if k > 0 {
+				l += " (" + strings.Join(orig[:k], ", ") + ")"
+			}
+			return l
+		}
 		return page + " (" + strings.Join(orig, ", ") + ")"
 	}
 	// Not "the Counties of Denmark counties (1970–2006)" nor "the North
@@ -563,6 +573,10 @@ func concept(t *graph.Tree, alone bool, many string, rng *rand.Rand) string {
 		return page + " (" + sub + ")"
 	}
 }
+
+// leadersList matches a section naming a list of leaders ("Most tries",
+// "All-time leaders", "Top scorers").
+var leadersList = regexp.MustCompile(`(?i)^(most|top|leading|all-time leaders|career leaders|leaders)\b`)
 
 // narrowest drops a section a later one of the path begins with
 // ("Current arenas" before "Current arenas that can be used for
@@ -760,6 +774,14 @@ func (s *synth) valueWords(cols []column, ts []*graph.Tree, ws []string) []strin
 			if all(s.columnTexts(ts, c.rel), clockTime.MatchString) {
 				ws[i] += " time"
 			}
+		case seasonHeader.MatchString(w):
+			// "2012 season" of "6th", "CL1, 1st": a club's place that season
+			if all(s.columnTexts(ts, c.rel), ordinalPlace.MatchString) {
+				ws[i] = "position in the " + w
+				if !strings.HasSuffix(w, "season") {
+					ws[i] = "position in " + w
+				}
+			}
 		case surfaceHeaders[w]:
 			if all(s.columnTexts(ts, c.rel), func(v string) bool { return surfaces[strings.ToLower(v)] }) {
 				ws[i] = "playing surface"
@@ -781,6 +803,13 @@ var dateNouns = map[string]bool{
 var (
 	timedHeader = regexp.MustCompile(`^(lap|start|total|final|semifinal|semi-final|best|heat|qualifying|split|swim|bike|run|(run|leg|race|heat) \d|q\d)$`)
 	clockTime   = regexp.MustCompile(`^(\d{1,2}:)?\d{1,2}:\d\d(\.\d+)?$`)
+)
+
+// seasonHeader matches a header naming a season ("2012 season",
+// "2011–12"); ordinalPlace a cell giving a place in it ("6th", "CL1, 1st").
+var (
+	seasonHeader = regexp.MustCompile(`^\d{4}([–-]\d{2,4})?( season)?$`)
+	ordinalPlace = regexp.MustCompile(`\b\d+(st|nd|rd|th)\b`)
 )
 
 // surfaceHeaders are headers that may hold a playing surface, and
@@ -838,7 +867,16 @@ var officeDates = map[string]string{
 	"took office": "date of taking office", "left office": "date of leaving office",
 	"assumed office": "date of assuming office", "entered office": "date of entering office",
 	"term began": "start of term", "term ended": "end of term", "term start": "start of term", "term end": "end of term",
+	"term expires": "end of term", "term expired": "end of term", "term ends": "end of term",
 }
+
+// draftOrder are the parts of a draft's "Draft order" header and the
+// nouns a question asks them by.
+var draftOrder = map[string]string{"round": "draft round", "choice": "draft pick", "pick": "draft pick", "overall": "overall pick"}
+
+// lifeDates are participles of a life's ends and the nouns a question asks
+// them by: "their date born" reads "their date of birth".
+var lifeDates = map[string]string{"born": "date of birth", "died": "date of death", "married": "date of marriage"}
 
 // medals are the headers of a medal table's counts.
 var medals = map[string]bool{"gold": true, "silver": true, "bronze": true}
@@ -871,6 +909,12 @@ func datatype(ts []*graph.Tree, rel string) graph.Datatype {
 // "each one's date opened".
 func colWord(h string) string {
 	w := lowerFirst(words(h))
+	if p, ok := lifeDates[strings.ToLower(w)]; ok {
+		return p
+	}
+	if p, ok := strings.CutPrefix(strings.ToLower(w), "draft order "); ok && draftOrder[p] != "" {
+		return draftOrder[p] // "Draft order" over "Round", "Choice"
+	}
 	if timeParticiples[w] || w == "laid down" {
 		return "date " + w
 	}

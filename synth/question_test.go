@@ -1,6 +1,7 @@
 package synth
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/leaper-dev/leaper/graph"
@@ -148,6 +149,8 @@ func TestColWord(t *testing.T) {
 	for h, want := range map[string]string{
 		"Opened": "date opened", "Laid down": "date laid down", "Qualified on": "date qualified",
 		"Took office": "date of taking office", "Capacity": "capacity", "Based on": "based on",
+		"Born": "date of birth", "Died": "date of death", "Term expires": "end of term",
+		"Draft order Choice": "draft pick",
 	} {
 		if got := colWord(h); got != want {
 			t.Errorf("colWord(%q) = %q, want %q", h, got, want)
@@ -243,5 +246,34 @@ func TestApart(t *testing.T) {
 	tb = &table{keys: []uint32{1, 2}, cells: [][][]uint32{{{10}}, {{10}}}}
 	if rows := tb.render(es, texts{}); rows[0][0] != rows[1][0] {
 		t.Errorf("rows of the same values told apart: %q, %q", rows[0][0], rows[1][0])
+	}
+}
+
+// TestAnswerHeader: a plural's "(s)" spaced off its word is joined to it;
+// over figures it may be seconds, and stays.
+func TestAnswerHeader(t *testing.T) {
+	for h, want := range map[string]string{"Language (s)": "Language(s)", "Director (s)": "Director(s)", "Box (es)": "Box(es)", "Film (original title)": "Film (original title)"} {
+		if got := answerHeader(h, false); got != want {
+			t.Errorf("answerHeader(%q) = %q, want %q", h, got, want)
+		}
+	}
+	if got := answerHeader("Time (s)", true); got != "Time (s)" {
+		t.Errorf("a time in seconds became %q", got)
+	}
+}
+
+// TestRenderDecimals: a figure is given with the decimals its row's
+// column writes ("2.0" of assists per game), a count of the same figure
+// elsewhere without them.
+func TestRenderDecimals(t *testing.T) {
+	es := map[uint32]*graph.Entity{
+		1: {ID: 1, Name: "Ada Smith", Key: "w:Ada Smith"},
+		2: {ID: 2, Name: "2", Key: "n:2"},
+	}
+	tr := &graph.Tree{Decimals: map[string]int{"has_apg": 1}}
+	tb := &table{keys: []uint32{1}, vars: []string{"GP", "APG"}, cells: [][][]uint32{{{2}, {2}}}}
+	rows := tb.render(es, texts{key: map[uint32]*graph.Tree{1: tr}, rels: []string{"has_gp", "has_apg"}})
+	if want := []string{"Ada Smith", "2", "2.0"}; !slices.Equal(rows[0], want) {
+		t.Errorf("row = %q, want %q", rows[0], want)
 	}
 }

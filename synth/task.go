@@ -262,14 +262,25 @@ func (tb *table) rows(g *graph.Store, tk *task.Task) ([][]string, error) {
 	for _, e := range es {
 		byID[e.ID] = e
 	}
-	return tb.render(byID, texts{all: shown, key: keyTree}), nil
+	return tb.render(byID, texts{all: shown, key: keyTree, rels: tb.rels(tk.Formalization)}), nil
 }
 
 // texts are what a task's trees write for its articles: a row's own
 // tree (the first named tree holding its key) first, then all of them.
 type texts struct {
-	all map[uint32]string
-	key map[uint32]*graph.Tree // key → its row's tree
+	all  map[uint32]string
+	key  map[uint32]*graph.Tree // key → its row's tree
+	rels []string               // the relation of each column after the key's
+}
+
+// decimal is figure name as the row's own tree writes it in column c
+// (graph.Tree.DecimalIn: "2.0").
+func (x texts) decimal(key uint32, c int, name string) (string, bool) {
+	t := x.key[key]
+	if t == nil || c >= len(x.rels) {
+		return "", false
+	}
+	return t.DecimalIn(x.rels[c], name)
 }
 
 func (x texts) of(key, id uint32) (string, bool) {
@@ -411,13 +422,18 @@ func (tb *table) render(es map[uint32]*graph.Entity, shown texts) [][]string {
 	for i, k := range tb.keys {
 		key = k
 		row := []string{name(k, false)}
-		for _, c := range tb.cells[i] {
+		for ci, c := range tb.cells[i] {
 			parts := make([]string, len(c))
 			seen := map[string]bool{}
 			full := false
 			for j, id := range c {
 				if len(c) == 1 {
 					parts[j] = name(id, false)
+					if e, ok := es[id]; ok && parts[j] == e.Name {
+						if d, ok := shown.decimal(k, ci, e.Name); ok {
+							parts[j] = d // "2.0" of a column of averages
+						}
+					}
 				} else {
 					parts[j] = plain(id)
 				}
@@ -593,14 +609,14 @@ func (s *synth) finish(ctx context.Context, d *draft, rng *rand.Rand, st *Stats)
 	if len(tb.keys) < 2 {
 		return nil, DropSmall, nil
 	}
-	rows, err := s.tableRows(tb, texts{all: s.shownOf(d, tb), key: s.keyTrees(d.trees, tb)})
+	rows, err := s.tableRows(tb, texts{all: s.shownOf(d, tb), key: s.keyTrees(d.trees, tb), rels: tb.rels(d.triples)})
 	if err != nil {
 		return nil, "", err
 	}
 	t := &task.Task{Variant: d.variant, Op: d.op, Formalization: d.triples, Expand: d.expand}
-	t.Answer.Columns = []string{d.keyHeader}
+	t.Answer.Columns = []string{answerHeader(d.keyHeader, false)}
 	for _, c := range d.cols {
-		t.Answer.Columns = append(t.Answer.Columns, c.header)
+		t.Answer.Columns = append(t.Answer.Columns, answerHeader(c.header, numeric(d.trees, c.rel)))
 	}
 	t.Answer.Rows = rows
 	for _, tr := range d.trees {
@@ -779,6 +795,15 @@ func (s *synth) factTree(trees []*graph.Tree, k uint32, rel string, v uint32) *g
 	return nil
 }
 
+// rels are the relations of tb's columns in the formalization ts.
+func (tb *table) rels(ts []task.Triple) []string {
+	out := make([]string, len(tb.vars))
+	for j, v := range tb.vars {
+		out[j] = relOfVar(ts, v)
+	}
+	return out
+}
+
 func relOfVar(ts []task.Triple, v string) string {
 	for _, t := range ts {
 		if t.S.Target && t.O.Var == v {
@@ -847,4 +872,18 @@ func containsWord(s, w string) bool {
 
 func isAlnum(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c >= 0x80
+}
+
+// answerHeader is a header as an answer's column: a plural's "(s)" the
+// OTT-QA release spaced off its word ("Language ( s )") is joined to it
+// again, as the article writes it ("Language(s)"). Over figures, "(s)"
+// may be a unit ("Time (s)": seconds), and stays.
+func answerHeader(h string, figures bool) string {
+	if figures {
+		return h
+	}
+	for _, p := range []string{" (s)", " (es)"} {
+		h = strings.ReplaceAll(h, p, p[1:])
+	}
+	return h
 }

@@ -1,0 +1,69 @@
+package ingest
+
+import (
+	"context"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/leaper-dev/leaper/graph"
+)
+
+// TestColumnDecimals: a column of averages written "2.0", "4.5" keeps its
+// decimals on the page, though 2 is also a count of games another column
+// writes "2": one entity, two forms, each its column's.
+func TestColumnDecimals(t *testing.T) {
+	g, err := graph.Open(t.TempDir(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Close()
+	b, err := g.NewBuilder()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tb := mk([]string{"Player", "GP", "APG", "Team"}, [][]string{
+		{"@Ada Smith", "2", "2.0", "@Berlin"},
+		{"@Bob Jones", "4", "4.5", "@Paris"},
+		{"@Cleo Brown", "7", "1.5", "@Oslo"},
+		{"@Dan White", "5", "2.5", "@Rome"},
+	})
+	clean := DefaultCleanOptions()
+	clean.MinRows = 3
+	tr, rej, err := b.AddPrepared(Prepare(tb, clean))
+	if err != nil || rej != nil {
+		t.Fatal(err, rej)
+	}
+	if err := b.Finalize(context.Background(), nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	var apg string
+	for _, c := range tr.Columns {
+		if c.Header == "APG" {
+			apg = c.Name
+		}
+	}
+	if want := map[string]int{apg: 1}; !reflect.DeepEqual(tr.Decimals, want) {
+		t.Errorf("Decimals = %v, want %v", tr.Decimals, want)
+	}
+	p, err := g.Page(tb.PageURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var text strings.Builder
+	for _, s := range p.Segments {
+		text.WriteString(s.Text + "\n")
+	}
+	if !strings.Contains(text.String(), "| Ada Smith | 2 | 2.0 |") {
+		t.Errorf("the page does not write Ada Smith's 2 games and 2.0 assists as the table does:\n%s", text.String())
+	}
+	if got, ok := tr.DecimalIn(apg, "2"); !ok || got != "2.0" {
+		t.Errorf("DecimalIn(APG, 2) = %q, %v", got, ok)
+	}
+	if _, ok := tr.DecimalIn(apg, "2.25"); ok {
+		t.Error("2.25 is not a figure the column writes with one decimal")
+	}
+}
