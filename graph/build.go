@@ -673,12 +673,37 @@ func (c cellTexts) vote(id uint32, name, surface string, codes bool) {
 	}
 	text := surface
 	switch {
-	case KeepsQualifier(name, surface):
+	case KeepsQualifier(name, surface) || shortQualified(name, surface):
 		text = name // "Al-Hilal ( Kadougli )": the table writes the title whole
 	case !Writes(name, text) && !(codes && tableCode(name, text)):
 		text = nameBefore(name, surface)
 	}
 	t.votes[text]++
+}
+
+// shortQualified reports whether surface tells the article titled name
+// from its namesakes by its disambiguator written short: "Albirex Niigata
+// (S)" linking Albirex Niigata FC (Singapore), beside the Japanese club.
+// The title answers whole, as KeepsQualifier's do; without its
+// parenthesis it would name the namesake.
+func shortQualified(name, surface string) bool {
+	i, j := strings.LastIndex(name, " ("), strings.LastIndex(surface, " (")
+	if i <= 0 || j <= 0 || !strings.HasSuffix(name, ")") || !strings.HasSuffix(strings.TrimSpace(surface), ")") {
+		return false
+	}
+	d := name[i+2 : len(name)-1]
+	p := strings.Trim(strings.TrimSpace(surface)[j+2:len(strings.TrimSpace(surface))-1], " .")
+	r, _ := utf8.DecodeRuneInString(d)
+	if p == "" || len(p) >= len(d) || !unicode.IsUpper(r) || !strings.HasPrefix(strings.ToLower(d), strings.ToLower(p)) {
+		return false
+	}
+	head := strings.Fields(NormText(name[:i]))
+	for _, w := range strings.Fields(NormText(surface[:j])) {
+		if !slices.Contains(head, w) {
+			return false
+		}
+	}
+	return true
 }
 
 // nameBefore is the name a cell writes before a parenthesis that gives

@@ -185,6 +185,31 @@ func TestShownCodes(t *testing.T) {
 
 // TestShownOneWay: an article written as two texts, one holding the
 // other, keeps its title: the more frequent would misname the other cells.
+// TestShortQualified: a cell that tells a club from its namesake by its
+// disambiguator written short ("Albirex Niigata (S)") shows the title
+// whole; another parenthesis does not.
+func TestShortQualified(t *testing.T) {
+	texts := cellTexts{}
+	texts.add(1, Value{Key: "w:a", Name: "Albirex Niigata FC (Singapore)", Type: TypeEntity, Surface: "Albirex Niigata (S)"}, "organization")
+	texts.add(2, Value{Key: "w:b", Name: "Tampines Rovers FC", Type: TypeEntity, Surface: "Tampines Rovers (S)"}, "organization")
+	if got := texts.shown(); got[1] != "Albirex Niigata FC (Singapore)" || got[2] == "Tampines Rovers (S)" {
+		t.Errorf("Shown = %v", got)
+	}
+	for _, c := range []struct {
+		name, surface string
+		want          bool
+	}{
+		{"Albirex Niigata FC (Singapore)", "Albirex Niigata ( S )", true},
+		{"Georgia (country)", "Georgia (c)", false},                  // a kind in lower case
+		{"Albirex Niigata FC (Singapore)", "Albirex (Japan)", false}, // another place
+		{"Albirex Niigata FC (Singapore)", "Cerezo (S)", false},      // another name
+	} {
+		if got := shortQualified(c.name, c.surface); got != c.want {
+			t.Errorf("shortQualified(%q, %q) = %v, want %v", c.name, c.surface, got, c.want)
+		}
+	}
+}
+
 func TestShownOneWay(t *testing.T) {
 	link := func(text string) Value {
 		return Value{Key: "w:Mitsubishi Lancer", Name: "Mitsubishi Lancer", Type: TypeEntity, Surface: text}

@@ -279,6 +279,7 @@ func rangeFilter(t *graph.Tree, c int, h string, vals []uint32, es map[uint32]*g
 		}
 		lo = len(nums)/4 + rng.IntN(max(1, len(nums)/2))
 		hi = len(nums) - 1
+		h = venueCapacity([]*graph.Tree{t}, h)
 		if pluralWord(h) {
 			phrase = " whose number of " + h + " is at least " + es[nums[lo].id].Name // "winners", "goals"
 		} else if pluralHead(h) {

@@ -273,6 +273,15 @@ func TestConceptSection(t *testing.T) {
 	}
 }
 
+// TestConceptColon: a caption's colon is written as a sentence writes it,
+// not spaced off as the crawl gives it.
+func TestConceptColon(t *testing.T) {
+	tr := &graph.Tree{PageTitle: "2008 Harlequins Rugby League season", Caption: "2008 Season Players : Current to Round 19"}
+	if got := concept(tr, false, "", rand.New(rand.NewPCG(1, 0))); strings.Contains(got, " : ") || !strings.Contains(got, "Players: Current") {
+		t.Errorf("concept = %q", got)
+	}
+}
+
 // TestConceptThe: a page whose title has its article is not read "the
 // The".
 func TestConceptThe(t *testing.T) {

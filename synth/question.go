@@ -462,7 +462,8 @@ func concept(t *graph.Tree, alone bool, many string, rng *rand.Rand) string {
 			return ""
 		})
 		p = strings.Trim(strings.Join(strings.Fields(p), " "), " ,;:-–")
-		p = strings.TrimPrefix(p, "of ") // "Table of important tributaries"
+		p = strings.ReplaceAll(p, " : ", ": ") // "2008 Season Players : Current to Round 19": the crawl's spacing
+		p = strings.TrimPrefix(p, "of ")       // "Table of important tributaries"
 		// "List of special cities" of "Special cities of Japan": the
 		// words after "List of" say which list
 		if l, ok := strings.CutPrefix(strings.ToLower(p), "list of "); ok && l != "" {
@@ -744,6 +745,7 @@ func colWords(cols []column, ts []*graph.Tree) []string {
 		if out[i] == "year" && datatype(ts, c.rel) == graph.TypeDate {
 			out[i] = "date" // "Year" over "July 5, 1941": the answer gives the date
 		}
+		out[i] = venueCapacity(ts, out[i])
 		if many, ok := countNouns[out[i]]; ok && numeric(ts, c.rel) {
 			out[i] = many // "Win", "Loss": a coach's wins and losses
 		}
@@ -755,6 +757,43 @@ func colWords(cols []column, ts []*graph.Tree) []string {
 		}
 	}
 	return out
+}
+
+// venueCapacity is w, a column's noun, as a question reads it of keys
+// that play somewhere: a team's "capacity" is its stadium's ("stadium
+// capacity"), where a column of ts names the venue and the keys are not
+// the venues themselves.
+func venueCapacity(ts []*graph.Tree, w string) string {
+	if !strings.EqualFold(w, "capacity") {
+		return w
+	}
+	for _, t := range ts {
+		if venueWords[lastWord(headerKey(t.KeyHeader))] {
+			return w
+		}
+	}
+	for _, t := range ts {
+		for _, c := range t.Columns {
+			if v := lastWord(headerKey(c.Header)); venueWords[v] || strings.HasPrefix(headerKey(c.Header), "stadium") {
+				if !venueWords[v] {
+					v = "stadium"
+				}
+				return v + " " + w
+			}
+		}
+	}
+	return w
+}
+
+// venueWords are the headers' last words that name where a team plays.
+var venueWords = map[string]bool{"stadium": true, "venue": true, "ground": true, "arena": true, "ballpark": true}
+
+func lastWord(s string) string {
+	f := strings.Fields(s)
+	if len(f) == 0 {
+		return ""
+	}
+	return f[len(f)-1]
 }
 
 // valueWords refines the nouns ws of cols by what the columns of the

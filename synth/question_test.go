@@ -277,3 +277,19 @@ func TestRenderDecimals(t *testing.T) {
 		t.Errorf("row = %q, want %q", rows[0], want)
 	}
 }
+
+// TestVenueCapacity: a team's capacity is its stadium's; a stadium's
+// own capacity, or one without a venue beside it, stays.
+func TestVenueCapacity(t *testing.T) {
+	team := &graph.Tree{KeyHeader: "Team", Columns: []graph.Column{{Header: "Home ground"}, {Header: "Capacity"}}}
+	venue := &graph.Tree{KeyHeader: "Stadium", Columns: []graph.Column{{Header: "City"}, {Header: "Capacity"}}}
+	ride := &graph.Tree{KeyHeader: "Ride", Columns: []graph.Column{{Header: "Park"}, {Header: "Capacity"}}}
+	for _, c := range []struct {
+		t    *graph.Tree
+		want string
+	}{{team, "ground capacity"}, {venue, "capacity"}, {ride, "capacity"}} {
+		if got := venueCapacity([]*graph.Tree{c.t}, "capacity"); got != c.want {
+			t.Errorf("%s: %q, want %q", c.t.KeyHeader, got, c.want)
+		}
+	}
+}
