@@ -807,10 +807,23 @@ func (a *Auditor) derive(t *task.Task, f *formal, named map[uint32]*graph.Tree, 
 		return beyond(k, rel)
 	}
 	for _, c := range f.consts {
+		var partial, names []string
 		for k := range keys {
-			if !a.matches(valuesOf(k, c.rel), c.consts) {
+			if vs := valuesOf(k, c.rel); !a.matches(vs, c.consts) {
+				if names == nil {
+					names = a.constNames(c.consts, named)
+				}
+				if a.namesAmong(vs, names, named) {
+					partial = append(partial, a.entity(k).Name)
+				}
 				delete(keys, k)
 			}
+		}
+		if len(partial) > 0 {
+			// "Music Box Winter Garden" of a play that moved: a reader
+			// counts it among the Music Box's.
+			sort.Strings(partial)
+			r.add(Unmatched, "%d keys' cells name %q among other things, neither that value nor another: %s", len(partial), strings.Join(c.consts, "; "), clip(partial))
 		}
 	}
 	for _, s := range f.sets {
@@ -926,6 +939,48 @@ func (a *Auditor) reverse(f *formal, named map[uint32]*graph.Tree, keys map[uint
 		sort.Strings(partial)
 		r.add(Unmatched, "%d keys' cells name the anchor's %q among other things, neither the same value nor another: %s", len(partial), a.header(f.pivot.rel), clip(partial))
 	}
+}
+
+// namesAmong reports whether a value of vs names one of names (a
+// filter's constants, constNames) as whole words among other words
+// ("Music Box Winter Garden" names "Music Box"), not as its negation
+// ("Not Nominated").
+func (a *Auditor) namesAmong(vs []uint32, names []string, named map[uint32]*graph.Tree) bool {
+	for _, v := range vs {
+		text := a.entity(v).Name
+		for _, id := range slices.Sorted(maps.Keys(named)) {
+			if s, ok := named[id].Shown[v]; ok {
+				text = s // "Reserves", not "Arsenal F.C. Reserves", beside "First team"
+				break
+			}
+		}
+		for _, c := range names {
+			if NamesAmong(text, c) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// constNames are the constants cs, the names of the entities they name
+// and what the named tables write for those ("Music Box Theatre", written
+// "Music Box"). Not every alias: "Panamá" of Panama City would find the
+// city in "Colón, Panama".
+func (a *Auditor) constNames(cs []string, named map[uint32]*graph.Tree) []string {
+	out := slices.Clone(cs)
+	for _, c := range cs {
+		for _, id := range a.resolveConst(c) {
+			out = append(out, a.entity(id).Name)
+			for _, t := range named {
+				if s, ok := t.Shown[id]; ok {
+					out = append(out, s)
+				}
+			}
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
 }
 
 // mentions reports whether a value of vs other than those of pv names

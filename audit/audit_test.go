@@ -533,6 +533,22 @@ func TestMentions(t *testing.T) {
 	}
 }
 
+func TestNamesAmong(t *testing.T) {
+	for _, c := range []struct {
+		text, value string
+		want        bool
+	}{
+		{"Music Box Winter Garden", "Music Box", true},
+		{"Not Nominated", "Nominated", false},
+		{"Non-League", "League", false},
+		{"Music Box", "Music Box", false}, // the value itself
+	} {
+		if got := audit.NamesAmong(c.text, c.value); got != c.want {
+			t.Errorf("NamesAmong(%q, %q) = %v, want %v", c.text, c.value, got, c.want)
+		}
+	}
+}
+
 func TestLists(t *testing.T) {
 	for _, c := range []struct {
 		text, name string

@@ -549,6 +549,16 @@ func Mentions(text, name string) bool {
 	return false
 }
 
+// NamesAmong reports whether a cell's text names a filter's value as
+// whole words among other words, as Mentions does ("Music Box Winter
+// Garden" names "Music Box": a play that moved), but not as its negation
+// ("Not Nominated" is no "Nominated").
+func NamesAmong(text, value string) bool {
+	return !negated.MatchString(text) && Mentions(text, value)
+}
+
+var negated = regexp.MustCompile(`(?i)^(not|non|no|un)[\s-]`)
+
 // Lists reports whether text lists name as one of several items:
 // "French, Hebrew" lists "French", while "Cleveland Heights, Ohio" does
 // not list "Cleveland". A name under three letters is not looked for.

@@ -2328,6 +2328,11 @@ func embeddedLink(text, title string) bool {
 			at = " " + ti + plural // "… sanctuary for bowhead whales" linking Bowhead whale
 		}
 	}
+	// "Music Box Winter Garden" linking Winter Garden Theatre: the venue
+	// by its name without its kind, beside another the cell names.
+	if f := strings.Fields(ti); !strings.Contains(t, at) && len(f) > 1 && venueKinds[f[len(f)-1]] {
+		at = " " + strings.Join(f[:len(f)-1], " ") + " "
+	}
 	if len(ti) < 3 || !strings.Contains(t, at) {
 		return false
 	}
@@ -2338,6 +2343,13 @@ func embeddedLink(text, title string) bool {
 		}
 	}
 	return false // "Republic of Ireland" linking Ireland: the state's long name
+}
+
+// venueKinds are the last words of a venue's title a cell may leave out
+// ("Winter Garden" for Winter Garden Theatre).
+var venueKinds = map[string]bool{
+	"theatre": true, "theater": true, "stadium": true, "arena": true, "hall": true, "centre": true, "center": true,
+	"auditorium": true, "coliseum": true, "ballpark": true,
 }
 
 // stateForm are the words of a state's long name around its short one.

@@ -829,6 +829,8 @@ func TestFlagAndYearLinks(t *testing.T) {
 		{"Great Britain", "United Kingdom", true},
 		{"Republic of Ireland", "Ireland", true},
 		{"Majority Caucus Chair", "Caucus", false},
+		{"Music Box Winter Garden", "Winter Garden Theatre", false}, // two theatres, the second linked
+		{"Winter Garden", "Winter Garden Theatre", true},
 		{"Niginganiq National Wildlife Area ( Isabella Bay ) . Specialized sanctuary for bowhead whales", "Bowhead whale", false},
 		{"Bowhead whales", "Bowhead whale", true},
 		{"Golden shower flower ( Cassia fistula Linn . )", "Cassia fistula", true}, // its Latin name, linked

@@ -820,7 +820,24 @@ func (s *synth) commonKeyNoun(t *graph.Tree, kn noun) bool {
 // a plain column (plainColumn), telling the keys apart (informative),
 // headed as other pages head such columns (commonHeader).
 func (s *synth) askable(t *graph.Tree, c int, keys []uint32) bool {
-	return s.plainColumn(t, c, keys) && s.informative(t, c, keys) && s.commonHeader(t, c)
+	return s.plainColumn(t, c, keys) && s.informative(t, c, keys) && s.commonHeader(t, c) && !sharedHead(t, c)
+}
+
+// sharedHead reports whether column c's header is a word two other
+// headers of t qualify ("Points" beside "Points defending", "Points won"
+// and "New points"): "their number of points" may mean any of them.
+func sharedHead(t *graph.Tree, c int) bool {
+	h := headerKey(t.Columns[c].Header)
+	if h == "" || strings.Contains(h, " ") {
+		return false
+	}
+	n := 0
+	for j, col := range t.Columns {
+		if j != c && slices.Contains(strings.Fields(headerKey(col.Header)), h) {
+			n++
+		}
+	}
+	return n >= 2
 }
 
 // informative reports whether column c of t gives the keys more than one

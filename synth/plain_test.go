@@ -274,11 +274,16 @@ func TestConceptSection(t *testing.T) {
 }
 
 // TestConceptColon: a caption's colon is written as a sentence writes it,
-// not spaced off as the crawl gives it.
+// not spaced off as the crawl gives it; a table's number and a footnote's
+// mark are left out.
 func TestConceptColon(t *testing.T) {
 	tr := &graph.Tree{PageTitle: "2008 Harlequins Rugby League season", Caption: "2008 Season Players : Current to Round 19"}
 	if got := concept(tr, false, "", rand.New(rand.NewPCG(1, 0))); strings.Contains(got, " : ") || !strings.Contains(got, "Players: Current") {
 		t.Errorf("concept = %q", got)
+	}
+	tr = &graph.Tree{PageTitle: "Australian Dung Beetle Project", Caption: "Table 1: Species of introduced dung beetle that have established in Australia§"}
+	if got := concept(tr, false, "", rand.New(rand.NewPCG(1, 0))); strings.Contains(got, "1:") || strings.Contains(got, "§") {
+		t.Errorf("concept = %q keeps the table's number or mark", got)
 	}
 }
 
@@ -814,5 +819,18 @@ func TestPlainColumnTerms(t *testing.T) {
 	}
 	if !s.plainColumn(tree("Term"), 0, keys) {
 		t.Error("terms not asked as the term")
+	}
+}
+
+// TestSharedHead: "Points" beside three other points columns is not
+// asked; "Goals" beside one "Goals per game" is.
+func TestSharedHead(t *testing.T) {
+	tr := &graph.Tree{Columns: []graph.Column{{Header: "Points"}, {Header: "Points defending"}, {Header: "Points won"}, {Header: "New points"}, {Header: "Status"}}}
+	if !sharedHead(tr, 0) || sharedHead(tr, 1) || sharedHead(tr, 4) {
+		t.Error("only the bare \"Points\" is ambiguous")
+	}
+	tr = &graph.Tree{Columns: []graph.Column{{Header: "Goals"}, {Header: "Goals per game"}}}
+	if sharedHead(tr, 0) {
+		t.Error("one qualified column leaves \"Goals\" clear")
 	}
 }

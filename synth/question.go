@@ -48,6 +48,21 @@ func domainNoun(t *graph.Tree) (noun, bool) {
 	return n, true
 }
 
+// genericKey reports whether t's key header names no kind of thing:
+// "Name", "Title"; "Name on the Register", "Title (English)" (a name is no
+// noun for what it names); "English title", "Official name" (the thing
+// named is not said).
+func genericKey(t *graph.Tree) bool {
+	h := words(t.KeyHeader)
+	lh := strings.ToLower(h)
+	if namedThing.MatchString(lh) || nameOf.MatchString(lh) {
+		return false
+	}
+	named := strings.HasPrefix(lh, "name ") || strings.HasPrefix(lh, "title ") ||
+		strings.HasSuffix(lh, " title") || strings.HasSuffix(lh, " name")
+	return genericKeys[lh] || named || len(h) > 30
+}
+
 // keyNoun names the keys of a tree from its key header, or its domain when
 // the header is generic.
 func keyNoun(t *graph.Tree) noun {
@@ -61,12 +76,7 @@ func keyNoun(t *graph.Tree) noun {
 	if m := nameOf.FindStringSubmatch(lh); m != nil {
 		return noun{m[1], plural(m[1])}
 	}
-	// "Name on the Register", "Title (English)": a name is no noun for
-	// what it names.
-	// "English title", "Official name": the thing named is not said.
-	named := strings.HasPrefix(lh, "name ") || strings.HasPrefix(lh, "title ") ||
-		strings.HasSuffix(lh, " title") || strings.HasSuffix(lh, " name")
-	if genericKeys[lh] || named || len(h) > 30 {
+	if genericKey(t) {
 		// The table's own title first ("Contestants" of a list of
 		// episodes), then what a list page lists ("List of newspapers in
 		// Spain": newspapers, more than "works" says), then the domain.
@@ -463,7 +473,10 @@ func concept(t *graph.Tree, alone bool, many string, rng *rand.Rand) string {
 		})
 		p = strings.Trim(strings.Join(strings.Fields(p), " "), " ,;:-–")
 		p = strings.ReplaceAll(p, " : ", ": ") // "2008 Season Players : Current to Round 19": the crawl's spacing
-		p = strings.TrimPrefix(p, "of ")       // "Table of important tributaries"
+		// "Table 1: Species of … in Australia§": its number and its
+		// footnote's mark are the article's layout, no name of the list.
+		p = strings.TrimRight(tableNumber.ReplaceAllString(p, ""), "§†‡* ")
+		p = strings.TrimPrefix(p, "of ") // "Table of important tributaries"
 		// "List of special cities" of "Special cities of Japan": the
 		// words after "List of" say which list
 		if l, ok := strings.CutPrefix(strings.ToLower(p), "list of "); ok && l != "" {
@@ -575,6 +588,10 @@ func concept(t *graph.Tree, alone bool, many string, rng *rand.Rand) string {
 	}
 }
 
+// tableNumber matches the number a caption's table had before its "Table"
+// was taken out ("1: Species of …").
+var tableNumber = regexp.MustCompile(`^\d+(\.\d+)?\s*[:.]\s+`)
+
 // leadersList matches a section naming a list of leaders ("Most tries",
 // "All-time leaders", "Top scorers").
 var leadersList = regexp.MustCompile(`(?i)^(most|top|leading|all-time leaders|career leaders|leaders)\b`)
@@ -623,6 +640,8 @@ func nounBefore(sub string) bool {
 		return false
 	case "television", "film", "films", "radio", "theatre", "theater", "stage":
 		return false // "the television of Athena Chu": a medium her works are in, no part of her
+	case "appearances":
+		return false // "Which players appear in the appearances of …": the section's name, in parentheses
 	}
 	return true
 }

@@ -200,6 +200,7 @@ func TestNounBefore(t *testing.T) {
 		"film":            false,
 		"notable":         false,
 		"players by club": false,
+		"appearances":     false, // not "the players who appear in the appearances of …"
 	} {
 		if got := nounBefore(sub); got != want {
 			t.Errorf("nounBefore(%q) = %v, want %v", sub, got, want)
@@ -291,5 +292,19 @@ func TestVenueCapacity(t *testing.T) {
 		if got := venueCapacity([]*graph.Tree{c.t}, "capacity"); got != c.want {
 			t.Errorf("%s: %q, want %q", c.t.KeyHeader, got, c.want)
 		}
+	}
+}
+
+// TestUnionNoun: keys of a theme's trees, one headed "Title", are named by
+// the noun the others' headers give.
+func TestUnionNoun(t *testing.T) {
+	tree := func(h string) *graph.Tree {
+		return &graph.Tree{KeyHeader: h, KeyDatatype: graph.TypeEntity, KeyDomain: graph.Domain(h, graph.TypeEntity)}
+	}
+	if got := unionNoun([]*graph.Tree{tree("Title"), tree("Film title used in nomination"), tree("Film title used in nomination")}); got.many != "films" {
+		t.Errorf("unionNoun = %v, want films", got)
+	}
+	if got := unionNoun([]*graph.Tree{tree("Title"), tree("Film title used in nomination"), tree("Album")}); got.many == "films" || got.many == "albums" {
+		t.Errorf("unionNoun = %v: the headers disagree", got)
 	}
 }

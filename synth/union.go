@@ -541,18 +541,33 @@ func (s *synth) baseTrees(base []int) []*graph.Tree {
 }
 
 // unionNoun names keys of several trees: the first tree's noun when the
-// others agree, else the domain's.
+// others agree; else the one noun the trees whose key header names a
+// kind agree on ("Film title used in nomination" beside "Title": films,
+// the theme's); else the domain's.
 func unionNoun(ts []*graph.Tree) noun {
 	n := keyNoun(ts[0])
-	for _, t := range ts[1:] {
-		if keyNoun(t) != n {
-			if dn, ok := domainNoun(ts[0]); ok {
-				return dn
-			}
-			return noun{"entry", "entries"}
+	if !slices.ContainsFunc(ts[1:], func(t *graph.Tree) bool { return keyNoun(t) != n }) {
+		return n
+	}
+	var named noun
+	for _, t := range ts {
+		if genericKey(t) {
+			continue
+		}
+		if kn := keyNoun(t); named.one == "" {
+			named = kn
+		} else if kn != named {
+			named = noun{}
+			break
 		}
 	}
-	return n
+	if named.one != "" {
+		return named
+	}
+	if dn, ok := domainNoun(ts[0]); ok {
+		return dn
+	}
+	return noun{"entry", "entries"}
 }
 
 // mergedTree is a tree with ts[0]'s columns and the rows of every tree of
