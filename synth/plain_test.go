@@ -285,6 +285,10 @@ func TestConceptColon(t *testing.T) {
 	if got := concept(tr, false, "", rand.New(rand.NewPCG(1, 0))); strings.Contains(got, "1:") || strings.Contains(got, "§") {
 		t.Errorf("concept = %q keeps the table's number or mark", got)
 	}
+	tr = &graph.Tree{PageTitle: "Dorado Group", Caption: "Members (with strikeouts for ones dropped by Maia et al. in 1989)"}
+	if got := concept(tr, false, "", rand.New(rand.NewPCG(1, 0))); strings.Contains(got, "strikeouts") || !strings.Contains(strings.ToLower(got), "members") {
+		t.Errorf("concept = %q keeps the caption's note on its layout", got)
+	}
 }
 
 // TestConceptThe: a page whose title has its article is not read "the

@@ -476,7 +476,8 @@ func concept(t *graph.Tree, alone bool, many string, rng *rand.Rand) string {
 		// "Table 1: Species of … in Australia§": its number and its
 		// footnote's mark are the article's layout, no name of the list.
 		p = strings.TrimRight(tableNumber.ReplaceAllString(p, ""), "§†‡* ")
-		p = strings.TrimPrefix(p, "of ") // "Table of important tributaries"
+		p = strings.TrimSpace(layoutNote.ReplaceAllString(p, "")) // "(with strikeouts for ones dropped by …)"
+		p = strings.TrimPrefix(p, "of ")                          // "Table of important tributaries"
 		// "List of special cities" of "Special cities of Japan": the
 		// words after "List of" say which list
 		if l, ok := strings.CutPrefix(strings.ToLower(p), "list of "); ok && l != "" {
@@ -587,6 +588,11 @@ func concept(t *graph.Tree, alone bool, many string, rng *rand.Rand) string {
 		return page + " (" + sub + ")"
 	}
 }
+
+// layoutNote matches a caption's parenthesis about how the table marks
+// its rows ("(with strikeouts for ones dropped by Maia et al. in 1989)",
+// "(in bold: current)"), no part of what it lists.
+var layoutNote = regexp.MustCompile(`(?i)\s*\([^()]*\b(strikeouts?|struck|bold|italics?|shaded|shading|highlighted|asterisks?)\b[^()]*\)`)
 
 // tableNumber matches the number a caption's table had before its "Table"
 // was taken out ("1: Species of …").
@@ -1051,11 +1057,14 @@ var differenceTemplates = []string{
 	"Find every {one} recorded in {a} that does not appear in {rest}, and report each one's {cols}.",
 }
 
+// reverseTemplates ask for the keys sharing the anchor's pivot, the anchor
+// among them (readers asked whether "share its result" counts it), and
+// say "that player's", not "its", of a person.
 var reverseTemplates = []string{
-	"There is {a_one} in {sets} whose {clues}. Which {many} in any of them share its {pivot}? Give each one's {cols}.",
-	"Identify the {one} of {sets} whose {clues}; then list every {one} of those sets with the same {pivot}, with their {cols}.",
-	"Which {many} recorded in {sets} have the same {pivot} as the {one} whose {clues}? For each, report the {cols}.",
-	"Start from the {one} among {sets} whose {clues}. Find all {many} of those sets with the same {pivot}, and give their {cols}.",
+	"There is {a_one} in {sets} whose {clues}. Which {many} listed there share that {one}'s {pivot}, that {one} included? Give each one's {cols}.",
+	"Identify the {one} in {sets} whose {clues}; then list every {one} listed there with the same {pivot}, that {one} included, with their {cols}.",
+	"Which {many} recorded in {sets} have the same {pivot} as the {one} whose {clues}, that {one} included? For each, report the {cols}.",
+	"Start from the {one} in {sets} whose {clues}. Find all {many} listed there with the same {pivot}, that {one} included, and give their {cols}.",
 }
 
 // article is "an" before a vowel sound's letter, else "a".

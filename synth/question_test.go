@@ -308,3 +308,36 @@ func TestUnionNoun(t *testing.T) {
 		t.Errorf("unionNoun = %v: the headers disagree", got)
 	}
 }
+
+// TestDoubleStop: a value ending in a stop at the end of a sentence is
+// not followed by a second; an ellipsis stays.
+func TestDoubleStop(t *testing.T) {
+	for in, want := range map[string]string{
+		"Which players whose hometown is New York, NY, U.S.. For each": "Which players whose hometown is New York, NY, U.S. For each",
+		"whose hometown is U.S..":                                      "whose hometown is U.S.",
+		"Wait... what":                                                 "Wait... what",
+	} {
+		if got := doubleStop.ReplaceAllString(in, "$1.$2"); got != want {
+			t.Errorf("%q: %q, want %q", in, got, want)
+		}
+	}
+}
+
+// TestThemeLists: several list pages are "the lists of …"; a section
+// their titles already say is left out where each is its page's only
+// table, and kept where a page has others.
+func TestThemeLists(t *testing.T) {
+	ts := []*graph.Tree{
+		{PageTitle: "List of Afghan submissions for the Academy Award for Best International Feature Film", Section: "Submissions"},
+		{PageTitle: "List of Australian submissions for the Academy Award for Best International Feature Film", Section: "Submissions"},
+	}
+	yes := func(*graph.Tree) bool { return true }
+	no := func(*graph.Tree) bool { return false }
+	want := "the lists of Afghan or Australian submissions for the Academy Award for Best International Feature Film"
+	if got, ok := themePhrase(ts, orList, yes); !ok || got != want {
+		t.Errorf("alone: %q, want %q", got, want)
+	}
+	if got, _ := themePhrase(ts, orList, no); got != want+" (submissions)" {
+		t.Errorf("beside other tables: %q", got)
+	}
+}

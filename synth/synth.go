@@ -338,6 +338,8 @@ type synth struct {
 	// (headerKey): a header many pages use is a name people give
 	// that attribute.
 	headerPages map[string]int
+	// pageTrees caches the number of trees of a page (alonePage).
+	pageTrees map[string]int
 	// misprints caches misprinted by tree and column; plainCols
 	// plainColumn of a tree's every row (plainPivot).
 	misprints, plainCols map[[2]uint32]bool

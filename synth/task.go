@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -642,7 +643,7 @@ func (s *synth) finish(ctx context.Context, d *draft, rng *rand.Rand, st *Stats)
 		}
 		t.Answer.Aggregate = &a
 	}
-	t.Question = d.render(d.question)
+	t.Question = doubleStop.ReplaceAllString(d.render(d.question), "$1.$2")
 	if s.leaks(d, t.Question, t.Targets) {
 		return nil, DropLeak, nil
 	}
@@ -887,3 +888,7 @@ func answerHeader(h string, figures bool) string {
 	}
 	return h
 }
+
+// doubleStop matches a value's closing stop before the sentence's own
+// ("whose hometown is New York, NY, U.S.."), not an ellipsis.
+var doubleStop = regexp.MustCompile(`([^.])\.\.(\s|$)`)

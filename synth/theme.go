@@ -141,7 +141,11 @@ func pages(s *synth, ix []int) int {
 // theirs ("the National Register of Historic Places listings in Wayne
 // County, Michigan or Alger County, Michigan"), with the shared section.
 // join is list or orList. ok is false when the titles share no theme.
-func themePhrase(ts []*graph.Tree, join func([]string) string) (string, bool) {
+//
+// The shared section is left out where its words are all the titles'
+// ("Submissions" of the lists of submissions for an Academy Award) and
+// alone reports that each tree is its page's only table.
+func themePhrase(ts []*graph.Tree, join func([]string) string, alone func(*graph.Tree) bool) (string, bool) {
 	var labels []string
 	seen := map[string]bool{}
 	add := func(l string) {
@@ -184,7 +188,9 @@ func themePhrase(ts []*graph.Tree, join func([]string) string) (string, bool) {
 		}
 		phrase = pre + join(labels) + suf
 	}
-	if strings.HasPrefix(phrase, "List of ") || strings.HasPrefix(phrase, "Lists of ") {
+	if strings.HasPrefix(phrase, "List of ") && len(labels) > 1 {
+		phrase = "the lists" + phrase[len("List"):] // "the lists of Afghan, … or South African submissions"
+	} else if strings.HasPrefix(phrase, "List of ") || strings.HasPrefix(phrase, "Lists of ") {
 		phrase = "the l" + phrase[1:]
 	} else {
 		phrase = "the " + phrase
@@ -195,7 +201,8 @@ func themePhrase(ts []*graph.Tree, join func([]string) string) (string, bool) {
 	}
 	sec = strings.Trim(strings.Join(strings.Fields(tableWord.ReplaceAllString(strings.ReplaceAll(sec, "|", ", "), "")), " "), " ,;:-–")
 	sec = strings.ReplaceAll(sec, " ,", ",")
-	if sec != "" && !strings.EqualFold(sec, ts[0].PageTitle) {
+	said := wordsWithin(sec, ts[0].PageTitle) && !slices.ContainsFunc(ts, func(t *graph.Tree) bool { return !alone(t) })
+	if sec != "" && !strings.EqualFold(sec, ts[0].PageTitle) && !said {
 		phrase += " (" + lowerFirst(sec) + ")"
 	}
 	return phrase, true
@@ -212,4 +219,21 @@ func leadNum(s string) int {
 		n = n*10 + int(r-'0')
 	}
 	return n
+}
+
+// alonePage reports whether t is the only tree of its page.
+func (s *synth) alonePage(t *graph.Tree) bool {
+	n, ok := s.pageTrees[t.PageURL]
+	if !ok {
+		ids, err := s.g.TreesOfPage(t.PageURL)
+		if err != nil {
+			return false
+		}
+		if s.pageTrees == nil {
+			s.pageTrees = map[string]int{}
+		}
+		n = len(ids)
+		s.pageTrees[t.PageURL] = n
+	}
+	return n <= 1
 }

@@ -690,12 +690,12 @@ func (s *synth) union(ctx context.Context, group []int, rng *rand.Rand) (*draft,
 	// The trees are named by their theme, never listed page by page.
 	descs := make([]string, len(ts))
 	for i, t := range ts {
-		descs[i], _ = themePhrase([]*graph.Tree{t}, list)
+		descs[i], _ = themePhrase([]*graph.Tree{t}, list, s.alonePage)
 	}
-	anyOf, ok1 := themePhrase(ts, orList)
-	allSets, ok2 := themePhrase(ts, list)
-	restOr, ok3 := themePhrase(ts[1:], orList)
-	restAll, ok4 := themePhrase(ts[1:], list)
+	anyOf, ok1 := themePhrase(ts, orList, s.alonePage)
+	allSets, ok2 := themePhrase(ts, list, s.alonePage)
+	restOr, ok3 := themePhrase(ts[1:], orList, s.alonePage)
+	restAll, ok4 := themePhrase(ts[1:], list, s.alonePage)
 	if !ok1 || !ok2 || !ok3 || !ok4 {
 		return nil, DropNoTheme, nil
 	}
@@ -1156,7 +1156,7 @@ func (s *synth) reverseDraft(ctx context.Context, ts []*graph.Tree, base []int, 
 		}
 	}
 	d.triples = append(d.triples, colTriples(d.cols)...)
-	sets, ok := themePhrase(ts, orList)
+	sets, ok := themePhrase(ts, orList, s.alonePage)
 	if !ok {
 		return nil, DropNoTheme, nil
 	}
