@@ -1201,7 +1201,7 @@ func (a *Auditor) oneThing(keys map[uint32]bool, r *Report) {
 		// Two articles Wikipedia tells apart by a disambiguator ("First
 		// Presbyterian Church (Talladega, Alabama)") are two things even
 		// when both tables show the same text: only their names count.
-		if disambig.FindStringSubmatch(e.Name) == nil {
+		if !hasDisambig(e.Name) {
 			names = append(names, e.Aliases...)
 		}
 		for _, n := range names {
@@ -1209,7 +1209,7 @@ func (a *Auditor) oneThing(keys map[uint32]bool, r *Report) {
 			if f == "" {
 				continue
 			}
-			if o, ok := by[f]; ok && o != k && (n == e.Name || disambig.FindStringSubmatch(a.entity(o).Name) == nil) {
+			if o, ok := by[f]; ok && o != k && (n == e.Name || !hasDisambig(a.entity(o).Name)) {
 				if r.count(Unmatched) < maxFindings {
 					r.add(Unmatched, "%q and %q are one thing (both %q): the answer counts it twice", a.entity(o).Name, e.Name, n)
 				}
@@ -1219,6 +1219,10 @@ func (a *Auditor) oneThing(keys map[uint32]bool, r *Report) {
 		}
 	}
 }
+
+// hasDisambig reports whether name ends in a parenthesis (disambig), the
+// suffix tested first: most names have none.
+func hasDisambig(name string) bool { return strings.HasSuffix(name, ")") && disambig.MatchString(name) }
 
 // cellNames are a derived row's values, per column, as sorted distinct
 // NameKeys.

@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"unicode"
 
 	"github.com/leaper-dev/leaper/graph"
@@ -359,7 +360,35 @@ func IsOccasion(name string) bool { return editionRe.MatchString(name) }
 
 // Editions returns where a title numbers an edition (years, seasons,
 // ordinals), as [start, end) pairs: what a theme of editions varies in.
-func Editions(title string) [][]int { return editionRe.FindAllStringIndex(title, -1) }
+// A title's editions are asked of it again and again (each union drawn
+// names its trees' themes), so they are kept; callers do not change them.
+func Editions(title string) [][]int {
+	if e, ok := editionsOf.Load(title); ok {
+		return e.([][]int)
+	}
+	e := editionRe.FindAllStringIndex(title, -1)
+	editionsOf.Store(title, e)
+	return e
+}
+
+var editionsOf sync.Map // title → [][]int
+
+// withoutEditions is title with each edition (Editions) a space.
+func withoutEditions(title string) string {
+	locs := Editions(title)
+	if len(locs) == 0 {
+		return title
+	}
+	var b strings.Builder
+	at := 0
+	for _, l := range locs {
+		b.WriteString(title[at:l[0]])
+		b.WriteByte(' ')
+		at = l[1]
+	}
+	b.WriteString(title[at:])
+	return b.String()
+}
 
 // Theme is what the page titles of a union have in common: each title with
 // its edition numbers (years, seasons, ordinals) taken out, and then the
@@ -374,7 +403,7 @@ func Theme(titles []string) (fixed string, ok bool) {
 	}
 	stems := make([]string, len(titles))
 	for i, t := range titles {
-		stems[i] = squeeze(editionRe.ReplaceAllString(t, " "))
+		stems[i] = squeeze(withoutEditions(t))
 	}
 	pre, suf := Affixes(stems)
 	same := true
@@ -489,6 +518,9 @@ func Plain(name string, article bool) string {
 		if b, ok := Disambiguated(name); ok {
 			return b
 		}
+	}
+	if !strings.Contains(name, "(#") {
+		return name // no reference number: the regexp need not scan the name
 	}
 	if m := refNumber.FindStringIndex(name); m != nil && m[0] > 0 {
 		return name[:m[0]]

@@ -86,3 +86,16 @@ func TestTellsApart(t *testing.T) {
 		}
 	}
 }
+
+// TestWithoutEditions: the kept editions cut a title as the regexp's own
+// replacement does.
+func TestWithoutEditions(t *testing.T) {
+	for _, title := range []string{"1962 International Cross Country Championships", "2011–12 Premier League", "List of 30th Academy Awards", "Kibi Line", "1955 NFL Draft, 1969 season"} {
+		want := editionRe.ReplaceAllString(title, " ")
+		for range 2 { // the second from the kept editions
+			if got := withoutEditions(title); got != want {
+				t.Errorf("withoutEditions(%q) = %q, want %q", title, got, want)
+			}
+		}
+	}
+}

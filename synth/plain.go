@@ -1176,7 +1176,7 @@ func (s *synth) uniqueByText(ts []*graph.Tree, space *roaring.Bitmap, anchor uin
 	for i, f := range clues {
 		want[i] = map[string]bool{}
 		for _, t := range s.texts(ts, f.v) {
-			want[i][clueText(t)] = true
+			want[i][s.clue(t)] = true
 		}
 	}
 	it := space.Iterator()
@@ -1199,7 +1199,7 @@ func (s *synth) uniqueByText(ts []*graph.Tree, space *roaring.Bitmap, anchor uin
 			for _, v := range vs {
 				for _, t := range s.texts(ts, v) {
 					for _, part := range listItems(t) {
-						hit = hit || want[i][clueText(part)]
+						hit = hit || want[i][s.clue(part)]
 					}
 				}
 			}
@@ -1254,6 +1254,19 @@ var slashPair = regexp.MustCompile(`^(\S+)/(\S+)\s+(.+)$`)
 // trailing parenthesis ("Regina Pats (WHL)"), British and American
 // spellings alike ("Defense", "Center"), and a goalie by any of its
 // names ("Goaltender", "Goalkeeper").
+// clue is clueText(v), computed once per text.
+func (s *synth) clue(v string) string {
+	if c, ok := s.clueTexts[v]; ok {
+		return c
+	}
+	if s.clueTexts == nil {
+		s.clueTexts = map[string]string{}
+	}
+	c := clueText(v)
+	s.clueTexts[v] = c
+	return c
+}
+
 func clueText(v string) string {
 	if i := strings.LastIndex(v, " ("); i > 0 && strings.HasSuffix(v, ")") {
 		v = v[:i]
@@ -1369,16 +1382,16 @@ func (s *synth) typoClue(space *roaring.Bitmap, f clueFact) (bool, error) {
 // reader counts with it.
 func (s *synth) writtenAlike(t *graph.Tree, vals []uint32, v uint32) bool {
 	k := audit.NameKey(s.shownText(t, v))
-	forms := map[string]bool{clueText(s.shownText(t, v)): true}
+	forms := map[string]bool{s.clue(s.shownText(t, v)): true}
 	if es, err := s.entities([]uint32{v}); err == nil && es[v] != nil {
-		forms[clueText(es[v].Name)] = true
+		forms[s.clue(es[v].Name)] = true
 		for _, a := range es[v].Aliases {
-			forms[clueText(a)] = true
+			forms[s.clue(a)] = true
 		}
 	}
 	return slices.ContainsFunc(vals, func(o uint32) bool {
 		sh := s.shownText(t, o)
-		return o != v && (audit.NameKey(sh) == k || forms[clueText(sh)])
+		return o != v && (audit.NameKey(sh) == k || forms[s.clue(sh)])
 	})
 }
 
@@ -1391,8 +1404,8 @@ func (s *synth) listedIn(t *graph.Tree, c int, keys []uint32, v uint32) bool {
 	want := map[string]bool{}
 	var parts [][]string // a list's items ("E-Swift, King Tee")
 	for _, x := range s.texts([]*graph.Tree{t}, v) {
-		want[clueText(x)] = true
-		want[clueText(strings.TrimSuffix(x, " language"))] = true
+		want[s.clue(x)] = true
+		want[s.clue(strings.TrimSuffix(x, " language"))] = true
 		if items := listItems(x); len(items) > 2 {
 			parts = append(parts, items[1:])
 		}
@@ -1412,7 +1425,7 @@ func (s *synth) listedIn(t *graph.Tree, c int, keys []uint32, v uint32) bool {
 			for _, x := range s.texts([]*graph.Tree{t}, o) {
 				items := listItems(x)
 				for _, it := range items[1:] {
-					if want[clueText(it)] {
+					if want[s.clue(it)] {
 						return true
 					}
 				}

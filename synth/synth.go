@@ -338,6 +338,9 @@ type synth struct {
 	// (headerKey): a header many pages use is a name people give
 	// that attribute.
 	headerPages map[string]int
+	// clueTexts caches clueText, which the column walks ask of the same
+	// texts again and again.
+	clueTexts map[string]string
 	// pageTrees caches the number of trees of a page (alonePage).
 	pageTrees map[string]int
 	// misprints caches misprinted by tree and column; plainCols
