@@ -291,6 +291,27 @@ func TestConceptColon(t *testing.T) {
 	}
 }
 
+// TestConceptNamedCaption: a caption that names its page reads as a noun
+// phrase ("the cities within … Central Asia"), and one that restates the
+// keys' noun ("Winners of the Florida Derby …") gives way to what they
+// are of.
+func TestConceptNamedCaption(t *testing.T) {
+	tr := &graph.Tree{PageTitle: "Central Asia", Caption: "Cities within the regular definition of Central Asia and Afghanistan"}
+	if got := concept(tr, true, "cities", rand.New(rand.NewPCG(1, 0))); got != "the cities within the regular definition of Central Asia and Afghanistan" {
+		t.Errorf("concept = %q", got)
+	}
+	tr = &graph.Tree{PageTitle: "Florida Derby", Caption: "Winners of the Florida Derby since 1952"}
+	if got := concept(tr, true, "winners", rand.New(rand.NewPCG(1, 0))); got != "the Florida Derby since 1952" {
+		t.Errorf("concept = %q", got)
+	}
+	if got := namedRoot("Teams in the Chinese Volleyball Super League (2018–2019)", "teams", []string{"Men's Super League"}); got != "the Chinese Volleyball Super League (2018–2019) (Men's Super League)" {
+		t.Errorf("namedRoot = %q", got)
+	}
+	if got := namedRoot("Kansas City Royals roster", "players", nil); got != "the Kansas City Royals roster" {
+		t.Errorf("namedRoot = %q: a name's first word is no common noun", got)
+	}
+}
+
 // TestConceptThe: a page whose title has its article is not read "the
 // The".
 func TestConceptThe(t *testing.T) {

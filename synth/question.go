@@ -531,10 +531,7 @@ func concept(t *graph.Tree, alone bool, many string, rng *rand.Rand) string {
 	parts, orig = narrowest(parts, orig)
 	sub = strings.Join(parts, ", ")
 	if named != "" {
-		if len(orig) == 0 {
-			return the(named)
-		}
-		return the(named) + " (" + strings.Join(orig, ", ") + ")"
+		return namedRoot(named, many, orig)
 	}
 	if isList {
 		page = "the list of " + page
@@ -597,6 +594,31 @@ var layoutNote = regexp.MustCompile(`(?i)\s*\([^()]*\b(strikeouts?|struck|bold|i
 // tableNumber matches the number a caption's table had before its "Table"
 // was taken out ("1: Species of …").
 var tableNumber = regexp.MustCompile(`^\d+(\.\d+)?\s*[:.]\s+`)
+
+// namedRoot is the set a caption names that names its page too: as a noun
+// phrase ("the cities within the regular definition of Central Asia"), or,
+// where it restates the keys' noun ("Winners of the Florida Derby since
+// 1952", "Teams in the Chinese Volleyball Super League"), what they are
+// of: "every winner of the Florida Derby since 1952", not "of the winners
+// of". orig are the sections after it.
+func namedRoot(named, many string, orig []string) string {
+	fs := strings.Fields(named)
+	if w := strings.ToLower(fs[0]); (commonSections[w] || pluralWord(w)) && !strings.ContainsFunc(fs[0][1:], unicode.IsUpper) &&
+		len(fs) > 1 && !strings.ContainsFunc(fs[1][:1], unicode.IsUpper) {
+		named = strings.ToLower(fs[0][:1]) + named[1:]
+	}
+	root := the(named)
+	if len(fs) > 2 && many != "" && strings.EqualFold(fs[0], many) && (fs[1] == "of" || fs[1] == "in") {
+		root = strings.Join(fs[2:], " ")
+		if !strings.HasPrefix(root, "the ") {
+			root = the(root)
+		}
+	}
+	if len(orig) == 0 {
+		return root
+	}
+	return root + " (" + strings.Join(orig, ", ") + ")"
+}
 
 // leadersList matches a section naming a list of leaders ("Most tries",
 // "All-time leaders", "Top scorers").
@@ -1062,7 +1084,7 @@ var differenceTemplates = []string{
 // say "that player's", not "its", of a person.
 var reverseTemplates = []string{
 	"There is {a_one} in {sets} whose {clues}. Which {many} listed there share that {one}'s {pivot}, that {one} included? Give each one's {cols}.",
-	"Identify the {one} in {sets} whose {clues}; then list every {one} listed there with the same {pivot}, that {one} included, with their {cols}.",
+	"Identify the {one} in {sets} whose {clues}; then list every {one} listed there that has the same {pivot}, that {one} included, and give their {cols}.",
 	"Which {many} recorded in {sets} have the same {pivot} as the {one} whose {clues}, that {one} included? For each, report the {cols}.",
 	"Start from the {one} in {sets} whose {clues}. Find all {many} listed there with the same {pivot}, that {one} included, and give their {cols}.",
 }
