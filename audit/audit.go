@@ -458,9 +458,10 @@ func (a *Auditor) nameKey(cell string, want func(string) bool) string {
 	if want(n) {
 		return n
 	}
-	// "2.0" of a column of averages (graph.Tree.DecimalIn): the figure 2.
-	if x, err := strconv.ParseFloat(cell, 64); err == nil && strings.Contains(cell, ".") && strings.HasSuffix(cell, "0") {
-		if short := NameKey(strconv.FormatFloat(x, 'f', -1, 64)); want(short) {
+	// "2.0" of a column of averages, "78,040" of a column of attendances
+	// (graph.Tree.FigureIn): the figures 2 and 78040.
+	if f, ok := graph.FigureName(cell); ok && f != cell {
+		if short := NameKey(f); want(short) {
 			return short
 		}
 	}

@@ -320,6 +320,12 @@ func (b *Builder) AddPrepared(p *Prepared) (*Tree, *Reject, error) {
 			}
 			tr.Decimals[tr.Columns[j].Name] = p.places
 		}
+		if p.groups > 0 && !p.ungrouped && !p.other {
+			if tr.Grouped == nil {
+				tr.Grouped = map[string]bool{}
+			}
+			tr.Grouped[tr.Columns[j].Name] = true
+		}
 	}
 	namesakes(tr, func(id uint32) string { return b.ents.rec(id).name })
 	if err := b.setJSON(idKey(pTree, tr.ID), tr); err != nil {
@@ -777,23 +783,41 @@ func tableCode(name, surface string) bool {
 	return n >= 1 && n <= 4 && len(surface) < len(name)
 }
 
-// columnPlaces collects the decimals a column writes its figures with:
-// places when every cell is one figure written with that many ("2.0",
-// "4.5"), and whether one ends in a zero that its entity's name leaves
-// out.
+// columnPlaces collects how a column writes its figures: places when
+// every cell is one figure written with that many decimals ("2.0", "4.5"),
+// zeros whether one ends in a zero its entity's name leaves out; grouped
+// when every figure of four digits or more is written in groups of three
+// ("78,040") and one is.
 type columnPlaces struct {
-	places int
-	zeros  bool
-	mixed  bool
+	places    int
+	zeros     bool
+	mixed     bool // a cell not one figure, or decimals that differ
+	other     bool // a cell not one figure
+	groups    int  // figures written in groups
+	ungrouped bool // a figure of four digits or more written whole
 }
 
 func (c *columnPlaces) add(v Value, n int) {
+	s := strings.TrimSpace(v.Surface)
+	if v.Type != TypeNumber || n != 1 {
+		c.mixed, c.other = true, true
+		return
+	}
+	if groupedNumber.MatchString(s) {
+		c.groups++
+		s = strings.ReplaceAll(s, ",", "")
+	} else if whole, _, _ := strings.Cut(strings.TrimPrefix(s, "-"), "."); len(whole) >= 4 {
+		c.ungrouped = true
+	}
+	if !plainNumber.MatchString(s) {
+		c.mixed, c.other = true, true
+		return
+	}
 	if c.mixed {
 		return
 	}
-	s := strings.TrimSpace(v.Surface)
 	i := strings.IndexByte(s, '.')
-	if v.Type != TypeNumber || n != 1 || i <= 0 || !plainNumber.MatchString(s) || c.places > 0 && len(s)-i-1 != c.places {
+	if i <= 0 || c.places > 0 && len(s)-i-1 != c.places {
 		c.mixed = true
 		return
 	}

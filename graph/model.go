@@ -110,10 +110,13 @@ type Tree struct {
 	Shown map[uint32]string `json:"shown,omitempty"`
 	// Decimals holds, for a column of figures every cell of which writes
 	// the same number of decimals ("2.0", "4.5" of rebounds per game), that
-	// number, by relation name: its page and its tasks' answers give each
-	// figure so (DecimalIn), where the figure's entity is shared with
-	// columns that write it whole ("2" games started).
-	Decimals map[string]int `json:"decimals,omitempty"`
+	// number, by relation name; Grouped the columns of figures every one
+	// of which of four digits or more is written in groups of three
+	// ("78,040"). Its page and its tasks' answers give each figure so
+	// (FigureIn), where the figure's entity is shared with columns that
+	// write it otherwise ("2" games started, a year 1990).
+	Decimals map[string]int  `json:"decimals,omitempty"`
+	Grouped  map[string]bool `json:"grouped,omitempty"`
 	// SeveralKeys counts the key cells that link several articles, each
 	// a thing of its own ("Marcus Kinhult Linnea Ström": a mixed pair of
 	// golfers): the key is their text, no one thing, so "all" the tree's
@@ -130,24 +133,74 @@ func (t *Tree) ShownName(id uint32, name string) string {
 	return name
 }
 
-// DecimalIn is the figure named name as t's column rel writes it, with
-// the column's decimals ("2.0" for 2), and whether the column writes
-// decimals that name can take.
-func (t *Tree) DecimalIn(rel, name string) (string, bool) {
-	k, ok := t.Decimals[rel]
-	if !ok {
+// FigureIn is the figure named name as t's column rel writes it, with the
+// column's decimals ("2.0" for 2) and groups ("78,040" for 78040), and
+// whether the column writes it otherwise than name.
+func (t *Tree) FigureIn(rel, name string) (string, bool) {
+	k, dec := t.Decimals[rel]
+	if !dec && !t.Grouped[rel] || !plainNumber.MatchString(name) {
 		return "", false
 	}
 	x, err := strconv.ParseFloat(name, 64)
-	if err != nil || !plainNumber.MatchString(name) {
+	if err != nil {
 		return "", false
 	}
-	s := strconv.FormatFloat(x, 'f', k, 64)
-	if y, err := strconv.ParseFloat(s, 64); err != nil || y != x {
-		return "", false
+	s := name
+	if dec {
+		s = strconv.FormatFloat(x, 'f', k, 64)
+		if y, err := strconv.ParseFloat(s, 64); err != nil || y != x {
+			return "", false
+		}
 	}
-	return s, true
+	if t.Grouped[rel] {
+		s = groupThousands(s)
+	}
+	return s, s != name
 }
+
+// groupThousands writes a plain figure's whole part in groups of three
+// ("78040" → "78,040", "-1234.5" → "-1,234.5").
+func groupThousands(s string) string {
+	sign, rest := "", s
+	if strings.HasPrefix(rest, "-") {
+		sign, rest = "-", rest[1:]
+	}
+	whole, frac, _ := strings.Cut(rest, ".")
+	if len(whole) < 4 {
+		return s
+	}
+	var b strings.Builder
+	for i, r := range whole {
+		if i > 0 && (len(whole)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(r)
+	}
+	if frac != "" {
+		return sign + b.String() + "." + frac
+	}
+	return sign + b.String()
+}
+
+// FigureName is the name the build gives the figure a column writes as
+// text (FigureIn's inverse: "78,040" → "78040", "2.0" → "2"), and whether
+// text is such a figure.
+func FigureName(text string) (string, bool) {
+	if groupedNumber.MatchString(text) {
+		text = strings.ReplaceAll(text, ",", "")
+	}
+	if !plainNumber.MatchString(text) {
+		return "", false
+	}
+	x, err := strconv.ParseFloat(text, 64)
+	if err != nil {
+		return "", false
+	}
+	return strconv.FormatFloat(x, 'f', -1, 64), true
+}
+
+// groupedNumber matches a figure written in groups of three ("78,040").
+var groupedNumber = regexp.MustCompile(`^-?[0-9]{1,3}(,[0-9]{3})+(\.[0-9]+)?$`)
 
 var plainNumber = regexp.MustCompile(`^-?[0-9]+(\.[0-9]+)?$`)
 
@@ -184,8 +237,8 @@ func KeepsQualifier(name, text string) bool {
 // (the build names a date by ISO 8601), "52.60" for 52.6 (a number by its
 // shortest form). An answer gives the table's form, as its page does.
 // Only a decimal's trailing zeros: a sign, a currency, a percent or
-// thousands separators are marks of a column, not of the number, and a
-// comma reads as a list.
+// thousands separators are marks of a column, not of the number (a
+// column that groups every figure keeps its groups: FigureIn).
 func ValueForm(name, text string) bool {
 	if text == name || text == "" {
 		return false

@@ -87,7 +87,7 @@ func RenderTree(t *Tree, ents *entDict, block int) []Segment {
 		for j, vs := range r.Values {
 			text := cellText(ents, vs)
 			if len(vs) == 1 {
-				if d, ok := t.DecimalIn(t.Columns[j].Name, text); ok {
+				if d, ok := t.FigureIn(t.Columns[j].Name, text); ok {
 					text = d
 				} else {
 					text = t.ShownName(vs[0], text)

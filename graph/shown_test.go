@@ -300,3 +300,36 @@ func TestNamesakes(t *testing.T) {
 		t.Errorf("Shown = %v, want %v", tr.Shown, want)
 	}
 }
+
+// TestFigureIn: a figure is written with its column's decimals and groups,
+// and read back to its name.
+func TestFigureIn(t *testing.T) {
+	tr := &Tree{Decimals: map[string]int{"has_apg": 1, "has_avg": 2}, Grouped: map[string]bool{"has_att": true, "has_avg": true}}
+	for _, c := range []struct {
+		rel, name, want string
+		ok              bool
+	}{
+		{"has_apg", "2", "2.0", true},
+		{"has_apg", "4.5", "4.5", false},
+		{"has_apg", "2.25", "", false}, // no figure the column writes with one decimal
+		{"has_att", "78040", "78,040", true},
+		{"has_att", "812", "812", false},
+		{"has_att", "-1234567", "-1,234,567", true},
+		{"has_avg", "12345.5", "12,345.50", true},
+		{"has_gp", "2", "", false},
+		{"has_att", "Paris", "", false},
+	} {
+		got, ok := tr.FigureIn(c.rel, c.name)
+		if ok != c.ok || ok && got != c.want {
+			t.Errorf("FigureIn(%q, %q) = %q, %v; want %q, %v", c.rel, c.name, got, ok, c.want, c.ok)
+		}
+		if ok {
+			if back, _ := FigureName(got); back != c.name {
+				t.Errorf("FigureName(%q) = %q, want %q", got, back, c.name)
+			}
+		}
+	}
+	if _, ok := FigureName("1,2,3"); ok {
+		t.Error("a list of figures is no figure")
+	}
+}

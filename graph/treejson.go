@@ -75,6 +75,8 @@ func (t *Tree) fast(b []byte) error {
 			t.Shown, err = p.shown()
 		case "decimals":
 			t.Decimals, err = p.decimals()
+		case "grouped":
+			t.Grouped, err = p.flags()
 		case "untitled":
 			t.Untitled, err = p.bool()
 		case "cut":
@@ -261,6 +263,37 @@ func (p *rowParser) decimals() (map[string]int, error) {
 			return nil, errRowSyntax
 		}
 		out[k] = int(v)
+		if p.lit("}") {
+			return out, nil
+		}
+		if !p.lit(",") {
+			return nil, errRowSyntax
+		}
+	}
+}
+
+// flags reads null or an object of relation names to booleans.
+func (p *rowParser) flags() (map[string]bool, error) {
+	if p.lit("null") {
+		return nil, nil
+	}
+	if !p.lit("{") {
+		return nil, errRowSyntax
+	}
+	out := map[string]bool{}
+	if p.lit("}") {
+		return out, nil
+	}
+	for {
+		k, err := p.s()
+		if err != nil || !p.lit(":") {
+			return nil, errRowSyntax
+		}
+		v, err := p.bool()
+		if err != nil {
+			return nil, err
+		}
+		out[k] = v
 		if p.lit("}") {
 			return out, nil
 		}

@@ -11,7 +11,8 @@ import (
 
 // TestColumnDecimals: a column of averages written "2.0", "4.5" keeps its
 // decimals on the page, though 2 is also a count of games another column
-// writes "2": one entity, two forms, each its column's.
+// writes "2": one entity, two forms, each its column's; a column of
+// attendances written "78,040" keeps its groups.
 func TestColumnDecimals(t *testing.T) {
 	g, err := graph.Open(t.TempDir(), nil)
 	if err != nil {
@@ -22,11 +23,11 @@ func TestColumnDecimals(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tb := mk([]string{"Player", "GP", "APG", "Team"}, [][]string{
-		{"@Ada Smith", "2", "2.0", "@Berlin"},
-		{"@Bob Jones", "4", "4.5", "@Paris"},
-		{"@Cleo Brown", "7", "1.5", "@Oslo"},
-		{"@Dan White", "5", "2.5", "@Rome"},
+	tb := mk([]string{"Player", "GP", "APG", "Team", "Attendance"}, [][]string{
+		{"@Ada Smith", "2", "2.0", "@Berlin", "78,040"},
+		{"@Bob Jones", "4", "4.5", "@Paris", "812"},
+		{"@Cleo Brown", "7", "1.5", "@Oslo", "9,500"},
+		{"@Dan White", "5", "2.5", "@Rome", "12,001"},
 	})
 	clean := DefaultCleanOptions()
 	clean.MinRows = 3
@@ -40,14 +41,20 @@ func TestColumnDecimals(t *testing.T) {
 	if err := b.Commit(); err != nil {
 		t.Fatal(err)
 	}
-	var apg string
+	var apg, att string
 	for _, c := range tr.Columns {
-		if c.Header == "APG" {
+		switch c.Header {
+		case "APG":
 			apg = c.Name
+		case "Attendance":
+			att = c.Name
 		}
 	}
 	if want := map[string]int{apg: 1}; !reflect.DeepEqual(tr.Decimals, want) {
 		t.Errorf("Decimals = %v, want %v", tr.Decimals, want)
+	}
+	if want := map[string]bool{att: true}; !reflect.DeepEqual(tr.Grouped, want) {
+		t.Errorf("Grouped = %v, want %v", tr.Grouped, want)
 	}
 	p, err := g.Page(tb.PageURL)
 	if err != nil {
@@ -57,13 +64,13 @@ func TestColumnDecimals(t *testing.T) {
 	for _, s := range p.Segments {
 		text.WriteString(s.Text + "\n")
 	}
-	if !strings.Contains(text.String(), "| Ada Smith | 2 | 2.0 |") {
+	if !strings.Contains(text.String(), "| Ada Smith | 2 | 2.0 | Berlin | 78,040 |") {
 		t.Errorf("the page does not write Ada Smith's 2 games and 2.0 assists as the table does:\n%s", text.String())
 	}
-	if got, ok := tr.DecimalIn(apg, "2"); !ok || got != "2.0" {
-		t.Errorf("DecimalIn(APG, 2) = %q, %v", got, ok)
+	if got, ok := tr.FigureIn(apg, "2"); !ok || got != "2.0" {
+		t.Errorf("FigureIn(APG, 2) = %q, %v", got, ok)
 	}
-	if _, ok := tr.DecimalIn(apg, "2.25"); ok {
+	if _, ok := tr.FigureIn(apg, "2.25"); ok {
 		t.Error("2.25 is not a figure the column writes with one decimal")
 	}
 }

@@ -271,10 +271,11 @@ func TestRenderDecimals(t *testing.T) {
 		1: {ID: 1, Name: "Ada Smith", Key: "w:Ada Smith"},
 		2: {ID: 2, Name: "2", Key: "n:2"},
 	}
-	tr := &graph.Tree{Decimals: map[string]int{"has_apg": 1}}
-	tb := &table{keys: []uint32{1}, vars: []string{"GP", "APG"}, cells: [][][]uint32{{{2}, {2}}}}
-	rows := tb.render(es, texts{key: map[uint32]*graph.Tree{1: tr}, rels: []string{"has_gp", "has_apg"}})
-	if want := []string{"Ada Smith", "2", "2.0"}; !slices.Equal(rows[0], want) {
+	es[3] = &graph.Entity{ID: 3, Name: "78040", Key: "n:78040"}
+	tr := &graph.Tree{Decimals: map[string]int{"has_apg": 1}, Grouped: map[string]bool{"has_att": true}}
+	tb := &table{keys: []uint32{1}, vars: []string{"GP", "APG", "Att"}, cells: [][][]uint32{{{2}, {2}, {3}}}}
+	rows := tb.render(es, texts{key: map[uint32]*graph.Tree{1: tr}, rels: []string{"has_gp", "has_apg", "has_att"}})
+	if want := []string{"Ada Smith", "2", "2.0", "78,040"}; !slices.Equal(rows[0], want) {
 		t.Errorf("row = %q, want %q", rows[0], want)
 	}
 }

@@ -275,13 +275,13 @@ type texts struct {
 }
 
 // decimal is figure name as the row's own tree writes it in column c
-// (graph.Tree.DecimalIn: "2.0").
+// (graph.Tree.FigureIn: "2.0").
 func (x texts) decimal(key uint32, c int, name string) (string, bool) {
 	t := x.key[key]
 	if t == nil || c >= len(x.rels) {
 		return "", false
 	}
-	return t.DecimalIn(x.rels[c], name)
+	return t.FigureIn(x.rels[c], name)
 }
 
 func (x texts) of(key, id uint32) (string, bool) {
