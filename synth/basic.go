@@ -1,6 +1,7 @@
 package synth
 
 import (
+	"cmp"
 	"context"
 	"math/rand/v2"
 	"slices"
@@ -259,7 +260,7 @@ func rangeFilter(t *graph.Tree, c int, h string, vals []uint32, es map[uint32]*g
 		return filter{}, false // "whose number of women is at least 2": women's titles, not women
 	}
 	var lo, hi int // index range into nums
-	var phrase string
+	var phrase, least string
 	if col.Datatype == graph.TypeYear {
 		w := 2 + rng.IntN(max(1, len(nums)/2))
 		lo = rng.IntN(max(1, len(nums)-w+1))
@@ -280,12 +281,16 @@ func rangeFilter(t *graph.Tree, c int, h string, vals []uint32, es map[uint32]*g
 		lo = len(nums)/4 + rng.IntN(max(1, len(nums)/2))
 		hi = len(nums) - 1
 		h = venueCapacity([]*graph.Tree{t}, h)
+		least = es[nums[lo].id].Name
+		if f, ok := t.FigureIn(col.Name, least); ok {
+			least = f // "at least 174,128", as the column writes it
+		}
 		if pluralWord(h) {
-			phrase = " whose number of " + h + " is at least " + es[nums[lo].id].Name // "winners", "goals"
+			phrase = " whose number of " + h + " is at least " + least // "winners", "goals"
 		} else if pluralHead(h) {
-			phrase = " whose " + h + " are at least " + es[nums[lo].id].Name // "field goals", "home runs"
+			phrase = " whose " + h + " are at least " + least // "field goals", "home runs"
 		} else {
-			phrase = " whose " + h + " is at least " + es[nums[lo].id].Name
+			phrase = " whose " + h + " is at least " + least
 		}
 	}
 	if hi-lo+1 > 40 {
@@ -303,7 +308,7 @@ func rangeFilter(t *graph.Tree, c int, h string, vals []uint32, es map[uint32]*g
 		return filter{}, false
 	}
 	return filter{col: c, triple: task.Triple{S: task.Term{Target: true}, R: col.Name, O: task.C(names...)},
-		phrase: phrase, static: phrase, keep: []string{es[nums[lo].id].Name}, ids: ids}, true
+		phrase: phrase, static: phrase, keep: []string{cmp.Or(least, es[nums[lo].id].Name)}, ids: ids}, true
 }
 
 // chooseCols picks 2 to 4 requested columns (fewer when fewer exist).

@@ -1,7 +1,10 @@
 package synth
 
 import (
+	"math/rand/v2"
 	"slices"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/leaper-dev/leaper/graph"
@@ -341,4 +344,33 @@ func TestThemeLists(t *testing.T) {
 	if got, _ := themePhrase(ts, orList, no); got != want+" (submissions)" {
 		t.Errorf("beside other tables: %q", got)
 	}
+}
+
+// TestRangeFilterFigures: a lower bound is written as its column writes
+// its figures ("at least 3,000"), the constant kept by its name.
+func TestRangeFilterFigures(t *testing.T) {
+	tr := &graph.Tree{Columns: []graph.Column{{Name: "has_capacity", Header: "Capacity", Datatype: graph.TypeNumber}}, Grouped: map[string]bool{"has_capacity": true}}
+	es := map[uint32]*graph.Entity{}
+	by := map[uint32]int{}
+	inKeys := map[uint32]bool{}
+	var vals []uint32
+	for i := uint32(1); i <= 8; i++ {
+		v := 100 + i
+		es[v] = &graph.Entity{ID: v, Name: strconv.Itoa(int(i) * 1000), Key: "n:" + strconv.Itoa(int(i)*1000)}
+		tr.Rows = append(tr.Rows, graph.Row{Key: i, Values: [][]uint32{{v}}})
+		vals = append(vals, v)
+		by[v] = 1
+		inKeys[i] = true
+	}
+	for seed := uint64(0); seed < 8; seed++ {
+		f, ok := rangeFilter(tr, 0, "capacity", vals, es, by, inKeys, 8, rand.New(rand.NewPCG(seed, 0)))
+		if !ok {
+			continue
+		}
+		if !strings.Contains(f.phrase, ",000") || strings.Contains(strings.Join(f.triple.O.Consts, " "), ",") {
+			t.Errorf("phrase %q, constants %q", f.phrase, f.triple.O.Consts)
+		}
+		return
+	}
+	t.Fatal("no filter drawn")
 }
