@@ -519,11 +519,12 @@ func Plain(name string, article bool) string {
 			return b
 		}
 	}
-	if !strings.Contains(name, "(#") {
-		return name // no reference number: the regexp need not scan the name
-	}
-	if m := refNumber.FindStringIndex(name); m != nil && m[0] > 0 {
-		return name[:m[0]]
+	// A reference number: the anchored regexp reads only the name's last
+	// "(#", not every position of it.
+	if i := strings.LastIndex(name, "(#"); i > 0 && refNumber.MatchString(name[i:]) {
+		if head := strings.TrimRight(name[:i], " \t\n\f\r"); head != "" {
+			return head
+		}
 	}
 	return name
 }
@@ -539,7 +540,7 @@ var rowNotes = map[string]bool{
 
 var atGames = regexp.MustCompile(`^(.+?) at the (?:\d{4}(?:–\d{2,4})? )?(?:\S.* )?(?:Olympics|Paralympics|Games|Championships)$`)
 
-var refNumber = regexp.MustCompile(`\s*\(#\s*\d+\)$`)
+var refNumber = regexp.MustCompile(`^\(#\s*\d+\)$`)
 
 // NameKey is the identity of a name as a person reads it: case, spacing,
 // edge punctuation and a Wikipedia disambiguator do not make two names

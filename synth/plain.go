@@ -820,8 +820,24 @@ func (s *synth) commonKeyNoun(t *graph.Tree, kn noun) bool {
 // a plain column (plainColumn), telling the keys apart (informative),
 // headed as other pages head such columns (commonHeader).
 func (s *synth) askable(t *graph.Tree, c int, keys []uint32) bool {
-	return s.plainColumn(t, c, keys) && s.informative(t, c, keys) && s.commonHeader(t, c) && !sharedHead(t, c)
+	return s.plainColumn(t, c, keys) && s.informative(t, c, keys) && s.commonHeader(t, c) && !sharedHead(t, c) && !eventsPlace(t, c)
 }
+
+// eventsPlace reports whether column c of t places the event of a row its
+// key won: "Country" of the 2005 UCI Women's Road World Cup's races, keyed
+// by their winners, is where each race was held, not the winner's own
+// country ("Giorgia Bronzini (ITA)" won in Germany).
+func eventsPlace(t *graph.Tree, c int) bool {
+	if !winnerKeys[headerKey(t.KeyHeader)] || t.Columns[c].Domain != "place" && !placeKeys[headerKey(t.Columns[c].Header)] {
+		return false
+	}
+	return slices.ContainsFunc(t.Columns, func(col graph.Column) bool { return eventHeaders[headerKey(col.Header)] })
+}
+
+var (
+	winnerKeys   = map[string]bool{"winner": true, "winners": true, "champion": true, "champions": true, "winning rider": true, "first place": true, "gold": true}
+	eventHeaders = map[string]bool{"event": true, "race": true, "tournament": true, "competition": true, "stage": true, "meeting": true, "rally": true, "grand prix": true}
+)
 
 // sharedHead reports whether column c's header is a word two other
 // headers of t qualify ("Points" beside "Points defending", "Points won"

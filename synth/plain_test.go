@@ -859,3 +859,16 @@ func TestSharedHead(t *testing.T) {
 		t.Error("one qualified column leaves \"Goals\" clear")
 	}
 }
+
+// TestEventsPlace: the country of a race keyed by its winner is the
+// race's, not asked of the winner; a country beside no event is the key's.
+func TestEventsPlace(t *testing.T) {
+	tr := &graph.Tree{KeyHeader: "Winner", Columns: []graph.Column{{Header: "Date"}, {Header: "Event"}, {Header: "Country", Domain: "place"}}}
+	if !eventsPlace(tr, 2) || eventsPlace(tr, 0) {
+		t.Error("the race's country is not the winner's; its date is asked")
+	}
+	tr = &graph.Tree{KeyHeader: "Winner", Columns: []graph.Column{{Header: "Year"}, {Header: "Country", Domain: "place"}}}
+	if eventsPlace(tr, 1) {
+		t.Error("a winner's country beside no event is the winner's")
+	}
+}
