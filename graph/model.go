@@ -281,6 +281,17 @@ func Writes(name, surface string) bool {
 	if len(s) <= 3 && !capitalWord(strings.TrimSpace(surface)) || len(s) < 3 || s == n || strings.HasSuffix(strings.TrimSpace(surface), ")") {
 		return false
 	}
+	// "Blithe" of River Blithe, "Tahoe" of Lake Tahoe: a river's or a
+	// lake's name without its kind, as a list of tributaries writes it,
+	// not a surname of a person-like title (personLike, below).
+	for _, kind := range []string{"river ", "lake "} {
+		if rest, ok := strings.CutPrefix(n, kind); ok && rest == s {
+			return true
+		}
+	}
+	if rest, ok := strings.CutSuffix(n, " river"); ok && rest == s {
+		return true
+	}
 	// "Border - Gavaskar Trophy" of Border–Gavaskar Trophy: the crawl's
 	// spacing of the title's dash ("Bora-Hansgrohe" is the table's own
 	// writing); `Charles "Bud" Wilkinson` of Bud Wilkinson: a name with

@@ -13,6 +13,8 @@ func TestWrites(t *testing.T) {
 		want          bool
 	}{
 		{"Drumcondra, Dublin", "Drumcondra", true},
+		{"River Blithe", "Blithe", true},
+		{"Colorado River", "Colorado", true},
 		{"Cork (city)", "Cork", true},
 		{"Nike, Inc.", "Nike", true},
 		{"Hereafter (film)", "hereafter", true},

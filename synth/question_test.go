@@ -254,7 +254,7 @@ func TestApart(t *testing.T) {
 }
 
 // TestAnswerHeader: a plural's "(s)" spaced off its word is joined to it;
-// over figures it may be seconds, and stays.
+// over times it is seconds, and stays.
 func TestAnswerHeader(t *testing.T) {
 	for h, want := range map[string]string{"Language (s)": "Language(s)", "Director (s)": "Director(s)", "Box (es)": "Box(es)", "Film (original title)": "Film (original title)"} {
 		if got := answerHeader(h, false); got != want {
@@ -263,6 +263,12 @@ func TestAnswerHeader(t *testing.T) {
 	}
 	if got := answerHeader("Time (s)", true); got != "Time (s)" {
 		t.Errorf("a time in seconds became %q", got)
+	}
+	if got := answerHeader("Lap (s)", true); got != "Lap (s)" {
+		t.Errorf("a lap in seconds became %q", got)
+	}
+	if got := answerHeader("Win (s)", true); got != "Win(s)" {
+		t.Errorf("a count of wins: %q", got)
 	}
 }
 

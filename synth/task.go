@@ -876,11 +876,11 @@ func isAlnum(c byte) bool {
 }
 
 // answerHeader is a header as an answer's column: a plural's "(s)" the
-// OTT-QA release spaced off its word ("Language ( s )") is joined to it
-// again, as the article writes it ("Language(s)"). Over figures, "(s)"
-// may be a unit ("Time (s)": seconds), and stays.
+// OTT-QA release spaced off its word ("Language ( s )", "Win ( s )") is
+// joined to it again, as the article writes it ("Language(s)"). Over
+// times, "(s)" is a unit ("Time (s)": seconds), and stays.
 func answerHeader(h string, figures bool) string {
-	if figures {
+	if figures && timedHeader.MatchString(strings.ToLower(strings.TrimSpace(strings.TrimSuffix(strings.TrimSuffix(h, " (s)"), " (es)")))) || figures && strings.Contains(strings.ToLower(h), "time") {
 		return h
 	}
 	for _, p := range []string{" (s)", " (es)"} {
