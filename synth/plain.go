@@ -622,30 +622,9 @@ func (s *synth) plainColumn(t *graph.Tree, c int, keys []uint32) bool {
 				strings.HasSuffix(txt, ")") && seasonArticle.MatchString(txt) {
 				return false // a cell linking the key itself, an event of the page's own series, its header ("Description")
 			}
-			// Each regexp below runs only on a text that could match it:
-			// the column walk is synthesis's hottest loop.
-			upper, digit, paren := txt != "" && txt[0] >= 'A' && txt[0] <= 'Z', txt != "" && txt[0] >= '0' && txt[0] <= '9', strings.HasSuffix(txt, ")")
-			if plainMark(txt) || garbled.MatchString(txt) || upper && designations.MatchString(txt) || strings.Contains(txt, "; ") || strings.Contains(txt, " / ") || len(txt) > 60 || strings.Count(txt, ",") > 3 || strings.HasSuffix(txt, "?") {
-				return false
-			}
-			// A web address the cell writes for a place ("https://en.m.wikipedia.org/wiki/Camden,
-			// _Arkansas"), or a cell of bulleted items ("• Ashiq Ho To Aisa Ho • Uske
-			// Khel Nirale"): no value a person gives as written.
-			if strings.Contains(txt, "://") || strings.HasPrefix(strings.ToLower(txt), "www.") || strings.ContainsAny(txt, "•·") {
-				return false
-			}
-			// "Shahr-e Qods etc": a list the cell cuts short; "6-0 6-0":
-			// two co-champions' records in one cell.
-			if cutByEtc(txt) || digit && strings.IndexByte(txt, ' ') > 0 && stackedRecords.MatchString(txt) {
-				return false
-			}
-			if digit && stacked.MatchString(txt) || digit && paren && countOf.MatchString(txt) || strings.Contains(txt, "(") && notePhrase.MatchString(txt) || strings.Count(txt, "(") > 1 || datedFacts(txt) || (h == "time" || h == "year" || postHeader[h]) && yearSpan.MatchString(txt) || strings.Contains(txt, "NRHP") {
-				// "11 1 12": rows of a merged cell; "2008 1": a footnote;
-				// "Oklahoma City Thunder (traded to New Orleans)": a note;
+			if s.refusedText(txt) || (h == "time" || h == "year" || postHeader[h]) && yearSpan.MatchString(txt) {
 				// "2003-14" under "Year": a span of years, not "their year";
-				// "1886–1901" under "Office": a term, not "their office";
-				// "Eriksdalshallen (Main venue) Skanstullshallen (Second
-				// venue)", "1878 built, 1975 NRHP-listed": several facts
+				// "1886–1901" under "Office": a term, not "their office"
 				return false
 			}
 			if len(h) <= 4 && strings.HasPrefix(txt, strings.ToUpper(h)+" ") && strings.ToUpper(h) != h {
@@ -883,6 +862,49 @@ func (s *synth) informative(t *graph.Tree, c int, keys []uint32) bool {
 		return false
 	}
 	return n < 5 || len(seen) > 1
+}
+
+// refusedText reports whether a cell's text is no value a person gives as
+// written, whatever its column: refusedCell, kept per text, since the
+// column walk is synthesis's hottest loop and asks of the same texts again
+// and again.
+func (s *synth) refusedText(txt string) bool {
+	if r, ok := s.refused[txt]; ok {
+		return r
+	}
+	if s.refused == nil {
+		s.refused = map[string]bool{}
+	}
+	r := refusedCell(txt)
+	s.refused[txt] = r
+	return r
+}
+
+// refusedCell reports whether txt is a mark, a garble, a list, a note or
+// several facts rather than one value. Each regexp runs only on a text
+// that could match it.
+func refusedCell(txt string) bool {
+	upper, digit, paren := txt != "" && txt[0] >= 'A' && txt[0] <= 'Z', txt != "" && txt[0] >= '0' && txt[0] <= '9', strings.HasSuffix(txt, ")")
+	if plainMark(txt) || garbled.MatchString(txt) || upper && designations.MatchString(txt) || strings.Contains(txt, "; ") || strings.Contains(txt, " / ") || len(txt) > 60 || strings.Count(txt, ",") > 3 || strings.HasSuffix(txt, "?") {
+		return true
+	}
+	// A web address the cell writes for a place ("https://en.m.wikipedia.org/wiki/Camden,
+	// _Arkansas"), or a cell of bulleted items ("• Ashiq Ho To Aisa Ho • Uske
+	// Khel Nirale"): no value a person gives as written.
+	if strings.Contains(txt, "://") || strings.HasPrefix(strings.ToLower(txt), "www.") || strings.ContainsAny(txt, "•·") {
+		return true
+	}
+	// "Shahr-e Qods etc": a list the cell cuts short; "6-0 6-0":
+	// two co-champions' records in one cell.
+	if cutByEtc(txt) || digit && strings.IndexByte(txt, ' ') > 0 && stackedRecords.MatchString(txt) {
+		return true
+	}
+	// "11 1 12": rows of a merged cell; "2008 1": a footnote; "Oklahoma
+	// City Thunder (traded to New Orleans)": a note; "Eriksdalshallen (Main
+	// venue) Skanstullshallen (Second venue)", "1878 built, 1975
+	// NRHP-listed": several facts
+	return digit && stacked.MatchString(txt) || digit && paren && countOf.MatchString(txt) || strings.Contains(txt, "(") && notePhrase.MatchString(txt) ||
+		strings.Count(txt, "(") > 1 || datedFacts(txt) || strings.Contains(txt, "NRHP")
 }
 
 // plainMark matches what an export leaves in a cell that no one would

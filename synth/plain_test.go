@@ -872,3 +872,21 @@ func TestEventsPlace(t *testing.T) {
 		t.Error("a winner's country beside no event is the winner's")
 	}
 }
+
+// TestRefusedCell: marks, lists, notes and several facts in one cell are
+// no value; a name or a figure is.
+func TestRefusedCell(t *testing.T) {
+	for txt, want := range map[string]bool{
+		"11 1 12": true, "6-0 6-0": true, "Oklahoma City Thunder (traded to New Orleans)": true,
+		"1878 built, 1975 NRHP-listed": true, "https://example.org": true, "Shahr-e Qods etc": true,
+		"Barcelona": false, "45,000": false, "Al-Hilal (Kadougli)": false,
+	} {
+		if got := refusedCell(txt); got != want {
+			t.Errorf("refusedCell(%q) = %v, want %v", txt, got, want)
+		}
+	}
+	s := &synth{}
+	if !s.refusedText("11 1 12") || !s.refusedText("11 1 12") || s.refusedText("Barcelona") {
+		t.Error("the kept answer differs from refusedCell's")
+	}
+}

@@ -338,6 +338,8 @@ type synth struct {
 	// (headerKey): a header many pages use is a name people give
 	// that attribute.
 	headerPages map[string]int
+	// refused caches refusedCell by text (refusedText).
+	refused map[string]bool
 	// clueTexts caches clueText, which the column walks ask of the same
 	// texts again and again.
 	clueTexts map[string]string
