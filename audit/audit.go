@@ -809,12 +809,13 @@ func (a *Auditor) derive(t *task.Task, f *formal, named map[uint32]*graph.Tree, 
 	}
 	for _, c := range f.consts {
 		var partial, names []string
+		var order []uint32
 		for k := range keys {
 			if vs := valuesOf(k, c.rel); !a.matches(vs, c.consts) {
 				if names == nil {
-					names = a.constNames(c.consts, named)
+					names, order = a.constNames(c.consts, named), slices.Sorted(maps.Keys(named))
 				}
-				if a.namesAmong(vs, names, named) {
+				if a.namesAmong(vs, names, order, named) {
 					partial = append(partial, a.entity(k).Name)
 				}
 				delete(keys, k)
@@ -946,10 +947,10 @@ func (a *Auditor) reverse(f *formal, named map[uint32]*graph.Tree, keys map[uint
 // filter's constants, constNames) as whole words among other words
 // ("Music Box Winter Garden" names "Music Box"), not as its negation
 // ("Not Nominated").
-func (a *Auditor) namesAmong(vs []uint32, names []string, named map[uint32]*graph.Tree) bool {
+func (a *Auditor) namesAmong(vs []uint32, names []string, order []uint32, named map[uint32]*graph.Tree) bool {
 	for _, v := range vs {
 		text := a.entity(v).Name
-		for _, id := range slices.Sorted(maps.Keys(named)) {
+		for _, id := range order { // the named trees by id
 			if s, ok := named[id].Shown[v]; ok {
 				text = s // "Reserves", not "Arsenal F.C. Reserves", beside "First team"
 				break
