@@ -625,6 +625,7 @@ func Abbreviates(x, y string) bool {
 	if x == y || !strings.Contains(x, ".") && !strings.Contains(y, ".") {
 		return false
 	}
+	// Not Fold: it trims a name's edge punctuation, and "St." must keep its stop.
 	fold := func(s string) []string { return strings.Fields(strings.ToLower(textnorm.FoldAccents(s))) }
 	wx, wy := fold(x), fold(y)
 	if len(wx) != len(wy) || len(wx) < 2 {

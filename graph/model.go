@@ -7,6 +7,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/dustin/go-humanize"
 )
 
 // Datatype is the type of a value: of an entity, of a relation's objects, of
@@ -153,33 +155,11 @@ func (t *Tree) FigureIn(rel, name string) (string, bool) {
 		}
 	}
 	if t.Grouped[rel] {
-		s = groupThousands(s)
+		// in groups of three, with the decimals s has: "78,040", "12,345.50"
+		_, frac, _ := strings.Cut(s, ".")
+		s = humanize.FormatFloat("#,###."+strings.Repeat("#", len(frac)), x)
 	}
 	return s, s != name
-}
-
-// groupThousands writes a plain figure's whole part in groups of three
-// ("78040" → "78,040", "-1234.5" → "-1,234.5").
-func groupThousands(s string) string {
-	sign, rest := "", s
-	if strings.HasPrefix(rest, "-") {
-		sign, rest = "-", rest[1:]
-	}
-	whole, frac, _ := strings.Cut(rest, ".")
-	if len(whole) < 4 {
-		return s
-	}
-	var b strings.Builder
-	for i, r := range whole {
-		if i > 0 && (len(whole)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(r)
-	}
-	if frac != "" {
-		return sign + b.String() + "." + frac
-	}
-	return sign + b.String()
 }
 
 // FigureName is the name the build gives the figure a column writes as

@@ -209,87 +209,54 @@ func (p *rowParser) u32s() ([]uint32, error) {
 
 // shown reads null or an object of entity ids (as JSON keys) to strings.
 func (p *rowParser) shown() (map[uint32]string, error) {
-	if p.lit("null") {
-		return nil, nil
-	}
-	if !p.lit("{") {
-		return nil, errRowSyntax
-	}
-	out := map[uint32]string{}
-	if p.lit("}") {
-		return out, nil
-	}
-	for {
+	return readObject(p, func() (uint32, bool) {
 		if !p.lit(`"`) {
-			return nil, errRowSyntax
+			return 0, false
 		}
 		id, ok := p.num()
-		if !ok || !p.lit(`"`) || !p.lit(":") {
-			return nil, errRowSyntax
-		}
-		v, err := p.s()
-		if err != nil {
-			return nil, err
-		}
-		out[id] = v
-		if p.lit("}") {
-			return out, nil
-		}
-		if !p.lit(",") {
-			return nil, errRowSyntax
-		}
-	}
+		return id, ok && p.lit(`"`)
+	}, p.s)
 }
 
 // decimals reads null or an object of relation names to small numbers.
 func (p *rowParser) decimals() (map[string]int, error) {
-	if p.lit("null") {
-		return nil, nil
-	}
-	if !p.lit("{") {
-		return nil, errRowSyntax
-	}
-	out := map[string]int{}
-	if p.lit("}") {
-		return out, nil
-	}
-	for {
-		k, err := p.s()
-		if err != nil || !p.lit(":") {
-			return nil, errRowSyntax
-		}
+	return readObject(p, p.key, func() (int, error) {
 		v, ok := p.num()
 		if !ok {
-			return nil, errRowSyntax
+			return 0, errRowSyntax
 		}
-		out[k] = int(v)
-		if p.lit("}") {
-			return out, nil
-		}
-		if !p.lit(",") {
-			return nil, errRowSyntax
-		}
-	}
+		return int(v), nil
+	})
 }
 
 // flags reads null or an object of relation names to booleans.
-func (p *rowParser) flags() (map[string]bool, error) {
+func (p *rowParser) flags() (map[string]bool, error) { return readObject(p, p.key, p.bool) }
+
+// key reads an object's string key.
+func (p *rowParser) key() (string, bool) {
+	k, err := p.s()
+	return k, err == nil
+}
+
+// readObject reads null or a JSON object whose keys key reads and whose
+// values val reads.
+func readObject[K comparable, V any](p *rowParser, key func() (K, bool), val func() (V, error)) (map[K]V, error) {
 	if p.lit("null") {
 		return nil, nil
 	}
 	if !p.lit("{") {
 		return nil, errRowSyntax
 	}
-	out := map[string]bool{}
+	out := map[K]V{}
 	if p.lit("}") {
 		return out, nil
 	}
 	for {
-		k, err := p.s()
-		if err != nil || !p.lit(":") {
+		k, ok := key()
+		if !ok || !p.lit(":") {
 			return nil, errRowSyntax
 		}
-		v, err := p.bool()
+		v, err := val()
 		if err != nil {
 			return nil, err
 		}

@@ -868,17 +868,7 @@ func (s *synth) informative(t *graph.Tree, c int, keys []uint32) bool {
 // written, whatever its column: refusedCell, kept per text, since the
 // column walk is synthesis's hottest loop and asks of the same texts again
 // and again.
-func (s *synth) refusedText(txt string) bool {
-	if r, ok := s.refused[txt]; ok {
-		return r
-	}
-	if s.refused == nil {
-		s.refused = map[string]bool{}
-	}
-	r := refusedCell(txt)
-	s.refused[txt] = r
-	return r
-}
+func (s *synth) refusedText(txt string) bool { return memo(&s.refused, txt, refusedCell) }
 
 // refusedCell reports whether txt is a mark, a garble, a list, a note or
 // several facts rather than one value. Each regexp runs only on a text
@@ -1293,17 +1283,7 @@ var slashPair = regexp.MustCompile(`^(\S+)/(\S+)\s+(.+)$`)
 // spellings alike ("Defense", "Center"), and a goalie by any of its
 // names ("Goaltender", "Goalkeeper").
 // clue is clueText(v), computed once per text.
-func (s *synth) clue(v string) string {
-	if c, ok := s.clueTexts[v]; ok {
-		return c
-	}
-	if s.clueTexts == nil {
-		s.clueTexts = map[string]string{}
-	}
-	c := clueText(v)
-	s.clueTexts[v] = c
-	return c
-}
+func (s *synth) clue(v string) string { return memo(&s.clueTexts, v, clueText) }
 
 func clueText(v string) string {
 	if i := strings.LastIndex(v, " ("); i > 0 && strings.HasSuffix(v, ")") {

@@ -308,6 +308,20 @@ func keySet(ks []uint32) string {
 	return b.String()
 }
 
+// memo is f(k), computed once per key in *m (made on first use): the
+// synthesiser's per-text and per-page caches.
+func memo[K comparable, V any](m *map[K]V, k K, f func(K) V) V {
+	if v, ok := (*m)[k]; ok {
+		return v
+	}
+	if *m == nil {
+		*m = map[K]V{}
+	}
+	v := f(k)
+	(*m)[k] = v
+	return v
+}
+
 // synth holds what candidates share: the trees in memory and caches of
 // store reads.
 type synth struct {

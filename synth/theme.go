@@ -223,17 +223,11 @@ func leadNum(s string) int {
 
 // alonePage reports whether t is the only tree of its page.
 func (s *synth) alonePage(t *graph.Tree) bool {
-	n, ok := s.pageTrees[t.PageURL]
-	if !ok {
-		ids, err := s.g.TreesOfPage(t.PageURL)
+	return memo(&s.pageTrees, t.PageURL, func(url string) int {
+		ids, err := s.g.TreesOfPage(url)
 		if err != nil {
-			return false
+			return 2 // not known alone: its section is said
 		}
-		if s.pageTrees == nil {
-			s.pageTrees = map[string]int{}
-		}
-		n = len(ids)
-		s.pageTrees[t.PageURL] = n
-	}
-	return n <= 1
+		return len(ids)
+	}) <= 1
 }
