@@ -271,6 +271,9 @@ func rangeFilter(t *graph.Tree, c int, h string, vals []uint32, es map[uint32]*g
 			phrase = " whose " + h + " are between " + a + " and " + b + " inclusive"
 		} else if (strings.HasSuffix(h, "ed") || timeParticiples[h]) && !strings.Contains(h, " ") {
 			phrase = " " + h + " between " + a + " and " + b + " inclusive" // "opened between 1976 and 1987 inclusive"
+		} else if fs := strings.Fields(h); len(fs) == 2 && (timeParticiples[fs[0]] || pastVerbs[fs[0]]) {
+			// "Took office": not "with a took office from 2014 to 2018"
+			phrase = " that " + h + " between " + a + " and " + b + " inclusive"
 		} else {
 			phrase = pick(rng, []string{" whose " + h + " is between " + a + " and " + b + " inclusive", " with " + article(h) + " " + h + " from " + a + " to " + b})
 		}
@@ -588,17 +591,32 @@ func (s *synth) basic(ctx context.Context, t *graph.Tree, rng *rand.Rand) (*draf
 	cw := s.valueWords(d.cols, d.trees, colWords(d.cols, d.trees))
 	d.given = append(d.given, r)
 	d.given = append(d.given, cw...)
-	templates := basicTemplates
-	if personalWorks(t) || personPage(t.PageTitle) {
-		// "Which films appear in Wentworth Miller (Film)?": a person
-		// holds no films; "Considering Wentworth Miller (Film), list the
-		// films" reads.
-		templates = ownerTemplates
-	}
+	templates, r := basicPhrasing(t, r, d.keyNoun.many)
 	d.question = fill(pick(rng, templates), "many", d.keyNoun.many, "one", d.keyNoun.one,
 		"root", r, "filter", f.phrase, "cols", list(cw))
 	return d, "", nil
 }
+
+// basicPhrasing is the templates a Basic question on t takes, and its
+// root (concept r) as they say it.
+func basicPhrasing(t *graph.Tree, r, many string) ([]string, string) {
+	if personalWorks(t) || personPage(t.PageTitle) {
+		// "Which films appear in Wentworth Miller (Film)?": a person
+		// holds no films; "Considering Wentworth Miller (Film), list the
+		// films" reads.
+		return ownerTemplates, r
+	}
+	if set, ok := setNamed(r, many); ok {
+		// "every candidate of New Democratic Party candidates, 2008 …"
+		// says the noun twice: the set is the noun.
+		return namedSetTemplates, set
+	}
+	return basicTemplates, r
+}
+
+// pastVerbs are verbs in the past that begin a header of a time ("Took
+// office", "Left office", "Won title") and are no participle.
+var pastVerbs = map[string]bool{"took": true, "left": true, "won": true, "began": true, "became": true, "lost": true}
 
 // basicHopMin is the least share of a tree's (filtered) keys that must
 // have a hop relation. Every key: a key without the value in the store

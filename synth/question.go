@@ -438,7 +438,7 @@ func plural(s string) string {
 // the is x after "the", unless x has its own ("The Silent Force (TV
 // series)": not "the The Silent Force").
 func the(x string) string {
-	if strings.HasPrefix(x, "The ") {
+	if strings.HasPrefix(x, "The ") || strings.HasPrefix(x, "the ") {
 		return x
 	}
 	return "the " + x
@@ -560,11 +560,11 @@ func concept(t *graph.Tree, alone bool, many string, rng *rand.Rand) string {
 		if k := slices.IndexFunc(orig, leadersList.MatchString); k >= 0 && len(parts) > 1 {
 			l := `the "` + strings.Join(orig[k:], ", ") + `" list of ` + page
 			if k > 0 {
-				l += " (" + strings.Join(orig[:k], ", ") + ")"
+				l += inParens(orig[:k])
 			}
 			return l
 		}
-		return page + " (" + strings.Join(orig, ", ") + ")"
+		return page + inParens(orig)
 	}
 	// Not "the Counties of Denmark counties (1970–2006)" nor "the North
 	// Carolina Court of Appeals current judges": a page's name before a
@@ -575,16 +575,42 @@ func concept(t *graph.Tree, alone bool, many string, rng *rand.Rand) string {
 	switch rng.IntN(2) {
 	case 0:
 		if restated || !nounBefore(sub) {
-			return page + " (" + sub + ")"
+			return page + inParens(parts)
 		}
 		if isList {
 			return the(sub) + " of " + page
 		}
 		return the(sub) + " of " + strings.TrimPrefix(page, "the ")
 	default:
-		return page + " (" + sub + ")"
+		return page + inParens(parts)
 	}
 }
+
+// inParens is a section path in parentheses after its page: "2007 BWF
+// Super Series (Super Series rankings, Women's singles)". A part's own
+// parenthesis reads as one more part, not a second pair ("(Holocene,
+// 11,500 – 5,000 years old)", not "(Holocene (11,500 – 5,000 years
+// old))"), and a finals tally is left out ("Doubles (8–12)").
+func inParens(parts []string) string {
+	flat := make([]string, len(parts))
+	for i, p := range parts {
+		p = finalsTally.ReplaceAllString(p, "$1")
+		if strings.Count(p, "(") == 1 && strings.Count(p, ")") == 1 && strings.Index(p, "(") < strings.Index(p, ")") {
+			l, r, _ := strings.Cut(p, "(")
+			in, after, _ := strings.Cut(r, ")")
+			p = strings.TrimSpace(l) + ", " + strings.TrimSpace(in)
+			if after = strings.TrimSpace(after); after != "" {
+				p += ", " + after
+			}
+		}
+		flat[i] = p
+	}
+	return " (" + strings.Join(flat, ", ") + ")"
+}
+
+// finalsTally matches the finals won and lost after a player's event
+// ("Doubles (8–12)"), which says nothing of what the table is.
+var finalsTally = regexp.MustCompile(`(?i)^((?:mixed |men's |women's )?(?:singles|doubles))\s*\(\s*\d+\s*[–-]\s*\d+\s*\)$`)
 
 // layoutNote matches a caption's parenthesis about how the table marks
 // its rows ("(with strikeouts for ones dropped by Maia et al. in 1989)",
@@ -617,7 +643,7 @@ func namedRoot(named, many string, orig []string) string {
 	if len(orig) == 0 {
 		return root
 	}
-	return root + " (" + strings.Join(orig, ", ") + ")"
+	return root + inParens(orig)
 }
 
 // leadersList matches a section naming a list of leaders ("Most tries",
@@ -1058,6 +1084,53 @@ var basicTemplates = []string{
 // person whose works a table lists: "Considering Paul Reubens
 // (Filmography, Film), list the films", not "films in Paul Reubens".
 var ownerTemplates = []string{basicTemplates[1], basicTemplates[2]}
+
+// namedSetTemplates ask for the members of a set whose name is the plural
+// the question would ask for ("the New Democratic Party candidates, 2008
+// Canadian federal election (Manitoba - 14 Seats)"): {root} is that set
+// (setNamed), said once.
+var namedSetTemplates = []string{
+	"List all of {root}{filter}, with the {cols} of each.",
+	"Find all of {root}{filter} and report each one's {cols}.",
+	"I need the complete set of {root}{filter}: name each one and give the {cols}.",
+	"Name every one of {root}{filter} and give their {cols}.",
+}
+
+// setNamed reports whether root, a Basic question's set (concept), names
+// the plural many itself before any parenthesis ("New Democratic Party
+// candidates, 2008 …", "Cities of East Asia (North Korea)", "the cities
+// within the regular definition of Central Asia"), and returns it as the
+// set a question asks all of: "the cities of East Asia (North Korea)".
+// A list ("the list of schools in …") or a quoted section ("the
+// "Chiller Films" section of …") is no such set: "every school of the
+// list of schools" reads.
+func setNamed(root, many string) (string, bool) {
+	if many == "" || strings.Contains(root, `"`) || containsFold(root, "list of ") || containsFold(root, "lists of ") {
+		return "", false
+	}
+	head, _, _ := strings.Cut(root, " (")
+	fs := strings.Fields(head)
+	for i, f := range fs {
+		w := strings.TrimRight(f, ",;:")
+		if strings.EqualFold(w, "of") {
+			return "", false // "South Carolina House of Representatives", "Timeline of the tallest buildings": not the set
+		}
+		if !strings.EqualFold(w, many) {
+			continue
+		}
+		// The noun heads its phrase: the head's last word, or before a
+		// comma or a word in lower case ("candidates, 2008 …", "Primary
+		// schools in Hertsmere"), not "Top Latin Albums Year-End Chart".
+		if i+1 < len(fs) && w == f && !unicode.IsLower([]rune(fs[i+1])[0]) {
+			return "", false
+		}
+		if i == 0 {
+			root = strings.ToLower(root[:1]) + root[1:] // "Cities of East Asia": the noun, not a name
+		}
+		return the(root), true
+	}
+	return "", false
+}
 
 var unionTemplates = []string{
 	"Which {many}{filter} appear in any of {sets}? For each, give their {cols}.",

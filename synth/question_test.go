@@ -380,3 +380,78 @@ func TestRangeFilterFigures(t *testing.T) {
 	}
 	t.Fatal("no filter drawn")
 }
+
+// TestSetNamed: a set whose name is the plural asked for is asked for
+// once ("all of the New Democratic Party candidates, …"); a body, a list,
+// a timeline or a chart that merely holds the word is not the set.
+func TestSetNamed(t *testing.T) {
+	for _, c := range []struct {
+		root, many, want string
+	}{
+		{"New Democratic Party candidates, 2008 Canadian federal election (Manitoba - 14 Seats)", "candidates", "the New Democratic Party candidates, 2008 Canadian federal election (Manitoba - 14 Seats)"},
+		{"Cities of East Asia (North Korea)", "cities", "the cities of East Asia (North Korea)"},
+		{"the important tributaries of the Lahn", "tributaries", "the important tributaries of the Lahn"},
+		{"Primary schools in Hertsmere (Bushey)", "schools", "the Primary schools in Hertsmere (Bushey)"},
+		{"South Carolina House of Representatives (Composition, Current members)", "representatives", ""},
+		{"the Timeline of the tallest buildings in Canada", "buildings", ""},
+		{"the Top Latin Albums Year-End Chart of 2010", "albums", ""},
+		{"the list of schools in the Northern Territory (State schools)", "schools", ""},
+		{`the "Chiller Films" section of Chiller (TV network)`, "films", ""},
+		{"Food Network Star (Season seven, Finalists)", "finalists", ""},
+	} {
+		got, ok := setNamed(c.root, c.many)
+		if ok != (c.want != "") || got != c.want {
+			t.Errorf("setNamed(%q, %q) = %q, %v; want %q", c.root, c.many, got, ok, c.want)
+		}
+	}
+}
+
+// TestInParens: a section's own parenthesis reads as one more part of the
+// path, and a finals tally is left out.
+func TestInParens(t *testing.T) {
+	for _, c := range []struct {
+		parts []string
+		want  string
+	}{
+		{[]string{"Holocene (11,500 – 5,000 years old)"}, " (Holocene, 11,500 – 5,000 years old)"},
+		{[]string{"Episodes", "Season 2 (2006-07)"}, " (Episodes, Season 2, 2006-07)"},
+		{[]string{"WTA Tour finals", "Doubles (8–12)"}, " (WTA Tour finals, Doubles)"},
+		{[]string{"Super Series rankings", "Women's singles"}, " (Super Series rankings, Women's singles)"},
+	} {
+		if got := inParens(c.parts); got != c.want {
+			t.Errorf("inParens(%q) = %q, want %q", c.parts, got, c.want)
+		}
+	}
+}
+
+// TestRangeFilterVerb: a header that is a verb and its object ("Took
+// office") is said as a clause, not "with a took office from …".
+func TestRangeFilterVerb(t *testing.T) {
+	tr := &graph.Tree{Columns: []graph.Column{{Name: "has_took_office", Header: "Took office", Datatype: graph.TypeYear}}}
+	es := map[uint32]*graph.Entity{}
+	by := map[uint32]int{}
+	inKeys := map[uint32]bool{}
+	var vals []uint32
+	for i := uint32(1); i <= 8; i++ {
+		v := 100 + i
+		es[v] = &graph.Entity{ID: v, Name: strconv.Itoa(2000 + int(i)), Key: "y:" + strconv.Itoa(2000+int(i))}
+		tr.Rows = append(tr.Rows, graph.Row{Key: i, Values: [][]uint32{{v}}})
+		vals = append(vals, v)
+		by[v] = 1
+		inKeys[i] = true
+	}
+	drawn := false
+	for seed := uint64(0); seed < 16; seed++ {
+		f, ok := rangeFilter(tr, 0, "took office", vals, es, by, inKeys, 8, rand.New(rand.NewPCG(seed, 0)))
+		if !ok {
+			continue
+		}
+		drawn = true
+		if !strings.HasPrefix(f.phrase, " that took office between ") {
+			t.Errorf("seed %d: phrase %q", seed, f.phrase)
+		}
+	}
+	if !drawn {
+		t.Fatal("no filter drawn")
+	}
+}
