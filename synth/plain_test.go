@@ -736,7 +736,7 @@ func TestValueWords(t *testing.T) {
 		{"start", tree(graph.TypeDate, 7), "start date"},
 		{"field", tree(graph.TypeText, 3, 4), "playing surface"},
 		{"field", tree(graph.TypeText, 3, 6), "field"},
-		{"total", medal, "total medals"},
+		{"total", medal, "total number of medals"},
 		{"total", tree(graph.TypeNumber, 8), "total"},
 		{"2012 season", tree(graph.TypeText, 9, 10), "position in the 2012 season"},
 		{"2011–12", tree(graph.TypeText, 9), "position in 2011–12"},

@@ -460,6 +460,10 @@ func concept(t *graph.Tree, alone bool, many string, rng *rand.Rand) string {
 	sub, what := t.Caption, "list" // a caption names the list ("table" names no concept: task.NamesTable)
 	if sub == "" {
 		sub, what = t.Section, "section"
+	} else if t.Section != "" && len(strings.Fields(sub)) <= 2 && !slices.ContainsFunc(strings.Split(t.Section, "|"), layoutSection) {
+		// "Assists" under "Franchise scoring leaders": a caption of a
+		// word or two names the list only within its section.
+		sub = t.Section + "|" + sub
 	}
 	var parts, orig []string
 	var named string // a part that names the page itself
@@ -494,6 +498,15 @@ func concept(t *graph.Tree, alone bool, many string, rng *rand.Rand) string {
 		switch {
 		case p == "" || strings.EqualFold(p, "list") || strings.EqualFold(p, "the list"):
 			// "List" of "List of counties in North Carolina": the page itself
+		case layoutSection(p):
+			// "Summary", "Overview": where the table stands, no set ("the
+			// summary of the list of correctional facilities"); said, in
+			// parentheses, only to tell it from the page's other tables.
+			if !alone && !slices.Contains(orig, p) {
+				parts = append(parts, p)
+				orig = append(orig, p)
+				inline = false
+			}
 		case wordsWithin(p, page) || restates(p, page):
 			// "National monuments" of "National Monuments in County
 			// Dublin" says nothing the page's name does not, when the
@@ -611,6 +624,16 @@ func inParens(parts []string) string {
 // finalsTally matches the finals won and lost after a player's event
 // ("Doubles (8–12)"), which says nothing of what the table is.
 var finalsTally = regexp.MustCompile(`(?i)^((?:mixed |men's |women's )?(?:singles|doubles))\s*\(\s*\d+\s*[–-]\s*\d+\s*\)$`)
+
+// layoutSection reports whether a section's name says where in the
+// article a table stands ("Overview", "Statistics"), not what it lists.
+func layoutSection(p string) bool {
+	switch strings.ToLower(strings.TrimSpace(p)) {
+	case "overview", "summary", "general", "introduction", "history", "statistics", "details", "notes", "list", "data":
+		return true
+	}
+	return false
+}
 
 // layoutNote matches a caption's parenthesis about how the table marks
 // its rows ("(with strikeouts for ones dropped by Maia et al. in 1989)",
@@ -823,7 +846,7 @@ func colWords(cols []column, ts []*graph.Tree) []string {
 			out[i] = many // "Win", "Loss": a coach's wins and losses
 		}
 		if medals[strings.ToLower(out[i])] && numeric(ts, c.rel) {
-			out[i] += " medals" // "give their silver": silver medals
+			out[i] = "number of " + out[i] + " medals" // "give their silver", "give the gold medals" (the events?): the count
 		}
 		if pluralWord(out[i]) && !notCounted[strings.ToLower(out[i])] && numeric(ts, c.rel) {
 			out[i] = "number of " + out[i]
@@ -879,7 +902,7 @@ func (s *synth) valueWords(cols []column, ts []*graph.Tree, ws []string) []strin
 		w := strings.ToLower(ws[i])
 		switch {
 		case w == "total" && numeric(ts, c.rel) && medalTable(ts):
-			ws[i] = "total medals"
+			ws[i] = "total number of medals"
 		case dateNouns[w] && datatype(ts, c.rel) == graph.TypeDate:
 			ws[i] += " date"
 		case timedHeader.MatchString(w):
@@ -1036,6 +1059,9 @@ func colWord(h string) string {
 	}
 	if p, ok := officeDates[strings.ToLower(w)]; ok {
 		return p // "their took office": the date they took it
+	}
+	if p, ok := strings.CutSuffix(w, " co."); ok {
+		return p + " company" // "Production co.": the header's shorthand
 	}
 	return w
 }

@@ -153,7 +153,7 @@ func TestColWord(t *testing.T) {
 		"Opened": "date opened", "Laid down": "date laid down", "Qualified on": "date qualified",
 		"Took office": "date of taking office", "Capacity": "capacity", "Based on": "based on",
 		"Born": "date of birth", "Died": "date of death", "Term expires": "end of term",
-		"Draft order Choice": "draft pick",
+		"Draft order Choice": "draft pick", "Production co.": "production company",
 	} {
 		if got := colWord(h); got != want {
 			t.Errorf("colWord(%q) = %q, want %q", h, got, want)
@@ -453,5 +453,34 @@ func TestRangeFilterVerb(t *testing.T) {
 	}
 	if !drawn {
 		t.Fatal("no filter drawn")
+	}
+}
+
+// TestShortCaption: a caption of a word or two is read within its
+// section ("Franchise scoring leaders, Assists"); a section that only
+// says where the table stands ("Overview") is not said.
+func TestShortCaption(t *testing.T) {
+	tr := &graph.Tree{PageTitle: "Edmonton Rush", Section: "Franchise scoring leaders", Caption: "Assists"}
+	if got := concept(tr, false, "players", rand.New(rand.NewPCG(1, 0))); !strings.Contains(got, "Franchise scoring leaders") || !strings.Contains(got, "Assists") {
+		t.Errorf("concept = %q, want the section and the caption", got)
+	}
+	tr = &graph.Tree{PageTitle: "Wikimania", Section: "Overview", Caption: "Wikimania conferences"}
+	if got := concept(tr, true, "conferences", rand.New(rand.NewPCG(1, 0))); strings.Contains(got, "Overview") {
+		t.Errorf("concept = %q: a layout section", got)
+	}
+}
+
+// TestLayoutSection: a section that says where a table stands
+// ("Summary") is no set of the question: left out where the table is its
+// page's only one, in parentheses beside others.
+func TestLayoutSection(t *testing.T) {
+	tr := &graph.Tree{PageTitle: "List of correctional facilities in New Zealand", Section: "Summary"}
+	for seed := uint64(0); seed < 4; seed++ {
+		if got := concept(tr, true, "facilities", rand.New(rand.NewPCG(seed, 0))); got != "the list of correctional facilities in New Zealand" {
+			t.Errorf("alone: %q", got)
+		}
+		if got := concept(tr, false, "facilities", rand.New(rand.NewPCG(seed, 0))); got != "the list of correctional facilities in New Zealand (Summary)" {
+			t.Errorf("beside others: %q", got)
+		}
 	}
 }
