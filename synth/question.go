@@ -201,7 +201,9 @@ func titleNoun(t *graph.Tree) (noun, bool) {
 	}
 	found, team, rank := "", false, ""
 	prev := ""
-	for _, w := range strings.FieldsFunc(strings.ToLower(parts[len(parts)-1]), func(r rune) bool { return !unicode.IsLetter(r) }) {
+	ws := strings.FieldsFunc(strings.ToLower(parts[len(parts)-1]), func(r rune) bool { return !unicode.IsLetter(r) })
+	other := "" // "Naval Bases and Stations": bases as well as stations
+	for i, w := range ws {
 		if one := roleNouns[w]; one != "" && w != found {
 			if found != "" {
 				return noun{}, false
@@ -210,11 +212,18 @@ func titleNoun(t *graph.Tree) (noun, bool) {
 			if rankPrefix[prev] {
 				rank = prev + " " // "Lieutenant governors" are no governors
 			}
+			if i >= 2 && ws[i-1] == "and" && pluralWord(ws[i-2]) {
+				other = ws[i-2]
+			} else if i+2 < len(ws) && ws[i+1] == "and" && pluralWord(ws[i+2]) {
+				other = ws[i+2]
+			}
 		}
 		team = team || w == "roster" || w == "squad" || w == "lineup"
 		prev = w
 	}
 	switch {
+	case found != "" && other != "":
+		return noun{singular(other) + " or " + roleNouns[found], other + " and " + found}, true
 	case found != "":
 		return noun{rank + roleNouns[found], rank + found}, true
 	case team && t.KeyDomain == "person":
