@@ -713,6 +713,7 @@ func TestValueWords(t *testing.T) {
 		1: {ID: 1, Name: "1:22.129"}, 2: {ID: 2, Name: "1:23.5"}, 3: {ID: 3, Name: "Grass"},
 		4: {ID: 4, Name: "Artificial turf"}, 5: {ID: 5, Name: "3"}, 6: {ID: 6, Name: "Physics"},
 		7: {ID: 7, Name: "2013-01-25"}, 8: {ID: 8, Name: "12"}, 9: {ID: 9, Name: "6th"}, 10: {ID: 10, Name: "CL1, 1st"},
+		11: {ID: 11, Name: "50.39"}, 12: {ID: 12, Name: "51.4"},
 	}
 	s := &synth{names: names}
 	tree := func(typ graph.Datatype, vals ...uint32) []*graph.Tree {
@@ -731,6 +732,8 @@ func TestValueWords(t *testing.T) {
 	}{
 		{"lap", tree(graph.TypeText, 1, 2), "lap time"},
 		{"run 1", tree(graph.TypeText, 1), "run 1 time"},
+		{"run 1", tree(graph.TypeNumber, 11, 12), "run 1 time"}, // seconds
+		{"total", tree(graph.TypeNumber, 11, 12), "total"},       // points, perhaps
 		{"heat", tree(graph.TypeNumber, 5), "heat"},
 		{"lap", tree(graph.TypeText, 1, 5), "lap"},
 		{"start", tree(graph.TypeDate, 7), "start date"},
@@ -888,5 +891,16 @@ func TestRefusedCell(t *testing.T) {
 	s := &synth{}
 	if !s.refusedText("11 1 12") || !s.refusedText("11 1 12") || s.refusedText("Barcelona") {
 		t.Error("the kept answer differs from refusedCell's")
+	}
+}
+
+// TestYearWords: a header of a time over a column of years asks for the
+// year ("year opened"), not a date the table does not give.
+func TestYearWords(t *testing.T) {
+	tr := &graph.Tree{Columns: []graph.Column{{Name: "has_opened", Header: "Opened", Datatype: graph.TypeYear}, {Name: "has_born", Header: "Born", Datatype: graph.TypeDate}}}
+	cols := []column{{rel: "has_opened", header: "Opened"}, {rel: "has_born", header: "Born"}}
+	got := colWords(cols, []*graph.Tree{tr})
+	if got[0] != "year opened" || got[1] != "date of birth" {
+		t.Errorf("colWords = %q, want year opened, date of birth", got)
 	}
 }

@@ -850,6 +850,9 @@ func colWords(cols []column, ts []*graph.Tree) []string {
 		if out[i] == "year" && datatype(ts, c.rel) == graph.TypeDate {
 			out[i] = "date" // "Year" over "July 5, 1941": the answer gives the date
 		}
+		if rest, ok := strings.CutPrefix(out[i], "date "); ok && datatype(ts, c.rel) == graph.TypeYear {
+			out[i] = "year " + rest // "Opened" over 1998: the year opened, no date
+		}
 		out[i] = venueCapacity(ts, out[i])
 		if many, ok := countNouns[out[i]]; ok && numeric(ts, c.rel) {
 			out[i] = many // "Win", "Loss": a coach's wins and losses
@@ -915,8 +918,8 @@ func (s *synth) valueWords(cols []column, ts []*graph.Tree, ws []string) []strin
 		case dateNouns[w] && datatype(ts, c.rel) == graph.TypeDate:
 			ws[i] += " date"
 		case timedHeader.MatchString(w):
-			if all(s.columnTexts(ts, c.rel), clockTime.MatchString) {
-				ws[i] += " time"
+			if txt := s.columnTexts(ts, c.rel); all(txt, clockTime.MatchString) || numberedRun.MatchString(w) && all(txt, seconds.MatchString) {
+				ws[i] += " time" // "Run 1" of "50.39": the seconds it took
 			}
 		case seasonHeader.MatchString(w):
 			// "2012 season" of "6th", "CL1, 1st": a club's place that season
@@ -947,6 +950,10 @@ var dateNouns = map[string]bool{
 var (
 	timedHeader = regexp.MustCompile(`^(lap|start|total|final|semifinal|semi-final|best|heat|qualifying|split|swim|bike|run|(run|leg|race|heat) \d|q\d)$`)
 	clockTime   = regexp.MustCompile(`^(\d{1,2}:)?\d{1,2}:\d\d(\.\d+)?$`)
+	// numberedRun is a race's numbered part, whose figures in seconds
+	// ("50.39") are times too, where a "Total" of decimals may be points.
+	numberedRun = regexp.MustCompile(`^(run|leg|heat) \d$`)
+	seconds     = regexp.MustCompile(`^\d{1,3}\.\d{1,3}$`)
 )
 
 // seasonHeader matches a header naming a season ("2012 season",
