@@ -292,7 +292,16 @@ func Writes(name, surface string) bool {
 	}
 	// A name's last words with a figure are no surname: "2008-09" for
 	// Eurocup 2008-09, the season the table writes.
-	return !strings.HasSuffix(n, " "+s) || !personLike(n) || strings.Contains(s, " ") || commonWords(name) || strings.ContainsFunc(s, unicode.IsDigit)
+	return !strings.HasSuffix(n, " "+s) || !personLike(n) || clubInitials(name) || strings.Contains(s, " ") || commonWords(name) || strings.ContainsFunc(s, unicode.IsDigit)
+}
+
+// clubInitials reports whether a title opens with a club's initials, three
+// capitals or more ("ASPTT Albi", "AFC Ajax", "SSC Napoli"): no person's
+// name, so the town after them is the club's short name ("Albi"), no
+// surname. Two ("CC Sabathia") may be a person's.
+func clubInitials(name string) bool {
+	f, _, ok := strings.Cut(name, " ")
+	return ok && utf8.RuneCountInString(f) >= 3 && !strings.ContainsFunc(f, func(r rune) bool { return !unicode.IsUpper(r) })
 }
 
 // shortQualifier reports whether surface writes the title name with its

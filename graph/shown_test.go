@@ -14,6 +14,8 @@ func TestWrites(t *testing.T) {
 	}{
 		{"Drumcondra, Dublin", "Drumcondra", true},
 		{"River Blithe", "Blithe", true},
+		{"ASPTT Albi", "Albi", true},
+		{"CC Sabathia", "Sabathia", false},
 		{"Colorado River", "Colorado", true},
 		{"Cork (city)", "Cork", true},
 		{"Nike, Inc.", "Nike", true},
