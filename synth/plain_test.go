@@ -733,7 +733,7 @@ func TestValueWords(t *testing.T) {
 		{"lap", tree(graph.TypeText, 1, 2), "lap time"},
 		{"run 1", tree(graph.TypeText, 1), "run 1 time"},
 		{"run 1", tree(graph.TypeNumber, 11, 12), "run 1 time"}, // seconds
-		{"total", tree(graph.TypeNumber, 11, 12), "total"},       // points, perhaps
+		{"total", tree(graph.TypeNumber, 11, 12), "total"},      // points, perhaps
 		{"heat", tree(graph.TypeNumber, 5), "heat"},
 		{"lap", tree(graph.TypeText, 1, 5), "lap"},
 		{"start", tree(graph.TypeDate, 7), "start date"},
