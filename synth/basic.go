@@ -199,6 +199,9 @@ func (s *synth) chooseFilter(d *draft, t *graph.Tree, keys []uint32, cols []int,
 			if pluralNoun(h) {
 				verb = " are " // "whose dates are 1968-1975"
 			}
+			if timedHeader.MatchString(h) && clockTime.MatchString(name) {
+				h += " time" // "whose start time is 1:14", a pursuit's
+			}
 			phrase := " whose " + h + verb + ref
 			return filter{col: c, triple: task.Triple{S: task.Term{Target: true}, R: col.Name, O: task.C(name)},
 				phrase: phrase, static: d.render(phrase), ids: []uint32{v}}, true, nil
@@ -600,16 +603,18 @@ func (s *synth) basic(ctx context.Context, t *graph.Tree, rng *rand.Rand) (*draf
 // basicPhrasing is the templates a Basic question on t takes, and its
 // root (concept r) as they say it.
 func basicPhrasing(t *graph.Tree, r, many string) ([]string, string) {
+	if set, ok := setNamed(r, many); ok {
+		// "every candidate of New Democratic Party candidates, 2008 …"
+		// says the noun twice: the set is the noun. First: a set named
+		// is no person's ("the cities within the regular definition of
+		// Central Asia", on a page a name's two words title).
+		return namedSetTemplates, set
+	}
 	if personalWorks(t) || personPage(t.PageTitle) {
 		// "Which films appear in Wentworth Miller (Film)?": a person
 		// holds no films; "Considering Wentworth Miller (Film), list the
 		// films" reads.
 		return ownerTemplates, r
-	}
-	if set, ok := setNamed(r, many); ok {
-		// "every candidate of New Democratic Party candidates, 2008 …"
-		// says the noun twice: the set is the noun.
-		return namedSetTemplates, set
 	}
 	return basicTemplates, r
 }

@@ -88,6 +88,11 @@ func keyNoun(t *graph.Tree) noun {
 				return n
 			}
 		}
+		// "Liberal Party of Canada candidates in the 2011 …" lists
+		// candidates, where the domain says only "people".
+		if n, ok := pageNoun(t.PageTitle); ok && roleNouns[n.many] != "" {
+			return n
+		}
 		if n, ok := domainNoun(t); ok {
 			return n
 		}
@@ -728,6 +733,8 @@ func nounBefore(sub string) bool {
 		return false // "the television of Athena Chu": a medium her works are in, no part of her
 	case "appearances":
 		return false // "Which players appear in the appearances of …": the section's name, in parentheses
+	case "locations", "stadia", "grounds":
+		return false // "every team of the stadiums and locations of …": where they play, no set of them
 	}
 	return true
 }
@@ -1152,13 +1159,21 @@ func setNamed(root, many string) (string, bool) {
 	}
 	head, _, _ := strings.Cut(root, " (")
 	fs := strings.Fields(head)
+	of := -1 // the last "of" before the noun
 	for i, f := range fs {
 		w := strings.TrimRight(f, ",;:")
 		if strings.EqualFold(w, "of") {
-			return "", false // "South Carolina House of Representatives", "Timeline of the tallest buildings": not the set
+			of = i
 		}
 		if !strings.EqualFold(w, many) {
 			continue
+		}
+		// "South Carolina House of Representatives", "Timeline of the
+		// tallest buildings": the noun after "of" and words in lower case
+		// is not the set; after a name ("Liberal Party of Canada
+		// candidates") it is.
+		if of >= 0 && !slices.ContainsFunc(fs[of+1:i], func(w string) bool { return unicode.IsUpper([]rune(w)[0]) }) {
+			return "", false
 		}
 		// The noun heads its phrase: the head's last word, or before a
 		// comma or a word in lower case ("candidates, 2008 …", "Primary

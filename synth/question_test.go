@@ -399,6 +399,7 @@ func TestSetNamed(t *testing.T) {
 		{"the list of schools in the Northern Territory (State schools)", "schools", ""},
 		{`the "Chiller Films" section of Chiller (TV network)`, "films", ""},
 		{"Food Network Star (Season seven, Finalists)", "finalists", ""},
+		{"Liberal Party of Canada candidates in the 2011 Canadian federal election (Saskatchewan - 14 seats)", "candidates", "the Liberal Party of Canada candidates in the 2011 Canadian federal election (Saskatchewan - 14 seats)"},
 	} {
 		got, ok := setNamed(c.root, c.many)
 		if ok != (c.want != "") || got != c.want {
@@ -483,5 +484,23 @@ func TestLayoutSection(t *testing.T) {
 		if got := concept(tr, false, "facilities", rand.New(rand.NewPCG(seed, 0))); got != "the list of correctional facilities in New Zealand (Summary)" {
 			t.Errorf("beside others: %q", got)
 		}
+	}
+}
+
+// TestPhrasingFixes: the set a question names is no person's page ("the
+// cities within … Central Asia"); a section of where teams play reads in
+// parentheses; a page title's role noun names its keys before their
+// domain ("candidates", not "people").
+func TestPhrasingFixes(t *testing.T) {
+	tr := &graph.Tree{PageTitle: "Central Asia"}
+	if ts, r := basicPhrasing(tr, "the cities within the regular definition of Central Asia and Afghanistan", "cities"); !slices.Equal(ts, namedSetTemplates) || r != "the cities within the regular definition of Central Asia and Afghanistan" {
+		t.Errorf("basicPhrasing = %q, %q", ts, r)
+	}
+	if nounBefore("stadiums and locations") {
+		t.Error(`nounBefore("stadiums and locations"): "every team of the stadiums and locations of …"`)
+	}
+	cand := &graph.Tree{PageTitle: "Liberal Party of Canada candidates in the 2011 Canadian federal election", KeyHeader: "Name", KeyDatatype: graph.TypeEntity, KeyDomain: "person"}
+	if got := keyNoun(cand).many; got != "candidates" {
+		t.Errorf("keyNoun = %q, want candidates", got)
 	}
 }
