@@ -803,6 +803,9 @@ func (c *columnPlaces) add(v Value, n int) {
 		c.mixed, c.other = true, true
 		return
 	}
+	// "$ 424,208,848": the currency marks the column (ValueForm), the
+	// groups are the figure's
+	s = strings.TrimSpace(strings.TrimLeft(s, "$€£¥"))
 	if groupedNumber.MatchString(s) {
 		c.groups++
 		s = strings.ReplaceAll(s, ",", "")

@@ -12,7 +12,8 @@ import (
 // TestColumnDecimals: a column of averages written "2.0", "4.5" keeps its
 // decimals on the page, though 2 is also a count of games another column
 // writes "2": one entity, two forms, each its column's; a column of
-// attendances written "78,040" keeps its groups.
+// attendances written "78,040" keeps its groups, and so does one of
+// grosses written "$ 424,208,848".
 func TestColumnDecimals(t *testing.T) {
 	g, err := graph.Open(t.TempDir(), nil)
 	if err != nil {
@@ -23,11 +24,11 @@ func TestColumnDecimals(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tb := mk([]string{"Player", "GP", "APG", "Team", "Attendance"}, [][]string{
-		{"@Ada Smith", "2", "2.0", "@Berlin", "78,040"},
-		{"@Bob Jones", "4", "4.5", "@Paris", "812"},
-		{"@Cleo Brown", "7", "1.5", "@Oslo", "9,500"},
-		{"@Dan White", "5", "2.5", "@Rome", "12,001"},
+	tb := mk([]string{"Player", "GP", "APG", "Team", "Attendance", "Gross"}, [][]string{
+		{"@Ada Smith", "2", "2.0", "@Berlin", "78,040", "$ 424,208,848"},
+		{"@Bob Jones", "4", "4.5", "@Paris", "812", "$ 812"},
+		{"@Cleo Brown", "7", "1.5", "@Oslo", "9,500", "$ 9,500"},
+		{"@Dan White", "5", "2.5", "@Rome", "12,001", "$ 12,001"},
 	})
 	clean := DefaultCleanOptions()
 	clean.MinRows = 3
@@ -41,19 +42,22 @@ func TestColumnDecimals(t *testing.T) {
 	if err := b.Commit(); err != nil {
 		t.Fatal(err)
 	}
-	var apg, att string
+	var apg, att, gross string
 	for _, c := range tr.Columns {
 		switch c.Header {
 		case "APG":
 			apg = c.Name
 		case "Attendance":
 			att = c.Name
+		case "Gross":
+			gross = c.Name
 		}
 	}
 	if want := map[string]int{apg: 1}; !reflect.DeepEqual(tr.Decimals, want) {
 		t.Errorf("Decimals = %v, want %v", tr.Decimals, want)
 	}
-	if want := map[string]bool{att: true}; !reflect.DeepEqual(tr.Grouped, want) {
+	// "$ 424,208,848": the currency is the column's mark, the groups the figure's
+	if want := map[string]bool{att: true, gross: true}; !reflect.DeepEqual(tr.Grouped, want) {
 		t.Errorf("Grouped = %v, want %v", tr.Grouped, want)
 	}
 	p, err := g.Page(tb.PageURL)
@@ -64,7 +68,7 @@ func TestColumnDecimals(t *testing.T) {
 	for _, s := range p.Segments {
 		text.WriteString(s.Text + "\n")
 	}
-	if !strings.Contains(text.String(), "| Ada Smith | 2 | 2.0 | Berlin | 78,040 |") {
+	if !strings.Contains(text.String(), "| Ada Smith | 2 | 2.0 | Berlin | 78,040 | 424,208,848 |") {
 		t.Errorf("the page does not write Ada Smith's 2 games and 2.0 assists as the table does:\n%s", text.String())
 	}
 	if got, ok := tr.FigureIn(apg, "2"); !ok || got != "2.0" {
