@@ -642,6 +642,16 @@ var personTitle = regexp.MustCompile(`^(?:Dr\.?|Sir|Dame)\s+(\p{Lu}\S*\s+\S.*)$`
 // "93.3 myFM" is a station's name.
 var legendLetters = regexp.MustCompile(`^(\S.*\s\p{Lu}\S*\p{Ll}{2})\p{Lu}{1,2}$`)
 
+// linkWrites reports whether a link of the cell writes the text's last
+// word whole: "Leones Negros UdeG" linking Leones Negros UdeG Premier,
+// whose "G" is the name's, no legend's letter.
+func linkWrites(links []string, text string) bool {
+	w := text[strings.LastIndexByte(text, ' ')+1:]
+	return slices.ContainsFunc(links, func(l string) bool {
+		return slices.Contains(strings.FieldsFunc(l, func(r rune) bool { return r == ' ' || r == '_' }), w)
+	})
+}
+
 // sortPrefixed returns the name a cell's one link titles when the cell is
 // that name after one word of a sort key ("Szuminski Jason Szuminski",
 // "Garcia Chris Taylor" linking Chris Taylor (baseball)). Unless keyed
@@ -1168,7 +1178,7 @@ func cutNotes(col []table.Cell) {
 		} else if m := supSign.FindStringSubmatch(text); m != nil {
 			text = m[1] // "East Gippsland United¹", "8²": the footnote's number
 			col[i].Text = text
-		} else if m := legendLetters.FindStringSubmatch(text); m != nil && !legalForm(text) {
+		} else if m := legendLetters.FindStringSubmatch(text); m != nil && !legalForm(text) && !linkWrites(c.Links, text) {
 			text = m[1] // "Beijing GuoanTH": a legend's letters (title holders), their superscript lost
 			col[i].Text = text
 		} else if m := keySign.FindStringSubmatch(text); m != nil {

@@ -673,6 +673,7 @@ func TestCutNotes(t *testing.T) {
 		{Text: "Miloud Hamdi (C)", Links: []string{"Caretaker manager"}}, {Text: "Tony Adams (c)", Links: []string{"Tony Adams"}},
 		{Text: "Eugene Lipscomb Eugene Lipscomb", Links: []string{"Eugene Lipscomb"}},
 		{Text: "2nd round lost to Anastasia Pivovarova [Q]"}, {Text: "Das Mädchen auf der Treppe [de]"},
+		{Text: "Leones Negros UdeG", Links: []string{"Leones Negros UdeG Premier"}},
 	}
 	cutNotes(col)
 	want := []struct {
@@ -725,8 +726,9 @@ func TestCutNotes(t *testing.T) {
 		{"Young MC", []string{"Young MC"}}, {"Radio One MC", []string{"Master of ceremonies"}}, // no link names what is left
 		{"Miloud Hamdi", nil}, {"Tony Adams", []string{"Tony Adams"}}, // the mark's link is not the manager
 		{"Eugene Lipscomb", []string{"Eugene Lipscomb"}},
-		{"2nd round lost to Anastasia Pivovarova [Q]", nil}, // a sentence's mark is its own
-		{"Das Mädchen auf der Treppe", nil},                 // a link to the German Wikipedia
+		{"2nd round lost to Anastasia Pivovarova [Q]", nil},            // a sentence's mark is its own
+		{"Das Mädchen auf der Treppe", nil},                            // a link to the German Wikipedia
+		{"Leones Negros UdeG", []string{"Leones Negros UdeG Premier"}}, // its link writes the "G"
 	}
 	for i, w := range want {
 		if col[i].Text != w.text || !slices.Equal(col[i].Links, w.links) {
