@@ -258,6 +258,9 @@ func Writes(name, surface string) bool {
 	if shortQualifier(name, surface) || stateCoded(name, surface) {
 		return true
 	}
+	if siteCoded(name, surface) {
+		return true
+	}
 	if len(s) <= 3 && !capitalWord(strings.TrimSpace(surface)) || len(s) < 3 || s == n || strings.HasSuffix(strings.TrimSpace(surface), ")") {
 		return false
 	}
@@ -302,6 +305,20 @@ func Writes(name, surface string) bool {
 func clubInitials(name string) bool {
 	f, _, ok := strings.Cut(name, " ")
 	return ok && utf8.RuneCountInString(f) >= 3 && !strings.ContainsFunc(f, func(r rune) bool { return !unicode.IsUpper(r) })
+}
+
+// siteCoded reports whether surface is the title name with a code of
+// capitals and digits in parentheses: "Baker Site (15MU12)" linking Baker
+// Site, the site's number in the state's survey, which the list writes as
+// part of its name.
+func siteCoded(name, surface string) bool {
+	q, ok := strings.CutPrefix(strings.TrimSpace(surface), name+" (")
+	if !ok || !strings.HasSuffix(q, ")") {
+		return false
+	}
+	q = strings.TrimSpace(q[:len(q)-1])
+	return len(q) >= 4 && strings.ContainsFunc(q, unicode.IsDigit) && strings.ContainsFunc(q, unicode.IsUpper) &&
+		!strings.ContainsFunc(q, func(r rune) bool { return !unicode.IsDigit(r) && !unicode.IsUpper(r) && r != '-' })
 }
 
 // shortQualifier reports whether surface writes the title name with its
