@@ -733,8 +733,11 @@ func nounBefore(sub string) bool {
 		return false // "the television of Athena Chu": a medium her works are in, no part of her
 	case "appearances":
 		return false // "Which players appear in the appearances of …": the section's name, in parentheses
-	case "locations", "stadia", "grounds":
-		return false // "every team of the stadiums and locations of …": where they play, no set of them
+	case "locations", "stadia", "grounds", "kits", "personnel", "career":
+		// "every team of the stadiums and locations of …", "of the
+		// personnel and kits of …": where they play, who runs them, no
+		// set of them; "every work of the career of …"
+		return false
 	}
 	return true
 }

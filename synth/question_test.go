@@ -496,8 +496,10 @@ func TestPhrasingFixes(t *testing.T) {
 	if ts, r := basicPhrasing(tr, "the cities within the regular definition of Central Asia and Afghanistan", "cities"); !slices.Equal(ts, namedSetTemplates) || r != "the cities within the regular definition of Central Asia and Afghanistan" {
 		t.Errorf("basicPhrasing = %q, %q", ts, r)
 	}
-	if nounBefore("stadiums and locations") {
-		t.Error(`nounBefore("stadiums and locations"): "every team of the stadiums and locations of …"`)
+	for _, sec := range []string{"stadiums and locations", "personnel and kits", "career"} {
+		if nounBefore(sec) {
+			t.Errorf("nounBefore(%q): \"every team of the %s of …\"", sec, sec)
+		}
 	}
 	cand := &graph.Tree{PageTitle: "Liberal Party of Canada candidates in the 2011 Canadian federal election", KeyHeader: "Name", KeyDatatype: graph.TypeEntity, KeyDomain: "person"}
 	if got := keyNoun(cand).many; got != "candidates" {
