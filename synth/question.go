@@ -581,17 +581,7 @@ func concept(t *graph.Tree, alone bool, many string, rng *rand.Rand) string {
 	// parentheses: "2007 BWF Super Series (Super Series rankings, Women's
 	// singles)".
 	if !inline || len(parts) > 1 {
-		// "Individual all-time records, Most tries": a leaders' list,
-		// which "every player of Italy national rugby union team (…)"
-		// reads as the squad until its last words; named as a list.
-		if k := slices.IndexFunc(orig, leadersList.MatchString); k >= 0 && len(parts) > 1 {
-			l := `the "` + strings.Join(orig[k:], ", ") + `" list of ` + page
-			if k > 0 {
-				l += inParens(orig[:k])
-			}
-			return l
-		}
-		return page + inParens(orig)
+		return sectionPath(page, len(parts), orig, isList)
 	}
 	// Not "the Counties of Denmark counties (1970–2006)" nor "the North
 	// Carolina Court of Appeals current judges": a page's name before a
@@ -638,6 +628,24 @@ func inParens(parts []string) string {
 // finalsTally matches the finals won and lost after a player's event
 // ("Doubles (8–12)"), which says nothing of what the table is.
 var finalsTally = regexp.MustCompile(`(?i)^((?:mixed |men's |women's )?(?:singles|doubles))\s*\(\s*\d+\s*[–-]\s*\d+\s*\)$`)
+
+// sectionPath is a page with its section path, in parentheses: "2007 BWF
+// Super Series (Super Series rankings, Women's singles)". A leaders'
+// list ("Individual all-time records, Most tries"), which "every player
+// of Italy national rugby union team (…)" reads as the squad until its
+// last words, is named as a list, where the page is not a list page
+// itself: not 'the "Most wins" list of the list of VFL/AFL … premiers'.
+// n is the number of parts the question says.
+func sectionPath(page string, n int, orig []string, isList bool) string {
+	if k := slices.IndexFunc(orig, leadersList.MatchString); k >= 0 && n > 1 && !isList {
+		l := `the "` + strings.Join(orig[k:], ", ") + `" list of ` + page
+		if k > 0 {
+			l += inParens(orig[:k])
+		}
+		return l
+	}
+	return page + inParens(orig)
+}
 
 // layoutSection reports whether a section's name says where in the
 // article a table stands ("Overview", "Statistics"), not what it lists.

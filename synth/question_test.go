@@ -506,3 +506,17 @@ func TestPhrasingFixes(t *testing.T) {
 		t.Errorf("keyNoun = %q, want candidates", got)
 	}
 }
+
+// TestLeadersListed: a leaders' section of a team's page is named as a
+// list ("the "Most tries" list of …"); on a list page, whose title names
+// what it lists, it reads in parentheses, not "list of the list of".
+func TestLeadersListed(t *testing.T) {
+	team := &graph.Tree{PageTitle: "Italy national rugby union team", Section: "Individual all-time records|Most tries"}
+	if got := concept(team, false, "players", rand.New(rand.NewPCG(1, 0))); !strings.HasPrefix(got, `the "Most tries" list of Italy`) {
+		t.Errorf("team page: %q", got)
+	}
+	list := &graph.Tree{PageTitle: "List of VFL/AFL pre-season and night series premiers", Section: "Pre-season cup winners 1988–2013|Most pre-season cup competition wins 1988–2013"}
+	if got := concept(list, false, "teams", rand.New(rand.NewPCG(1, 0))); strings.Contains(got, "list of the list") || !strings.Contains(got, "Most pre-season cup competition wins") {
+		t.Errorf("list page: %q", got)
+	}
+}
