@@ -644,7 +644,66 @@ func (s *synth) plainColumn(t *graph.Tree, c int, keys []uint32) bool {
 		return false // "their number of women": 16 of a conference's titles won by its women's teams
 	}
 	// "Rignt wing" beside "Right wing": the misprint would be an answer
-	return 5*codes < max(n, 1) && !s.misprinted(t, c)
+	return 5*codes < max(n, 1) && !s.misprinted(t, c) && !s.runTogether(t, c)
+}
+
+// articleNamed reports whether an article of the store is named txt, or
+// has it for another name: "Texas Southern" beside "Texas" and "Southern"
+// in a draft's colleges is one college.
+func (s *synth) articleNamed(txt string) bool {
+	if s.g == nil {
+		return false
+	}
+	ids, err := s.g.FindEntities(txt, 8)
+	if err != nil {
+		return false
+	}
+	es, err := s.entities(ids)
+	return err == nil && slices.ContainsFunc(ids, func(id uint32) bool { return es[id] != nil && strings.HasPrefix(es[id].Key, "w:") })
+}
+
+// hasKey reports whether m has k, whatever its value.
+func hasKey[V any](m map[string]V, k string) bool {
+	_, ok := m[k]
+	return ok
+}
+
+// runTogether reports whether a text of column c of t is two others of
+// the column run together ("Natural Artificial" beside "Natural" and
+// "Artificial": a club's two grounds, until 2018 and from 2019), which
+// says neither.
+func (s *synth) runTogether(t *graph.Tree, c int) bool {
+	if dt := t.Columns[c].Datatype; dt != graph.TypeText && dt != graph.TypeEntity {
+		return false
+	}
+	have := map[string]bool{} // a text → whether it is a cell's text, no article's title
+	for _, r := range t.Rows {
+		if len(r.Values[c]) == 1 {
+			v := r.Values[c][0]
+			es, err := s.entities([]uint32{v})
+			linked := err == nil && es[v] != nil && strings.HasPrefix(es[v].Key, "w:")
+			txt := s.shownText(t, v)
+			have[txt] = have[txt] || !linked
+		}
+	}
+	for txt, unlinked := range have {
+		if !unlinked {
+			continue // "Texas Southern" beside "Texas" and "Southern": one college, its own article
+		}
+		for i, r := range txt {
+			if r != ' ' || i < 3 || len(txt)-i-1 < 3 {
+				continue
+			}
+			a, b := txt[:i], txt[i+1:]
+			// Names of two words or more each ("John Cromwell A. Edward
+			// Sutherland"), or kinds of a column of few ("Natural
+			// Artificial"); not "Texas Southern" among many colleges.
+			if hasKey(have, a) && hasKey(have, b) && (strings.Contains(a, " ") && strings.Contains(b, " ") || len(have) <= 4) && !s.articleNamed(txt) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // postHeader are headers naming a post, which a column of years under

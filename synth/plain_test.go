@@ -904,3 +904,32 @@ func TestYearWords(t *testing.T) {
 		t.Errorf("colWords = %q, want year opened, date of birth", got)
 	}
 }
+
+// TestRunTogether: a cell that is two other cells of its column run
+// together ("Natural Artificial", "John Cromwell A. Edward Sutherland")
+// says neither, and its column is not asked; a name of two words, or a
+// cell linking its own article ("Texas Southern"), is no such cell.
+func TestRunTogether(t *testing.T) {
+	names := map[uint32]*graph.Entity{
+		1: {ID: 1, Name: "Natural"}, 2: {ID: 2, Name: "Artificial"}, 3: {ID: 3, Name: "Natural Artificial"},
+		4: {ID: 4, Name: "John Cromwell"}, 5: {ID: 5, Name: "New York"}, 6: {ID: 6, Name: "Boston"},
+		7: {ID: 7, Name: "Texas", Key: "w:Texas"}, 8: {ID: 8, Name: "Southern", Key: "w:Southern"}, 9: {ID: 9, Name: "Texas Southern", Key: "w:Texas Southern"},
+	}
+	s := &synth{names: names}
+	col := func(vals ...uint32) *graph.Tree {
+		tr := &graph.Tree{Columns: []graph.Column{{Name: "has_c", Datatype: graph.TypeText}}}
+		for _, v := range vals {
+			tr.Rows = append(tr.Rows, graph.Row{Values: [][]uint32{{v}}})
+		}
+		return tr
+	}
+	if !s.runTogether(col(1, 2, 3, 1), 0) {
+		t.Error("Natural Artificial beside Natural and Artificial: not run together")
+	}
+	if s.runTogether(col(1, 2, 5, 6), 0) {
+		t.Error("New York beside Natural, Artificial and Boston: run together")
+	}
+	if s.runTogether(col(7, 8, 9), 0) {
+		t.Error("Texas Southern, a college's own article, beside Texas and Southern: run together")
+	}
+}
