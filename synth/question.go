@@ -367,12 +367,32 @@ func lowerFirst(s string) string {
 	fs := strings.Fields(s)
 	for i, f := range fs {
 		rs := []rune(f)
+		if properAdjective[f] {
+			continue // "English title", "Kazakh title": a tongue's or a nation's name keeps its capital
+		}
 		if len(rs) > 1 && unicode.IsUpper(rs[0]) && !unicode.IsDigit(rs[1]) && !strings.ContainsFunc(string(rs[1:]), unicode.IsUpper) {
 			rs[0] = unicode.ToLower(rs[0])
 			fs[i] = string(rs)
 		}
 	}
 	return strings.Join(fs, " ")
+}
+
+// properAdjective are the names of tongues and nations a header opens
+// with ("English title", "Arabic title", "Kazakh title"), written with a
+// capital in any sentence.
+var properAdjective = map[string]bool{}
+
+func init() {
+	for _, w := range strings.Fields(`English French German Spanish Italian Portuguese Dutch Swedish Norwegian Danish
+		Finnish Icelandic Polish Czech Slovak Slovene Slovenian Hungarian Romanian Bulgarian Serbian Croatian Bosnian
+		Macedonian Albanian Greek Turkish Russian Ukrainian Belarusian Georgian Armenian Azerbaijani Kazakh Kyrgyz Uzbek
+		Tajik Mongolian Arabic Hebrew Persian Pashto Dari Urdu Hindi Bengali Punjabi Tamil Telugu Kannada Malayalam Marathi
+		Gujarati Nepali Sinhala Burmese Thai Khmer Lao Vietnamese Chinese Mandarin Cantonese Japanese Korean Indonesian
+		Malay Filipino Tagalog Latin Irish Welsh Scottish Gaelic Catalan Basque Galician Estonian Latvian Lithuanian
+		Maltese Yiddish Sanskrit Tibetan Amharic Swahili Afrikaans Maori Hawaiian American British Canadian Australian`) {
+		properAdjective[w] = true
+	}
 }
 
 // pluralWord reports whether a one-word header reads as a plural count

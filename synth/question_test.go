@@ -520,3 +520,13 @@ func TestLeadersListed(t *testing.T) {
 		t.Errorf("list page: %q", got)
 	}
 }
+
+// TestLowerFirstProper: a header's words are lowered but for a tongue's
+// or a nation's name ("Kazakh title" stays, "Original Title" lowers).
+func TestLowerFirstProper(t *testing.T) {
+	for in, want := range map[string]string{"Kazakh title": "Kazakh title", "Arabic Title": "Arabic title", "Original Title": "original title", "NFL Team": "NFL team"} {
+		if got := lowerFirst(in); got != want {
+			t.Errorf("lowerFirst(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
