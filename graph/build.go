@@ -314,11 +314,18 @@ func (b *Builder) AddPrepared(p *Prepared) (*Tree, *Reject, error) {
 	}
 	tr.Shown = texts.shown()
 	for j, p := range places {
-		if p.places > 0 && p.zeros && !p.mixed {
+		comma := p.commas > 0 && p.points == 0 && p.places > 0 && !p.mixed
+		if p.places > 0 && (p.zeros || comma) && !p.mixed {
 			if tr.Decimals == nil {
 				tr.Decimals = map[string]int{}
 			}
 			tr.Decimals[tr.Columns[j].Name] = p.places
+		}
+		if comma {
+			if tr.Comma == nil {
+				tr.Comma = map[string]bool{}
+			}
+			tr.Comma[tr.Columns[j].Name] = true // "47,7": the column's decimal comma
 		}
 		if p.groups > 0 && !p.ungrouped && !p.other {
 			if tr.Grouped == nil {
@@ -795,6 +802,8 @@ type columnPlaces struct {
 	other     bool // a cell not one figure
 	groups    int  // figures written in groups
 	ungrouped bool // a figure of four digits or more written whole
+	commas    int  // figures written with a decimal comma ("47,7%")
+	points    int  // figures written with a decimal point
 }
 
 func (c *columnPlaces) add(v Value, n int) {
@@ -806,6 +815,13 @@ func (c *columnPlaces) add(v Value, n int) {
 	// "$ 424,208,848": the currency marks the column (ValueForm), the
 	// groups are the figure's
 	s = strings.TrimSpace(strings.TrimLeft(s, "$€£¥"))
+	if decimalComma.MatchString(s) {
+		// "47,7%": a decimal comma, the percent the column's mark
+		c.commas++
+		s = strings.Replace(strings.TrimSpace(strings.TrimSuffix(s, "%")), ",", ".", 1)
+	} else if strings.Contains(s, ".") {
+		c.points++
+	}
 	if groupedNumber.MatchString(s) {
 		c.groups++
 		s = strings.ReplaceAll(s, ",", "")

@@ -119,6 +119,10 @@ type Tree struct {
 	// write it otherwise ("2" games started, a year 1990).
 	Decimals map[string]int  `json:"decimals,omitempty"`
 	Grouped  map[string]bool `json:"grouped,omitempty"`
+	// Comma holds the columns of Decimals that write their decimals
+	// after a comma ("47,7%", "52,0%" of a turnout): FigureIn writes
+	// "47,7" and "52,0".
+	Comma map[string]bool `json:"comma,omitempty"`
 	// SeveralKeys counts the key cells that link several articles, each
 	// a thing of its own ("Marcus Kinhult Linnea Ström": a mixed pair of
 	// golfers): the key is their text, no one thing, so "all" the tree's
@@ -158,6 +162,8 @@ func (t *Tree) FigureIn(rel, name string) (string, bool) {
 		// in groups of three, with the decimals s has: "78,040", "12,345.50"
 		_, frac, _ := strings.Cut(s, ".")
 		s = humanize.FormatFloat("#,###."+strings.Repeat("#", len(frac)), x)
+	} else if dec && t.Comma[rel] {
+		s = strings.Replace(s, ".", ",", 1) // "47,7"
 	}
 	return s, s != name
 }
@@ -168,6 +174,8 @@ func (t *Tree) FigureIn(rel, name string) (string, bool) {
 func FigureName(text string) (string, bool) {
 	if groupedNumber.MatchString(text) {
 		text = strings.ReplaceAll(text, ",", "")
+	} else if commaDecimal.MatchString(text) {
+		text = strings.Replace(text, ",", ".", 1) // "47,7": a decimal comma
 	}
 	if !plainNumber.MatchString(text) {
 		return "", false
@@ -183,6 +191,13 @@ func FigureName(text string) (string, bool) {
 var groupedNumber = regexp.MustCompile(`^-?[0-9]{1,3}(,[0-9]{3})+(\.[0-9]+)?$`)
 
 var plainNumber = regexp.MustCompile(`^-?[0-9]+(\.[0-9]+)?$`)
+
+// commaDecimal matches a figure written with a decimal comma ("47,7",
+// "52,0"); three figures after it are a group ("5,288").
+var commaDecimal = regexp.MustCompile(`^-?[0-9]+,[0-9]{1,2}$`)
+
+// decimalComma matches a cell's figure so written, with a percent or not.
+var decimalComma = regexp.MustCompile(`^-?[0-9]+,[0-9]{1,2}\s?%?$`)
 
 // Shows reports whether a tree's Shown text for an entity named name is
 // the text to give: one Writes takes for an article's title, or the

@@ -311,7 +311,7 @@ func TestNamesakes(t *testing.T) {
 // TestFigureIn: a figure is written with its column's decimals and groups,
 // and read back to its name.
 func TestFigureIn(t *testing.T) {
-	tr := &Tree{Decimals: map[string]int{"has_apg": 1, "has_avg": 2}, Grouped: map[string]bool{"has_att": true, "has_avg": true}}
+	tr := &Tree{Decimals: map[string]int{"has_apg": 1, "has_avg": 2, "has_turnout": 1}, Grouped: map[string]bool{"has_att": true, "has_avg": true}, Comma: map[string]bool{"has_turnout": true}}
 	for _, c := range []struct {
 		rel, name, want string
 		ok              bool
@@ -325,6 +325,8 @@ func TestFigureIn(t *testing.T) {
 		{"has_avg", "12345.5", "12,345.50", true},
 		{"has_gp", "2", "", false},
 		{"has_att", "Paris", "", false},
+		{"has_turnout", "47.7", "47,7", true}, // a decimal comma
+		{"has_turnout", "52", "52,0", true},
 	} {
 		got, ok := tr.FigureIn(c.rel, c.name)
 		if ok != c.ok || ok && got != c.want {

@@ -77,6 +77,8 @@ func (t *Tree) fast(b []byte) error {
 			t.Decimals, err = p.decimals()
 		case "grouped":
 			t.Grouped, err = p.flags()
+		case "comma":
+			t.Comma, err = p.flags()
 		case "untitled":
 			t.Untitled, err = p.bool()
 		case "cut":

@@ -13,7 +13,8 @@ import (
 // decimals on the page, though 2 is also a count of games another column
 // writes "2": one entity, two forms, each its column's; a column of
 // attendances written "78,040" keeps its groups, and so does one of
-// grosses written "$ 424,208,848".
+// grosses written "$ 424,208,848"; one of turnouts written "47,7%" keeps
+// its decimal comma.
 func TestColumnDecimals(t *testing.T) {
 	g, err := graph.Open(t.TempDir(), nil)
 	if err != nil {
@@ -24,11 +25,11 @@ func TestColumnDecimals(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tb := mk([]string{"Player", "GP", "APG", "Team", "Attendance", "Gross"}, [][]string{
-		{"@Ada Smith", "2", "2.0", "@Berlin", "78,040", "$ 424,208,848"},
-		{"@Bob Jones", "4", "4.5", "@Paris", "812", "$ 812"},
-		{"@Cleo Brown", "7", "1.5", "@Oslo", "9,500", "$ 9,500"},
-		{"@Dan White", "5", "2.5", "@Rome", "12,001", "$ 12,001"},
+	tb := mk([]string{"Player", "GP", "APG", "Team", "Attendance", "Gross", "Turnout"}, [][]string{
+		{"@Ada Smith", "2", "2.0", "@Berlin", "78,040", "$ 424,208,848", "47,7%"},
+		{"@Bob Jones", "4", "4.5", "@Paris", "812", "$ 812", "52,0%"},
+		{"@Cleo Brown", "7", "1.5", "@Oslo", "9,500", "$ 9,500", "38,1%"},
+		{"@Dan White", "5", "2.5", "@Rome", "12,001", "$ 12,001", "61,4%"},
 	})
 	clean := DefaultCleanOptions()
 	clean.MinRows = 3
@@ -42,7 +43,7 @@ func TestColumnDecimals(t *testing.T) {
 	if err := b.Commit(); err != nil {
 		t.Fatal(err)
 	}
-	var apg, att, gross string
+	var apg, att, gross, turnout string
 	for _, c := range tr.Columns {
 		switch c.Header {
 		case "APG":
@@ -51,9 +52,12 @@ func TestColumnDecimals(t *testing.T) {
 			att = c.Name
 		case "Gross":
 			gross = c.Name
+		case "Turnout":
+			turnout = c.Name
 		}
 	}
-	if want := map[string]int{apg: 1}; !reflect.DeepEqual(tr.Decimals, want) {
+	// "47,7%": a decimal comma, kept as the column writes it
+	if want := map[string]int{apg: 1, turnout: 1}; !reflect.DeepEqual(tr.Decimals, want) {
 		t.Errorf("Decimals = %v, want %v", tr.Decimals, want)
 	}
 	// "$ 424,208,848": the currency is the column's mark, the groups the figure's
@@ -68,7 +72,10 @@ func TestColumnDecimals(t *testing.T) {
 	for _, s := range p.Segments {
 		text.WriteString(s.Text + "\n")
 	}
-	if !strings.Contains(text.String(), "| Ada Smith | 2 | 2.0 | Berlin | 78,040 | 424,208,848 |") {
+	if want := map[string]bool{turnout: true}; !reflect.DeepEqual(tr.Comma, want) {
+		t.Errorf("Comma = %v, want %v", tr.Comma, want)
+	}
+	if !strings.Contains(text.String(), "| Ada Smith | 2 | 2.0 | Berlin | 78,040 | 424,208,848 | 47,7 |") || !strings.Contains(text.String(), "| 52,0 |") {
 		t.Errorf("the page does not write Ada Smith's 2 games and 2.0 assists as the table does:\n%s", text.String())
 	}
 	if got, ok := tr.FigureIn(apg, "2"); !ok || got != "2.0" {
