@@ -523,6 +523,7 @@ func concept(t *graph.Tree, alone bool, many string, rng *rand.Rand) string {
 		}
 		p = strings.TrimSpace(footnote.ReplaceAllString(p, "")) // "Results[1]"
 		p = strings.TrimSpace(tally.ReplaceAllString(p, ""))    // "Singles: 14 (10–4)"
+		p = finalsTally.ReplaceAllString(p, "$1")               // "Doubles (8–12)"
 		if len(p) == 1 && p[0] >= 'A' && p[0] <= 'Z' {
 			// "C" of an alphabetical roster: not the centers; read in
 			// parentheses only. The section's letter, not a name's: a
@@ -627,11 +628,10 @@ func concept(t *graph.Tree, alone bool, many string, rng *rand.Rand) string {
 // Super Series (Super Series rankings, Women's singles)". A part's own
 // parenthesis reads as one more part, not a second pair ("(Holocene,
 // 11,500 – 5,000 years old)", not "(Holocene (11,500 – 5,000 years
-// old))"), and a finals tally is left out ("Doubles (8–12)").
+// old))").
 func inParens(parts []string) string {
 	flat := make([]string, len(parts))
 	for i, p := range parts {
-		p = finalsTally.ReplaceAllString(p, "$1")
 		if strings.Count(p, "(") == 1 && strings.Count(p, ")") == 1 && strings.Index(p, "(") < strings.Index(p, ")") {
 			l, r, _ := strings.Cut(p, "(")
 			in, after, _ := strings.Cut(r, ")")
@@ -646,7 +646,8 @@ func inParens(parts []string) string {
 }
 
 // finalsTally matches the finals won and lost after a player's event
-// ("Doubles (8–12)"), which says nothing of what the table is.
+// ("Doubles (8–12)"), which says nothing of what the table is: tally's
+// form without the count of finals.
 var finalsTally = regexp.MustCompile(`(?i)^((?:mixed |men's |women's )?(?:singles|doubles))\s*\(\s*\d+\s*[–-]\s*\d+\s*\)$`)
 
 // sectionPath is a page with its section path, in parentheses: "2007 BWF

@@ -409,7 +409,7 @@ func TestSetNamed(t *testing.T) {
 }
 
 // TestInParens: a section's own parenthesis reads as one more part of the
-// path, and a finals tally is left out.
+// path; a finals tally is left out of the section, in any form.
 func TestInParens(t *testing.T) {
 	for _, c := range []struct {
 		parts []string
@@ -417,11 +417,16 @@ func TestInParens(t *testing.T) {
 	}{
 		{[]string{"Holocene (11,500 – 5,000 years old)"}, " (Holocene, 11,500 – 5,000 years old)"},
 		{[]string{"Episodes", "Season 2 (2006-07)"}, " (Episodes, Season 2, 2006-07)"},
-		{[]string{"WTA Tour finals", "Doubles (8–12)"}, " (WTA Tour finals, Doubles)"},
 		{[]string{"Super Series rankings", "Women's singles"}, " (Super Series rankings, Women's singles)"},
 	} {
 		if got := inParens(c.parts); got != c.want {
 			t.Errorf("inParens(%q) = %q, want %q", c.parts, got, c.want)
+		}
+	}
+	tr := &graph.Tree{PageTitle: "Anne Hobbs (tennis)", Section: "WTA Tour finals|Doubles (8–12)"}
+	for seed := uint64(0); seed < 4; seed++ {
+		if got := concept(tr, false, "tournaments", rand.New(rand.NewPCG(seed, 0))); strings.Contains(got, "8–12") || !strings.Contains(got, "Doubles") {
+			t.Errorf("concept = %q: the finals tally stays", got)
 		}
 	}
 }
