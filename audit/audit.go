@@ -477,23 +477,37 @@ func (a *Auditor) nameKey(cell string, want func(string) bool) string {
 	return n
 }
 
-// read collects what the named trees say of key k.
-func read(k uint32, trees map[uint32]*graph.Tree) *reading {
-	rd := &reading{trees: map[uint32]bool{}, cells: map[string]map[uint32][]uint32{}}
+// treeRow is row i of tree id.
+type treeRow struct {
+	id uint32
+	t  *graph.Tree
+	i  int
+}
+
+// rowsByKey are the named trees' rows per key, each tree's in its order.
+func rowsByKey(trees map[uint32]*graph.Tree) map[uint32][]treeRow {
+	by := map[uint32][]treeRow{}
 	for id, t := range trees {
-		for _, row := range t.Rows {
-			if row.Key != k {
-				continue
+		for i, row := range t.Rows {
+			by[row.Key] = append(by[row.Key], treeRow{id, t, i})
+		}
+	}
+	return by
+}
+
+// read collects what the named trees say of a key, from its rows.
+func read(rows []treeRow) *reading {
+	rd := &reading{trees: map[uint32]bool{}, cells: map[string]map[uint32][]uint32{}}
+	for _, tr := range rows {
+		rd.trees[tr.id] = true
+		row := tr.t.Rows[tr.i]
+		for c, col := range tr.t.Columns {
+			m := rd.cells[col.Name]
+			if m == nil {
+				m = map[uint32][]uint32{}
+				rd.cells[col.Name] = m
 			}
-			rd.trees[id] = true
-			for c, col := range t.Columns {
-				m := rd.cells[col.Name]
-				if m == nil {
-					m = map[uint32][]uint32{}
-					rd.cells[col.Name] = m
-				}
-				m[id] = append(m[id], row.Values[c]...)
-			}
+			m[tr.id] = append(m[tr.id], row.Values[c]...)
 		}
 	}
 	return rd
@@ -763,11 +777,15 @@ func (a *Auditor) derive(t *task.Task, f *formal, named map[uint32]*graph.Tree, 
 		a.acrossAlike(f, named, r)
 	}
 	readings := map[uint32]*reading{}
+	var byKey map[uint32][]treeRow
 	rd := func(k uint32) *reading {
 		if x, ok := readings[k]; ok {
 			return x
 		}
-		x := read(k, named)
+		if byKey == nil {
+			byKey = rowsByKey(named)
+		}
+		x := read(byKey[k])
 		readings[k] = x
 		return x
 	}

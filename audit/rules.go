@@ -8,6 +8,7 @@ import (
 	"unicode"
 
 	"github.com/leaper-dev/leaper/graph"
+	"github.com/leaper-dev/leaper/internal/memo"
 	"github.com/leaper-dev/leaper/internal/textnorm"
 )
 
@@ -113,7 +114,9 @@ var linkLabels = map[string]bool{
 // "report", "details"), or a link target standing for the cell's text (a
 // list page: "National Register of Historic Places listings in Niagara
 // County, New York").
-func LinkLabel(name string) bool {
+func LinkLabel(name string) bool { return linkLabel.Get(name) }
+
+var linkLabel = memo.New(func(name string) bool {
 	n := strings.ToLower(strings.TrimSpace(name))
 	if linkLabels[n] {
 		return true
@@ -121,7 +124,7 @@ func LinkLabel(name string) bool {
 	return strings.HasPrefix(n, "list of ") || strings.HasPrefix(n, "lists of ") ||
 		strings.Contains(n, " listings in ") || strings.HasPrefix(n, "index of ") ||
 		yearArticle.MatchString(n)
-}
+})
 
 // SubPage reports whether a value names a page of its own table's page
 // series ("Belarus in the Junior Eurovision Song Contest 2019" in a table
@@ -545,7 +548,9 @@ var refNumber = regexp.MustCompile(`^\(#\s*\d+\)$`)
 // NameKey is the identity of a name as a person reads it: case, spacing,
 // edge punctuation and a Wikipedia disambiguator do not make two names
 // differ.
-func NameKey(s string) string { return graph.NormText(TrimCorp(Plain(s, true))) }
+func NameKey(s string) string { return nameKeys.Get(s) }
+
+var nameKeys = memo.New(func(s string) string { return graph.NormText(TrimCorp(Plain(s, true))) })
 
 // TrimCorp is a company's name without its legal form: "MBC Grand
 // Broadcasting, Inc." and "MBC Grand Broadcasting" name one licensee.
@@ -613,7 +618,9 @@ func foldWords(s string) []string {
 
 // Fold is a name with case, spacing, edge punctuation and accents taken
 // out ("Nuța Olaru" → "nuta olaru"), for telling two records of one thing.
-func Fold(s string) string { return textnorm.FoldAccents(graph.NormText(s)) }
+func Fold(s string) string { return folds.Get(s) }
+
+var folds = memo.New(func(s string) string { return textnorm.FoldAccents(graph.NormText(s)) })
 
 // Abbreviates reports whether two names are one written short where the
 // other is written out, word for word: "W. Texas State" and "West Texas
