@@ -1285,7 +1285,7 @@ func (s *synth) uniqueByText(ts []*graph.Tree, space *roaring.Bitmap, anchor uin
 			hit := false
 			for _, v := range vs {
 				for _, t := range s.texts(ts, v) {
-					for _, part := range listItems(t) {
+					for _, part := range s.listItems(t) {
 						hit = hit || want[i][s.clue(part)]
 					}
 				}
@@ -1483,7 +1483,7 @@ func (s *synth) listedIn(t *graph.Tree, c int, keys []uint32, v uint32) bool {
 	for _, x := range s.texts([]*graph.Tree{t}, v) {
 		want[s.clue(x)] = true
 		want[s.clue(strings.TrimSuffix(x, " language"))] = true
-		if items := listItems(x); len(items) > 2 {
+		if items := s.listItems(x); len(items) > 2 {
 			parts = append(parts, items[1:])
 		}
 	}
@@ -1500,7 +1500,7 @@ func (s *synth) listedIn(t *graph.Tree, c int, keys []uint32, v uint32) bool {
 				continue
 			}
 			for _, x := range s.texts([]*graph.Tree{t}, o) {
-				items := listItems(x)
+				items := s.listItems(x)
 				for _, it := range items[1:] {
 					if want[s.clue(it)] {
 						return true
@@ -1509,7 +1509,7 @@ func (s *synth) listedIn(t *graph.Tree, c int, keys []uint32, v uint32) bool {
 				// "King Tee, E-Swift, Tha Alkaholiks" lists both of
 				// "E-Swift, King Tee": a reader counts its row in.
 				for _, p := range parts {
-					if len(items)-1 > len(p) && holdsAll(items[1:], p) {
+					if len(items)-1 > len(p) && holdsAll(items[1:], p, s.clue) {
 						return true
 					}
 				}
@@ -1519,15 +1519,19 @@ func (s *synth) listedIn(t *graph.Tree, c int, keys []uint32, v uint32) bool {
 	return false
 }
 
-// holdsAll reports whether the list items holds every one of want, as
-// clues compare them.
-func holdsAll(items, want []string) bool {
+// listItems is listItems(v), computed once per text. The items are
+// shared: not to be changed.
+func (s *synth) listItems(v string) []string { return memo(&s.itemLists, v, listItems) }
+
+// holdsAll reports whether items hold every item of want, compared as
+// clue reads them.
+func holdsAll(items, want []string, clue func(string) string) bool {
 	have := make(map[string]bool, len(items))
 	for _, it := range items {
-		have[clueText(it)] = true
+		have[clue(it)] = true
 	}
 	for _, w := range want {
-		if !have[clueText(w)] {
+		if !have[clue(w)] {
 			return false
 		}
 	}

@@ -699,7 +699,7 @@ func TestHoldsAll(t *testing.T) {
 		"King Tee, Tha Alkaholiks":          false,
 		"DJ Muggs":                          false,
 	} {
-		if got := holdsAll(listItems(cell)[1:], want); got != ok {
+		if got := holdsAll(listItems(cell)[1:], want, clueText); got != ok {
 			t.Errorf("holdsAll(%q, %q) = %v, want %v", cell, want, got, ok)
 		}
 	}

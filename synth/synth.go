@@ -178,7 +178,8 @@ func Run(ctx context.Context, g *graph.Store, opts *Options, emit func(*task.Tas
 	}
 	s.seen = map[string]bool{}
 	seen := s.seen
-	answers := map[string]int{} // answerKey → tasks emitted
+	s.answers = map[string]int{} // answerKey → tasks emitted
+	answers := s.answers
 	s.taken = map[string]int{}
 	// A base may give several tasks (other columns, filters, anchors):
 	// a few rounds over the bases before giving up.
@@ -357,6 +358,21 @@ type synth struct {
 	// clueTexts caches clueText, which the column walks ask of the same
 	// texts again and again.
 	clueTexts map[string]string
+	// answers counts the tasks emitted per answerKey (Run's, read by
+	// finish to skip auditing a task Run would drop).
+	answers map[string]int
+	// itemLists caches listItems, which a filter's check asks of every
+	// cell of its column for each value it weighs.
+	itemLists map[string][]string
+	// unionPlain caches plainColumns per union's trees and keys.
+	unionPlain map[string]map[int]bool
+	// splits caches sharedColsSplit per trees and keys (treesKeys).
+	splits map[string][2][]int
+	// pivotsOf caches pivot per Reverse-Union trees and space (treesKeys),
+	// anchor and relation.
+	pivotsOf map[string]map[anchorRel]*pivotCand
+	// mentions caches mentioned per trees, relation and value.
+	mentions map[string]bool
 	// pageTrees caches the number of trees of a page (alonePage).
 	pageTrees map[string]int
 	// misprints caches misprinted by tree and column; plainCols

@@ -653,6 +653,13 @@ func (s *synth) finish(ctx context.Context, d *draft, rng *rand.Rand, st *Stats)
 	if !slices.Equal(tb.vars, tableVars(t.Formalization)) || len(t.Answer.Columns) != len(tb.vars)+1 {
 		return nil, DropInvariant, nil
 	}
+	// A task Run drops as one it has is not audited (as Run does).
+	if s.seen[formKey(t)] {
+		return nil, DropDuplicate, nil
+	}
+	if s.o.PerAnswer > 0 && s.answers[answerKey(t)] >= s.o.PerAnswer {
+		return nil, DropSameAnswer, nil
+	}
 	// The auditor reads the task off the named tables by a path of its own:
 	// what it flags is not true, and is refused.
 	r, err := s.aud.Audit(ctx, t)

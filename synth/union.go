@@ -371,6 +371,33 @@ func (s *synth) sharedCols(ts []*graph.Tree, keys []uint32) ([]int, error) {
 // sharedColsSplit is sharedCols in two: the consistent columns, and those
 // whose store-wide values go beyond the tables (read on other pages).
 func (s *synth) sharedColsSplit(ts []*graph.Tree, keys []uint32) (good, wide []int, err error) {
+	k := treesKeys(ts, keys)
+	if c, ok := s.splits[k]; ok {
+		return slices.Clone(c[0]), slices.Clone(c[1]), nil
+	}
+	if good, wide, err = s.splitShared(ts, keys); err != nil {
+		return nil, nil, err
+	}
+	if s.splits == nil {
+		s.splits = map[string][2][]int{}
+	}
+	s.splits[k] = [2][]int{good, wide}
+	return slices.Clone(good), slices.Clone(wide), nil
+}
+
+// treesKeys names trees ts, in their order, and a set of keys: the
+// identity of a draw over a theme, which later rounds draw again.
+func treesKeys(ts []*graph.Tree, keys []uint32) string {
+	var b strings.Builder
+	for _, t := range ts {
+		b.WriteString(strconv.FormatUint(uint64(t.ID), 10) + ",")
+	}
+	b.WriteString(";" + keySet(keys))
+	return b.String()
+}
+
+// splitShared is sharedColsSplit, computed.
+func (s *synth) splitShared(ts []*graph.Tree, keys []uint32) (good, wide []int, err error) {
 	var other []int
 	for i, c := range ts[0].Columns {
 		ok := true
@@ -593,6 +620,27 @@ func mergedTree(ts []*graph.Tree) *graph.Tree {
 	return &m
 }
 
+// plainColumns are plainColumn's verdicts on columns cols of mt, the
+// trees ts merged, for keys. A theme's trees are drawn again and again:
+// the verdicts are kept per trees and keys.
+func (s *synth) plainColumns(ts []*graph.Tree, mt *graph.Tree, cols []int, keys []uint32) map[int]bool {
+	k := treesKeys(ts, keys)
+	plain := s.unionPlain[k]
+	if plain == nil {
+		plain = map[int]bool{}
+		if s.unionPlain == nil {
+			s.unionPlain = map[string]map[int]bool{}
+		}
+		s.unionPlain[k] = plain
+	}
+	for _, c := range cols {
+		if _, ok := plain[c]; !ok {
+			plain[c] = s.plainColumn(mt, c, keys)
+		}
+	}
+	return plain
+}
+
 // union drafts a Version-II task over a maximal union group: a union of
 // up to eight trees (optionally filtered on a shared relation), an
 // intersection or a difference of trees of different pages, or a count;
@@ -634,8 +682,9 @@ func (s *synth) union(ctx context.Context, group []int, rng *rand.Rand) (*draft,
 	}
 	cols := append(slices.Clone(good), wide...)
 	mt := mergedTree(ts)
-	cols = slices.DeleteFunc(cols, func(c int) bool { return !s.plainColumn(mt, c, keys) })
-	wide = slices.DeleteFunc(wide, func(c int) bool { return !s.plainColumn(mt, c, keys) })
+	plain := s.plainColumns(ts, mt, cols, keys)
+	cols = slices.DeleteFunc(cols, func(c int) bool { return !plain[c] })
+	wide = slices.DeleteFunc(wide, func(c int) bool { return !plain[c] })
 	// An intersection or a difference shows all its keys on one page: it
 	// asks for at least one column read beyond the task's tables.
 	needBeyond := sp.op != OpUnion
@@ -878,42 +927,29 @@ func (s *synth) pivots(ts []*graph.Tree, base []int, space *roaring.Bitmap, anch
 	}
 	slices.Sort(relNames)
 	var cands []pivotCand
-	n := space.GetCardinality()
+	// A theme's trees and space are drawn again and again: each anchor's
+	// pivot per relation is kept for them.
+	k := treesKeys(ts, space.ToArray())
+	kept := s.pivotsOf[k]
+	if kept == nil {
+		kept = map[anchorRel]*pivotCand{}
+		if s.pivotsOf == nil {
+			s.pivotsOf = map[string]map[anchorRel]*pivotCand{}
+		}
+		s.pivotsOf[k] = kept
+	}
 	for _, a := range anchors {
 		for _, r := range relNames {
-			v, err := s.objects(r, a)
-			if err != nil {
-				return nil, nil, err
-			}
-			if len(v) != 1 || placeholder(s.name(v[0])) {
-				continue
-			}
-			sub, err := s.subjects(r, v[0])
-			if err != nil {
-				return nil, nil, err
-			}
-			share := sub.AndCardinality(space)
-			if share >= 3 && share < n {
-				// Spread: the targets off the page that holds the most of
-				// them, so that no one page shows nearly all.
-				most := map[string]uint64{}
-				for _, b := range base {
-					most[s.trees[b].PageURL] = max(most[s.trees[b].PageURL], s.keys[b].AndCardinality(sub))
+			c, ok := kept[anchorRel{a, r}]
+			if !ok {
+				var err error
+				if c, err = s.pivot(base, space, a, r); err != nil {
+					return nil, nil, err
 				}
-				top, sum := uint64(0), uint64(0)
-				for _, m := range most {
-					top = max(top, m)
-					sum += m
-				}
-				if spread := int(min(share, sum) - top); spread >= 2 && 2*top <= sum {
-					pages := 0
-					for _, m := range most {
-						if m > 0 {
-							pages++
-						}
-					}
-					cands = append(cands, pivotCand{a, v[0], r, share, pages, roaring.And(sub, space).ToArray()})
-				}
+				kept[anchorRel{a, r}] = c
+			}
+			if c != nil {
+				cands = append(cands, *c)
 			}
 		}
 	}
@@ -957,12 +993,74 @@ func (s *synth) pivots(ts []*graph.Tree, base []int, space *roaring.Bitmap, anch
 
 }
 
+// anchorRel is an anchor and a relation of it.
+type anchorRel struct {
+	a uint32
+	r string
+}
+
+// pivot is anchor a's pivot on relation r over the space of trees base,
+// or nil: a's one value of r, shared by at least three keys of the space
+// (not all) spread over its pages.
+func (s *synth) pivot(base []int, space *roaring.Bitmap, a uint32, r string) (*pivotCand, error) {
+	v, err := s.objects(r, a)
+	if err != nil {
+		return nil, err
+	}
+	if len(v) != 1 || placeholder(s.name(v[0])) {
+		return nil, nil
+	}
+	sub, err := s.subjects(r, v[0])
+	if err != nil {
+		return nil, err
+	}
+	share := sub.AndCardinality(space)
+	if share < 3 || share >= space.GetCardinality() {
+		return nil, nil
+	}
+	// Spread: the targets off the page that holds the most of them, so
+	// that no one page shows nearly all.
+	most := map[string]uint64{}
+	for _, b := range base {
+		most[s.trees[b].PageURL] = max(most[s.trees[b].PageURL], s.keys[b].AndCardinality(sub))
+	}
+	top, sum := uint64(0), uint64(0)
+	for _, m := range most {
+		top = max(top, m)
+		sum += m
+	}
+	if spread := int(min(share, sum) - top); spread < 2 || 2*top > sum {
+		return nil, nil
+	}
+	pages := 0
+	for _, m := range most {
+		if m > 0 {
+			pages++
+		}
+	}
+	return &pivotCand{a, v[0], r, share, pages, roaring.And(sub, space).ToArray()}, nil
+}
+
 // mentioned reports whether a cell of the pivot's column in trees ts
 // names the pivot's value v among other words ("Not Nominated" beside
 // "Nominated", "French, Hebrew" beside French language): a reader
 // cannot tell whether that key shares it, and the auditor refuses the
 // task. Another pivot is drawn instead.
 func (s *synth) mentioned(ts []*graph.Tree, rel string, v uint32) bool {
+	k := treesKeys(ts, nil) + rel + "\x00" + strconv.FormatUint(uint64(v), 36)
+	m, ok := s.mentions[k]
+	if !ok {
+		m = s.mentionedIn(ts, rel, v)
+		if s.mentions == nil {
+			s.mentions = map[string]bool{}
+		}
+		s.mentions[k] = m
+	}
+	return m
+}
+
+// mentionedIn is mentioned, computed.
+func (s *synth) mentionedIn(ts []*graph.Tree, rel string, v uint32) bool {
 	es, err := s.entities([]uint32{v})
 	if err != nil || es[v] == nil {
 		return true // unknown: not a pivot to ask of
