@@ -10,6 +10,8 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -18,6 +20,7 @@ import (
 	"github.com/RoaringBitmap/roaring/v2"
 	"github.com/dgraph-io/badger/v4"
 	"github.com/dgraph-io/badger/v4/options"
+	"golang.org/x/sync/errgroup"
 )
 
 // FormatVersion is the version of the on-disk layout. A store of another
@@ -403,19 +406,54 @@ func (s *Store) Tree(id uint32) (*Tree, error) {
 	return &t, nil
 }
 
-// EachTree calls fn for every tree in id order.
+// EachTree calls fn for every tree in id order. The trees are decoded a
+// batch at a time on every core; fn is called from one goroutine.
 func (s *Store) EachTree(ctx context.Context, fn func(*Tree) error) error {
-	return s.scan(pTree, func(_, v []byte) error {
+	var raw [][]byte
+	flush := func() error {
+		ts := make([]Tree, len(raw))
+		var g errgroup.Group
+		step := (len(raw) + runtime.GOMAXPROCS(0) - 1) / runtime.GOMAXPROCS(0)
+		for lo := 0; lo < len(raw); lo += step {
+			hi := min(lo+step, len(raw))
+			g.Go(func() error {
+				for i := lo; i < hi; i++ {
+					if err := decodeTree(raw[i], &ts[i]); err != nil {
+						return err
+					}
+				}
+				return nil
+			})
+		}
+		if err := g.Wait(); err != nil {
+			return err
+		}
+		raw = raw[:0]
+		for i := range ts {
+			if err := fn(&ts[i]); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	err := s.scan(pTree, func(_, v []byte) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		var t Tree
-		if err := decodeTree(v, &t); err != nil {
-			return err
+		raw = append(raw, slices.Clone(v))
+		if len(raw) < eachTreeBatch {
+			return nil
 		}
-		return fn(&t)
+		return flush()
 	})
+	if err != nil {
+		return err
+	}
+	return flush()
 }
+
+// eachTreeBatch is how many trees EachTree decodes at once.
+const eachTreeBatch = 256
 
 // TreesOfPage returns the ids of the trees of a source page URL.
 func (s *Store) TreesOfPage(url string) ([]uint32, error) {
