@@ -289,7 +289,11 @@ func Words(h string) string {
 // question, once a known abbreviation is spelled out (Words): empty, an
 // abbreviation or code ("GER", "#GM", "Q1 order", "P Regular season"), or
 // symbols.
-func RawHeader(h string) bool {
+func RawHeader(h string) bool { return rawHeaders.Get(h) }
+
+var rawHeaders = memo.New(rawHeader)
+
+func rawHeader(h string) bool {
 	if ambiguous[strings.ToLower(strings.TrimSpace(h))] {
 		return true
 	}

@@ -371,8 +371,8 @@ type synth struct {
 	// pivotsOf caches pivot per Reverse-Union trees and space (treesKeys),
 	// anchor and relation.
 	pivotsOf map[string]map[anchorRel]*pivotCand
-	// mentions caches mentioned per trees, relation and value.
-	mentions map[string]bool
+	// mentions caches mentioned per tree, relation and value.
+	mentions map[mention]bool
 	// pageTrees caches the number of trees of a page (alonePage).
 	pageTrees map[string]int
 	// misprints caches misprinted by tree and column; plainCols
@@ -550,15 +550,28 @@ func columnCells(ts []*graph.Tree, rel string) iter.Seq[columnCell] {
 // scopes the key, so a column is asked for only when the two agree: the
 // answer read off the tables is then the engine's.
 func (s *synth) consistent(ts []*graph.Tree, rel string, keys []uint32) (bool, error) {
+	// Each tree's column, and its first row of each key (as cell reads).
+	type col struct {
+		t   *graph.Tree
+		c   int
+		row map[uint32]int
+	}
+	var cols []col
+	for _, t := range ts {
+		if c := colIndex(t, rel); c >= 0 {
+			row := make(map[uint32]int, len(t.Rows))
+			for i := len(t.Rows) - 1; i >= 0; i-- {
+				row[t.Rows[i].Key] = i
+			}
+			cols = append(cols, col{t, c, row})
+		}
+	}
 	for _, k := range keys {
 		var local []uint32
-		for _, t := range ts {
-			c := colIndex(t, rel)
-			if c < 0 {
-				continue
+		for _, tc := range cols {
+			if i, ok := tc.row[k]; ok {
+				local = append(local, tc.t.Rows[i].Values[tc.c]...)
 			}
-			v, _ := cell(t, c, k)
-			local = append(local, v...)
 		}
 		slices.Sort(local)
 		local = slices.Compact(local)

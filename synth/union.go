@@ -1047,20 +1047,33 @@ func (s *synth) pivot(base []int, space *roaring.Bitmap, a uint32, r string) (*p
 // cannot tell whether that key shares it, and the auditor refuses the
 // task. Another pivot is drawn instead.
 func (s *synth) mentioned(ts []*graph.Tree, rel string, v uint32) bool {
-	k := treesKeys(ts, nil) + rel + "\x00" + strconv.FormatUint(uint64(v), 36)
-	m, ok := s.mentions[k]
-	if !ok {
-		m = s.mentionedIn(ts, rel, v)
-		if s.mentions == nil {
-			s.mentions = map[string]bool{}
+	for _, t := range ts {
+		k := mention{t.ID, rel, v}
+		m, ok := s.mentions[k]
+		if !ok {
+			m = s.mentionedIn(t, rel, v)
+			if s.mentions == nil {
+				s.mentions = map[mention]bool{}
+			}
+			s.mentions[k] = m
 		}
-		s.mentions[k] = m
+		if m {
+			return true
+		}
 	}
-	return m
+	return false
 }
 
-// mentionedIn is mentioned, computed.
-func (s *synth) mentionedIn(ts []*graph.Tree, rel string, v uint32) bool {
+// mention is a tree, a relation and a value: what mentioned asks of
+// each tree.
+type mention struct {
+	tree uint32
+	rel  string
+	v    uint32
+}
+
+// mentionedIn is mentioned of one tree.
+func (s *synth) mentionedIn(t *graph.Tree, rel string, v uint32) bool {
 	es, err := s.entities([]uint32{v})
 	if err != nil || es[v] == nil {
 		return true // unknown: not a pivot to ask of
@@ -1069,7 +1082,7 @@ func (s *synth) mentionedIn(ts []*graph.Tree, rel string, v uint32) bool {
 	// item of a list ("French" for French language, in a cell "French,
 	// Hebrew"; not "Cleveland" in "Cleveland Heights, Ohio").
 	e := es[v]
-	for cc := range columnCells(ts, rel) {
+	for cc := range columnCells([]*graph.Tree{t}, rel) {
 		if cc.value == v {
 			continue
 		}
