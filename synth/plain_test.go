@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/RoaringBitmap/roaring/v2"
+
 	"github.com/leaper-dev/leaper/graph"
 )
 
@@ -931,5 +933,49 @@ func TestRunTogether(t *testing.T) {
 	}
 	if s.runTogether(col(7, 8, 9), 0) {
 		t.Error("Texas Southern, a college's own article, beside Texas and Southern: run together")
+	}
+}
+
+// TestNeededClues: a clue the others imply is left out ("whose result
+// is Not Nominated and whose director is Tomotaka Tasaka", where the
+// director alone names one film); clues that single out the anchor only
+// together are all kept.
+func TestNeededClues(t *testing.T) {
+	space := roaring.BitmapOf(1, 2, 3, 4, 5)
+	fits := map[string]*roaring.Bitmap{
+		"result":   roaring.BitmapOf(1, 2, 3), // Not Nominated
+		"language": roaring.BitmapOf(1, 4),    // Japanese
+		"director": roaring.BitmapOf(1),       // Tomotaka Tasaka
+		"country":  roaring.BitmapOf(1, 5),
+	}
+	holders := func(f clueFact) (*roaring.Bitmap, error) { return fits[f.rel], nil }
+	clue := func(rels ...string) []clueFact {
+		var cs []clueFact
+		for _, r := range rels {
+			cs = append(cs, clueFact{rel: r})
+		}
+		return cs
+	}
+	rels := func(cs []clueFact) []string {
+		var out []string
+		for _, c := range cs {
+			out = append(out, c.rel)
+		}
+		return out
+	}
+	for _, c := range []struct{ in, want []string }{
+		{[]string{"result", "language", "director"}, []string{"director"}},
+		{[]string{"result", "language"}, []string{"result", "language"}},
+		{[]string{"result", "country"}, []string{"result", "country"}},
+		{[]string{"language", "result", "country"}, []string{"result", "country"}},
+		{[]string{"director"}, []string{"director"}},
+	} {
+		got, err := neededClues(space, clue(c.in...), holders)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(rels(got), c.want) {
+			t.Errorf("neededClues(%v) = %v, want %v", c.in, rels(got), c.want)
+		}
 	}
 }

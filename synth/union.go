@@ -1175,6 +1175,12 @@ func (s *synth) clues(base []int, space *roaring.Bitmap, anchor uint32, pivotRel
 	if match.GetCardinality() != 1 || !match.Contains(anchor) {
 		return nil, nil
 	}
+	// A clue the others already imply is left out: "whose result is Not
+	// Nominated and whose director is Tomotaka Tasaka", where the
+	// director alone names one film, reads as if both were needed.
+	if clues, err = neededClues(space, clues, func(f clueFact) (*roaring.Bitmap, error) { return s.subjects(f.rel, f.v) }); err != nil {
+		return nil, err
+	}
 	// A clue one letter off another value of its column is a misprint
 	// or a trap: "Rignt wing" beside "Right wing".
 	for _, f := range clues {
@@ -1190,6 +1196,29 @@ func (s *synth) clues(base []int, space *roaring.Bitmap, anchor uint32, pivotRel
 	}
 	return clues, nil
 
+}
+
+// neededClues are clues without those the others imply, the earliest
+// left out first: each remaining one is needed to single out one key of
+// space. holders gives the keys a clue fits.
+func neededClues(space *roaring.Bitmap, clues []clueFact, holders func(clueFact) (*roaring.Bitmap, error)) ([]clueFact, error) {
+	for i := 0; len(clues) > 1 && i < len(clues); {
+		rest := slices.Delete(slices.Clone(clues), i, i+1)
+		m := space.Clone()
+		for _, f := range rest {
+			h, err := holders(f)
+			if err != nil {
+				return nil, err
+			}
+			m.And(h)
+		}
+		if m.GetCardinality() == 1 {
+			clues = rest
+			continue
+		}
+		i++
+	}
+	return clues, nil
 }
 
 // reverseDraft writes a Reverse-Union task's formalization, columns and
