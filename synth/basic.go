@@ -595,7 +595,7 @@ func (s *synth) basic(ctx context.Context, t *graph.Tree, rng *rand.Rand) (*draf
 	d.given = append(d.given, r)
 	d.given = append(d.given, cw...)
 	templates, r := basicPhrasing(t, r, d.keyNoun.many)
-	d.question = fill(pick(rng, templates), "many", d.keyNoun.many, "one", d.keyNoun.one,
+	d.question = fill(pick(rng, filtered(templates, f.phrase)), "many", d.keyNoun.many, "one", d.keyNoun.one,
 		"root", r, "filter", f.phrase, "cols", list(cw))
 	return d, "", nil
 }

@@ -1221,6 +1221,21 @@ func setNamed(root, many string) (string, bool) {
 	return "", false
 }
 
+// filtered are the templates of tpls that read with a filter phrase:
+// none that puts its relative clause between "Which" and the verb
+// ("Which awards whose result is Nominated appear in …", which readers
+// of rounds 137 and 138 stopped over). Without a filter, all of them.
+func filtered(tpls []string, filter string) []string {
+	if filter == "" {
+		return tpls
+	}
+	out := slices.DeleteFunc(slices.Clone(tpls), func(t string) bool { return strings.Contains(t, "{many}{filter} appear") })
+	if len(out) == 0 {
+		return tpls
+	}
+	return out
+}
+
 var unionTemplates = []string{
 	"Which {many}{filter} appear in any of {sets}? For each, give their {cols}.",
 	"Collect every {one}{filter} recorded in at least one of {sets}, with the {cols} of each.",

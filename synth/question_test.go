@@ -535,3 +535,20 @@ func TestLowerFirstProper(t *testing.T) {
 		}
 	}
 }
+
+// TestFilteredTemplates: with a filter, no template puts its relative
+// clause between "Which" and the verb ("Which awards whose result is
+// Nominated appear in …"); without one, every template is drawn.
+func TestFilteredTemplates(t *testing.T) {
+	for _, tpls := range [][]string{basicTemplates, unionTemplates, ownerTemplates, namedSetTemplates} {
+		for _, tpl := range filtered(tpls, " whose result is Nominated") {
+			q := fill(tpl, "many", "awards", "one", "award", "filter", " whose result is Nominated", "root", "Kid Cudi (Other awards)", "sets", "Kid Cudi (Other awards)", "cols", "year")
+			if strings.Contains(q, "Which awards whose") {
+				t.Errorf("%q reads \"Which … whose … appear\"", q)
+			}
+		}
+		if got := filtered(tpls, ""); !slices.Equal(got, tpls) {
+			t.Errorf("filtered without a filter = %q, want all %d templates", got, len(tpls))
+		}
+	}
+}

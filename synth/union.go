@@ -769,7 +769,7 @@ func (s *synth) union(ctx context.Context, group []int, rng *rand.Rand) (*draft,
 		tpl = unionTemplates
 		kv = append(kv, "sets", anyOf)
 	}
-	d.question = fill(pick(rng, tpl), kv...)
+	d.question = fill(pick(rng, filtered(tpl, f.phrase)), kv...)
 	if op == OpCount {
 		d.agg = &query.AggFunc{Op: task.AggCount, Vars: []string{query.TargetVar}}
 		d.question += " " + pick(rng, []string{"How many " + d.keyNoun.many + " is that in total?",
