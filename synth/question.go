@@ -716,17 +716,19 @@ func namedRoot(named, many string, orig []string) string {
 // "All-time leaders", "Top scorers").
 var leadersList = regexp.MustCompile(`(?i)^(most|top|leading|all-time leaders|career leaders|leaders)\b`)
 
-// narrowest drops a section a later one of the path begins with
+// narrowest drops a section a later one of the path begins or ends with
 // ("Current arenas" before "Current arenas that can be used for
-// football"): the later says which table, and the two read as a union.
-// parts and orig are the path as the question writes it and as the page
-// does, index for index.
+// football", "Members" before "Former members"): the later says which
+// table, and the two read as a union ("(Members, Former members)": the
+// members and the former members). parts and orig are the path as the
+// question writes it and as the page does, index for index.
 func narrowest(parts, orig []string) ([]string, []string) {
 	var p2, o2 []string
 	for i := range orig {
 		wider := false
 		for j := i + 1; j < len(orig); j++ {
-			if len(orig[j]) > len(orig[i]) && strings.HasPrefix(strings.ToLower(orig[j]), strings.ToLower(orig[i])+" ") {
+			o, w := strings.ToLower(orig[j]), strings.ToLower(orig[i])
+			if len(o) > len(w) && (strings.HasPrefix(o, w+" ") || strings.HasSuffix(o, " "+w)) {
 				wider = true
 			}
 		}
