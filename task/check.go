@@ -87,8 +87,12 @@ func CheckStore(tasks []*Task, g Entities) error {
 func bears(e *graph.Entity, name string) bool {
 	n := strings.Join(strings.Fields(strings.ToLower(name)), " ")
 	names := append([]string{e.Name}, e.Aliases...)
-	if m := disambiguator.FindStringSubmatch(e.Name); m != nil {
-		names = append(names, m[1]) // an answer names "Hereafter (film)" "Hereafter"
+	for _, a := range names {
+		// An answer names "Hereafter (film)" "Hereafter", and a cell
+		// "Thai elephant (Elephas maximus)" "Thai elephant".
+		if m := disambiguator.FindStringSubmatch(a); m != nil {
+			names = append(names, m[1])
+		}
 	}
 	for _, a := range names {
 		if strings.Join(strings.Fields(strings.ToLower(a)), " ") == n {
