@@ -64,7 +64,11 @@ const (
 	TwinTable Class = "twin_table"
 	// CutTable: a named table was cut by its source to its first rows
 	// (graph.Tree.Cut: OTT-QA keeps 20), so "all" its keys are not on
-	// record: the live article's table goes on.
+	// record: the live article's table goes on. Or its source, a sample
+	// of the article's tables, lacks the table beside it (SourceGap), so
+	// a twin of its section may be lost: "every team" of 2013 Division
+	// 1's "Stadia and locations" read off its Södra table, the Norra one
+	// not kept.
 	CutTable Class = "cut_table"
 )
 
@@ -157,7 +161,10 @@ type Auditor struct {
 	twinIDs map[uint32][]uint32
 	// lostTwins describe a tree's twin the build rejected, read once.
 	lostTwins map[uint32]string
-	heads     map[string]string // relation name → header, read once
+	// pageIndices are the table indices a page's source gives (its
+	// trees' and its rejected tables'), read once; nil when unknown.
+	pageIndices map[string]map[int]bool
+	heads       map[string]string // relation name → header, read once
 	// shown maps the NameKey of what the task's tables write for an
 	// article ("drumcondra") to the article and that text: a person copies
 	// the table's text. Set per task; the article's title is read only
@@ -391,8 +398,19 @@ func (a *Auditor) Audit(ctx context.Context, t *task.Task) (*Report, error) {
 	a.readShown(t, trees)
 	a.alike(t, trees, r)
 	for _, tr := range trees {
-		if tr.Cut && !a.Cut {
+		if a.Cut {
+			break
+		}
+		if tr.Cut {
 			r.add(CutTable, "tree %d (%s) is the head of a longer table: its source kept the first rows only", tr.ID, tr.Title())
+			break
+		}
+		gap, err := a.sourceGap(tr)
+		if err != nil {
+			return nil, fmt.Errorf("audit: %w", err)
+		}
+		if gap >= 0 {
+			r.add(CutTable, "tree %d (%s) is table %d of its page, whose source does not give table %d: a table of its section may be lost", tr.ID, tr.Title(), tr.TableIndex, gap)
 			break
 		}
 	}
@@ -1321,6 +1339,49 @@ func (a *Auditor) twins(trees []*graph.Tree, named map[uint32]*graph.Tree, r *Re
 		}
 	}
 	return nil
+}
+
+// sourceGap is the index of a table of tr's page that its source, a
+// sample of the article's tables, does not give beside tr (SourceGap),
+// or -1. The page's indices are its trees' and its rejected tables'.
+func (a *Auditor) sourceGap(tr *graph.Tree) (int, error) {
+	if !Sampled(tr.Source) || tr.TableIndex < 0 {
+		return -1, nil
+	}
+	have, ok := a.pageIndices[tr.PageURL]
+	if !ok {
+		ids, err := a.g.TreesOfPage(tr.PageURL)
+		if err != nil {
+			return -1, err
+		}
+		rejs, err := a.g.RejectedOfPage(tr.PageURL)
+		if err != nil {
+			return -1, err
+		}
+		have = map[int]bool{}
+		for _, id := range ids {
+			o, err := a.tree(id)
+			if err != nil {
+				return -1, err
+			}
+			have[o.TableIndex] = true
+		}
+		for _, rj := range rejs {
+			if rj.Index == nil {
+				have = nil // a store built before rejected tables kept their index
+				break
+			}
+			have[*rj.Index] = true
+		}
+		if a.pageIndices == nil {
+			a.pageIndices = map[string]map[int]bool{}
+		}
+		a.pageIndices[tr.PageURL] = have
+	}
+	if have == nil {
+		return -1, nil
+	}
+	return SourceGap(tr.TableIndex, have), nil
 }
 
 // lostTwin describes a table of tr's page that the build rejected but a

@@ -672,3 +672,31 @@ func shortFor(a, b string) bool {
 	}
 	return i == len(p)
 }
+
+// Sampled reports whether a table's source is a record of a JSON Lines
+// release (OTT-QA's WikiTables-WithLinks: "tables.jsonl.gz#line 975"),
+// which keeps a sample of an article's tables, not its whole page.
+func Sampled(source string) bool {
+	return strings.Contains(source, ".jsonl") && strings.Contains(source, "#line ")
+}
+
+// SourceGap is the index of a table beside table k of a page that the
+// page's source lacks, where have are the indices it gives, or -1: the
+// one before k, or the one after where a later one is given. A sample of
+// an article's tables drops some: "2013 Division 1" keeps the Södra table
+// (index 1) of a section whose Norra table (0) it dropped, and "every
+// team" of the section is then not what the article lists. The table
+// after the last one given cannot be told from the article's end.
+func SourceGap(k int, have map[int]bool) int {
+	if k > 0 && !have[k-1] {
+		return k - 1
+	}
+	if !have[k+1] {
+		for i := range have {
+			if i > k+1 {
+				return k + 1
+			}
+		}
+	}
+	return -1
+}

@@ -250,6 +250,9 @@ func (b *Builder) AddPrepared(p *Prepared) (*Tree, *Reject, error) {
 		b.counts.Rejected++
 		b.counts.Reasons[rej.Reason]++
 		rec := Rejected{Reject: *rej, Source: t.Source, Section: t.Section, Caption: t.Caption, Header: t.Header}
+		if t.Index >= 0 {
+			rec.Index = &t.Index
+		}
 		if err := b.setJSON(strKey(pReject, key), rec); err != nil {
 			return nil, nil, err
 		}

@@ -615,7 +615,10 @@ func (s *Store) Rejections() (map[string]int, error) {
 // where it stood on its page.
 type Rejected struct {
 	Reject
-	Source  string   `json:"source"`
+	Source string `json:"source"`
+	// Index is the table's position among its page's tables, when its
+	// source gives one (nil in stores built before it was recorded).
+	Index   *int     `json:"index,omitempty"`
 	Section string   `json:"section,omitempty"`
 	Caption string   `json:"caption,omitempty"`
 	Header  []string `json:"header,omitempty"`

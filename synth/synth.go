@@ -358,6 +358,9 @@ type synth struct {
 	// clueTexts caches clueText, which the column walks ask of the same
 	// texts again and again.
 	clueTexts map[string]string
+	// rejIndexed are the pages whose rejected tables' indices markGaps
+	// has read.
+	rejIndexed map[string]bool
 	// answers counts the tasks emitted per answerKey (Run's, read by
 	// finish to skip auditing a task Run would drop).
 	answers map[string]int
@@ -401,12 +404,16 @@ func newSynth(ctx context.Context, g *graph.Store, o *Options) (*synth, error) {
 	s := &synth{g: g, o: o, index: map[uint32]int{}, rels: map[string][]uint32{},
 		objs: map[objKey][]uint32{}, names: map[uint32]*graph.Entity{},
 		krels: map[uint32]map[string][]int{}, relstab: map[string]bool{}}
+	indices := map[string]map[int]bool{} // a sampled source's table indices per page
 	err := g.EachTree(ctx, func(t *graph.Tree) error {
+		if audit.Sampled(t.Source) {
+			if indices[t.PageURL] == nil {
+				indices[t.PageURL] = map[int]bool{}
+			}
+			indices[t.PageURL][t.TableIndex] = true
+		}
 		if t.Untitled {
 			return nil // a question would have to name it by its file
-		}
-		if t.Cut {
-			s.cut++
 		}
 		s.index[t.ID] = len(s.trees)
 		s.trees = append(s.trees, t)
@@ -419,6 +426,14 @@ func newSynth(ctx context.Context, g *graph.Store, o *Options) (*synth, error) {
 	})
 	if err != nil {
 		return nil, fmt.Errorf("synth: trees: %w", err)
+	}
+	if err := s.markGaps(indices); err != nil {
+		return nil, err
+	}
+	for _, t := range s.trees {
+		if t.Cut {
+			s.cut++
+		}
 	}
 	s.countHeaders()
 	rels, err := g.Relations()
@@ -433,6 +448,44 @@ func newSynth(ctx context.Context, g *graph.Store, o *Options) (*synth, error) {
 		s.rels[r.Name] = append(s.rels[r.Name], r.ID)
 	}
 	return s, nil
+}
+
+// markGaps marks as cut (graph.Tree.Cut) each tree of a sampled source
+// beside which its page's source lacks a table (audit.SourceGap): a
+// table of its section may be lost, and the auditor refuses its tasks
+// but with --cut. indices are the page's trees' table indices; its
+// rejected tables' are read here.
+func (s *synth) markGaps(indices map[string]map[int]bool) error {
+	for _, t := range s.trees {
+		have := indices[t.PageURL]
+		if t.Cut || have == nil || t.TableIndex < 0 || !audit.Sampled(t.Source) {
+			continue
+		}
+		if !s.rejIndexed[t.PageURL] {
+			rejs, err := s.g.RejectedOfPage(t.PageURL)
+			if err != nil {
+				return fmt.Errorf("synth: %w", err)
+			}
+			for _, rj := range rejs {
+				if rj.Index == nil {
+					indices[t.PageURL] = nil // a store built before rejected tables kept their index
+					break
+				}
+				have[*rj.Index] = true
+			}
+			if s.rejIndexed == nil {
+				s.rejIndexed = map[string]bool{}
+			}
+			s.rejIndexed[t.PageURL] = true
+			if have = indices[t.PageURL]; have == nil {
+				continue
+			}
+		}
+		if audit.SourceGap(t.TableIndex, have) >= 0 {
+			t.Cut = true
+		}
+	}
+	return nil
 }
 
 // objects returns every object of (subj, any relation named rel) in the
