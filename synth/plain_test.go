@@ -309,6 +309,9 @@ func TestConceptNamedCaption(t *testing.T) {
 	if got := namedRoot("Teams in the Chinese Volleyball Super League (2018–2019)", "teams", []string{"Men's Super League"}); got != "the Chinese Volleyball Super League (2018–2019) (Men's Super League)" {
 		t.Errorf("namedRoot = %q", got)
 	}
+	if got := namedRoot("Members of the 2. Bundesliga (2019–20 season)", "teams", nil); got != "the 2. Bundesliga (2019–20 season)" {
+		t.Errorf("namedRoot = %q: the members of a league are its teams (not \"teams in the members of\")", got)
+	}
 	if got := namedRoot("Kansas City Royals roster", "players", nil); got != "the Kansas City Royals roster" {
 		t.Errorf("namedRoot = %q: a name's first word is no common noun", got)
 	}

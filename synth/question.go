@@ -700,7 +700,7 @@ func namedRoot(named, many string, orig []string) string {
 		named = strings.ToLower(fs[0][:1]) + named[1:]
 	}
 	root := the(named)
-	if len(fs) > 2 && many != "" && strings.EqualFold(fs[0], many) && (fs[1] == "of" || fs[1] == "in") {
+	if len(fs) > 2 && many != "" && (strings.EqualFold(fs[0], many) || rosterNoun[strings.ToLower(fs[0])]) && (fs[1] == "of" || fs[1] == "in") {
 		root = strings.Join(fs[2:], " ")
 		if !strings.HasPrefix(root, "the ") {
 			root = the(root)
@@ -711,6 +711,12 @@ func namedRoot(named, many string, orig []string) string {
 	}
 	return root + inParens(orig)
 }
+
+// rosterNoun are nouns a caption names any set's keys by: the "Members
+// of the 2. Bundesliga (2019–20 season)" are its teams, and "every team
+// in the 2. Bundesliga (2019–20 season)" reads where "teams in the
+// members of" does not.
+var rosterNoun = map[string]bool{"members": true, "participants": true, "entrants": true, "competitors": true}
 
 // leadersList matches a section naming a list of leaders ("Most tries",
 // "All-time leaders", "Top scorers").
