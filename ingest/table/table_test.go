@@ -955,3 +955,30 @@ func TestLetterHead(t *testing.T) {
 		t.Error("no letter's section, no letter's head")
 	}
 }
+
+// TestSomeOf: a section that says it holds a part of what it lists ("Some
+// of the monument aux morts in the Aisne region") is read as cut in a
+// sample of the article's tables; one naming its set is not.
+func TestSomeOf(t *testing.T) {
+	for sec, want := range map[string]bool{
+		"Some of the monument aux morts in the Aisne region": true,
+		"A few of the clubs":      true,
+		"Selected filmography":    false,
+		"Partial list of members": true,
+		"Members":                 false,
+		"Somerset County":         false,
+		"Notable alumni":          false,
+	} {
+		if got := someOf.MatchString(sec); got != want {
+			t.Errorf("someOf(%q) = %v, want %v", sec, got, want)
+		}
+	}
+	line := []byte(`{"uid":"War_memorials_(Aisne)_0","url":"https://en.wikipedia.org/wiki/War_memorials_(Aisne)","title":"War memorials (Aisne)","section_title":"Some of the monument aux morts in the Aisne region","section_text":"","intro":"","header":[["Work",[]],["Location",[]]],"data":[[["The monument aux morts at Achery",[]],["Achery",[]]],[["The monument aux morts at Guise",[]],["Guise",[]]]]}`)
+	tb, err := ParseWikiTablesLine(line)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !tb.Cut {
+		t.Errorf("a table under %q is not marked cut", tb.Section)
+	}
+}

@@ -104,9 +104,15 @@ func ParseWikiTablesLine(line []byte) (*Table, error) {
 	t.Rows, t.Ragged = wtRows(j.Data, len(j.Header))
 	t.Cut = len(j.Data) >= WikiTablesMaxRows || len(t.Rows) == WikiTablesMaxRows-1 && alphabeticHead(t.Rows) ||
 		partOfTitle.MatchString(j.SectionText) || countsMore(Detokenize(j.SectionText), t.PageTitle, t.Section, t.Header, len(t.Rows)) ||
-		letterHead(t.Section, t.Rows)
+		letterHead(t.Section, t.Rows) || someOf.MatchString(graph.LastSection(t.Section))
 	return t, nil
 }
+
+// someOf matches a section that says it holds a part of what it lists
+// ("Some of the monument aux morts in the Aisne region", its 13 rows
+// running from Achery to Guise): in a sample of the article's tables, the
+// rest may be a table the release did not keep.
+var someOf = regexp.MustCompile(`(?i)^\s*(?:some of|a few of|examples of|a partial list|partial list|an incomplete list|incomplete list)\b`)
 
 // countsMore reports whether a section's own text (a page's lead speaks
 // of the whole page: "98 stations" over one line's) counts more of what the
