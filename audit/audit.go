@@ -1343,7 +1343,7 @@ func (a *Auditor) twins(trees []*graph.Tree, named map[uint32]*graph.Tree, r *Re
 
 // sourceGap is the index of a table of tr's page that its source, a
 // sample of the article's tables, does not give beside tr (SourceGap),
-// or -1. The page's indices are its trees' and its rejected tables'.
+// or -1. The page's indices are its sampled trees' and rejected tables'.
 func (a *Auditor) sourceGap(tr *graph.Tree) (int, error) {
 	if !Sampled(tr.Source) || tr.TableIndex < 0 {
 		return -1, nil
@@ -1358,20 +1358,16 @@ func (a *Auditor) sourceGap(tr *graph.Tree) (int, error) {
 		if err != nil {
 			return -1, err
 		}
-		have = map[int]bool{}
+		trees := make([]*graph.Tree, 0, len(ids))
 		for _, id := range ids {
 			o, err := a.tree(id)
 			if err != nil {
 				return -1, err
 			}
-			have[o.TableIndex] = true
+			trees = append(trees, o)
 		}
-		for _, rj := range rejs {
-			if rj.Index == nil {
-				have = nil // a store built before rejected tables kept their index
-				break
-			}
-			have[*rj.Index] = true
+		if have, ok = PageIndices(trees, rejs); !ok {
+			have = nil
 		}
 		if a.pageIndices == nil {
 			a.pageIndices = map[string]map[int]bool{}

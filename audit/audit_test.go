@@ -322,30 +322,30 @@ func TestCutTables(t *testing.T) {
 	ctx := context.Background()
 	cut := map[uint32]bool{}
 	var trees []*graph.Tree
-	indices := map[string]map[int]bool{} // a sampled source's table indices per page
+	pages := map[string][]*graph.Tree{}
 	if err := g.EachTree(ctx, func(tr *graph.Tree) error {
 		if tr.Cut {
 			cut[tr.ID] = true
 		}
-		if audit.Sampled(tr.Source) {
-			if indices[tr.PageURL] == nil {
-				indices[tr.PageURL] = map[int]bool{}
-				rejs, err := g.RejectedOfPage(tr.PageURL)
-				if err != nil {
-					return err
-				}
-				for _, rj := range rejs {
-					indices[tr.PageURL][*rj.Index] = true
-				}
-			}
-			indices[tr.PageURL][tr.TableIndex] = true
-		}
+		pages[tr.PageURL] = append(pages[tr.PageURL], tr)
 		if !tr.Untitled {
 			trees = append(trees, tr)
 		}
 		return nil
 	}); err != nil {
 		t.Fatal(err)
+	}
+	indices := map[string]map[int]bool{}
+	for url, ts := range pages {
+		rejs, err := g.RejectedOfPage(url)
+		if err != nil {
+			t.Fatal(err)
+		}
+		have, ok := audit.PageIndices(ts, rejs)
+		if !ok {
+			t.Fatalf("%s: a rejected table of a sampled source has no index", url)
+		}
+		indices[url] = have
 	}
 	if len(cut) == 0 {
 		t.Fatal("the sample corpus has no cut table")
@@ -699,5 +699,32 @@ func TestSourceGap(t *testing.T) {
 	}
 	if !audit.Sampled("/corpus/ottqa/tables.jsonl.gz#line 975") || audit.Sampled("/corpus/wtq/pages-html.tar.gz!page/203-page/61.html#table 0") {
 		t.Error("Sampled: OTT-QA's JSON Lines records are a sample of an article's tables; a whole page is not")
+	}
+}
+
+// TestPageIndices: a page's indices are its sampled source's, trees and
+// rejected tables; another crawl's tables of the page (numbered on the
+// whole article) are not counted, and a sampled rejected table without
+// an index (an older store) makes the gaps unknown.
+func TestPageIndices(t *testing.T) {
+	idx := func(i int) *int { return &i }
+	ott := "/c/ottqa/tables.jsonl.gz#line 7"
+	wtq := "/c/wtq/pages-html.tar.gz!page/203-page/1.html#table 3"
+	trees := []*graph.Tree{{TableIndex: 0, Source: ott}, {TableIndex: 3, Source: wtq}}
+	rejs := []graph.Rejected{{Source: ott, Index: idx(2)}, {Source: wtq, Index: idx(1)}}
+	have, ok := audit.PageIndices(trees, rejs)
+	if !ok || len(have) != 2 || !have[0] || !have[2] {
+		t.Fatalf("PageIndices = %v, %v; want {0, 2}, true", have, ok)
+	}
+	// Table 0 of the sample, then 2: table 1 is a gap; the other crawl's
+	// table 1 says nothing of it.
+	if got := audit.SourceGap(0, have); got != 1 {
+		t.Errorf("SourceGap(0, %v) = %d, want 1", have, got)
+	}
+	if _, ok := audit.PageIndices(trees, []graph.Rejected{{Source: ott}}); ok {
+		t.Error("a sampled rejected table without an index: gaps told")
+	}
+	if _, ok := audit.PageIndices(trees, []graph.Rejected{{Source: wtq}}); !ok {
+		t.Error("another crawl's rejected table without an index: gaps not told")
 	}
 }

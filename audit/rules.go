@@ -680,6 +680,30 @@ func Sampled(source string) bool {
 	return strings.Contains(source, ".jsonl") && strings.Contains(source, "#line ")
 }
 
+// PageIndices are the table indices a page's sampled source gives: those
+// of its trees and rejected tables from that source (another crawl of the
+// page, a WikiTableQuestions table of it, numbers its tables otherwise).
+// ok is false where a rejected table of the source has no index (a store
+// built before rejected tables kept theirs): its gaps cannot be told.
+func PageIndices(trees []*graph.Tree, rejected []graph.Rejected) (have map[int]bool, ok bool) {
+	have = map[int]bool{}
+	for _, t := range trees {
+		if Sampled(t.Source) && t.TableIndex >= 0 {
+			have[t.TableIndex] = true
+		}
+	}
+	for _, r := range rejected {
+		if !Sampled(r.Source) {
+			continue
+		}
+		if r.Index == nil {
+			return nil, false
+		}
+		have[*r.Index] = true
+	}
+	return have, true
+}
+
 // SourceGap is the index of a table beside table k of a page that the
 // page's source lacks, where have are the indices it gives, or -1: the
 // one before k, or the one after where a later one is given. A sample of

@@ -358,9 +358,6 @@ type synth struct {
 	// clueTexts caches clueText, which the column walks ask of the same
 	// texts again and again.
 	clueTexts map[string]string
-	// rejIndexed are the pages whose rejected tables' indices markGaps
-	// has read.
-	rejIndexed map[string]bool
 	// answers counts the tasks emitted per answerKey (Run's, read by
 	// finish to skip auditing a task Run would drop).
 	answers map[string]int
@@ -404,13 +401,10 @@ func newSynth(ctx context.Context, g *graph.Store, o *Options) (*synth, error) {
 	s := &synth{g: g, o: o, index: map[uint32]int{}, rels: map[string][]uint32{},
 		objs: map[objKey][]uint32{}, names: map[uint32]*graph.Entity{},
 		krels: map[uint32]map[string][]int{}, relstab: map[string]bool{}}
-	indices := map[string]map[int]bool{} // a sampled source's table indices per page
+	sampled := map[string][]*graph.Tree{} // a page's trees of a sampled source
 	err := g.EachTree(ctx, func(t *graph.Tree) error {
 		if audit.Sampled(t.Source) {
-			if indices[t.PageURL] == nil {
-				indices[t.PageURL] = map[int]bool{}
-			}
-			indices[t.PageURL][t.TableIndex] = true
+			sampled[t.PageURL] = append(sampled[t.PageURL], t)
 		}
 		if t.Untitled {
 			return nil // a question would have to name it by its file
@@ -427,7 +421,7 @@ func newSynth(ctx context.Context, g *graph.Store, o *Options) (*synth, error) {
 	if err != nil {
 		return nil, fmt.Errorf("synth: trees: %w", err)
 	}
-	if err := s.markGaps(indices); err != nil {
+	if err := s.markGaps(sampled); err != nil {
 		return nil, err
 	}
 	for _, t := range s.trees {
@@ -453,35 +447,27 @@ func newSynth(ctx context.Context, g *graph.Store, o *Options) (*synth, error) {
 // markGaps marks as cut (graph.Tree.Cut) each tree of a sampled source
 // beside which its page's source lacks a table (audit.SourceGap): a
 // table of its section may be lost, and the auditor refuses its tasks
-// but with --cut. indices are the page's trees' table indices; its
-// rejected tables' are read here.
-func (s *synth) markGaps(indices map[string]map[int]bool) error {
+// but with --cut. sampled are the trees of a sampled source per page,
+// untitled ones too; the page's rejected tables are read here.
+func (s *synth) markGaps(sampled map[string][]*graph.Tree) error {
+	have := map[string]map[int]bool{} // per page; nil where gaps cannot be told
 	for _, t := range s.trees {
-		have := indices[t.PageURL]
-		if t.Cut || have == nil || t.TableIndex < 0 || !audit.Sampled(t.Source) {
+		if t.Cut || t.TableIndex < 0 || !audit.Sampled(t.Source) {
 			continue
 		}
-		if !s.rejIndexed[t.PageURL] {
+		h, read := have[t.PageURL]
+		if !read {
 			rejs, err := s.g.RejectedOfPage(t.PageURL)
 			if err != nil {
 				return fmt.Errorf("synth: %w", err)
 			}
-			for _, rj := range rejs {
-				if rj.Index == nil {
-					indices[t.PageURL] = nil // a store built before rejected tables kept their index
-					break
-				}
-				have[*rj.Index] = true
+			var ok bool
+			if h, ok = audit.PageIndices(sampled[t.PageURL], rejs); !ok {
+				h = nil
 			}
-			if s.rejIndexed == nil {
-				s.rejIndexed = map[string]bool{}
-			}
-			s.rejIndexed[t.PageURL] = true
-			if have = indices[t.PageURL]; have == nil {
-				continue
-			}
+			have[t.PageURL] = h
 		}
-		if audit.SourceGap(t.TableIndex, have) >= 0 {
+		if h != nil && audit.SourceGap(t.TableIndex, h) >= 0 {
 			t.Cut = true
 		}
 	}

@@ -5,7 +5,7 @@ package memo
 
 import "sync"
 
-// limit is how many results a Strings keeps before it starts afresh: a
+// limit is how many results a Func keeps before it starts afresh: a
 // store's distinct names fit many times over, and memory stays bounded
 // when a long run reads many stores.
 const limit = 1 << 18
