@@ -456,10 +456,29 @@ func describedKey(t *graph.Tree) bool {
 	return false
 }
 
+// basicColumns are the columns of t a Basic task may ask for of keys,
+// all its rows: usable and askable. A base is drawn in each round; they
+// are kept per tree. The slice is the caller's.
+func (s *synth) basicColumns(t *graph.Tree, keys []uint32) ([]int, error) {
+	if cols, ok := s.basicCols[t.ID]; ok {
+		return slices.Clone(cols), nil
+	}
+	cols, err := s.usableColumns([]*graph.Tree{t}, t, keys)
+	if err != nil {
+		return nil, err
+	}
+	cols = slices.DeleteFunc(cols, func(c int) bool { return !s.askable(t, c, keys) })
+	if s.basicCols == nil {
+		s.basicCols = map[uint32][]int{}
+	}
+	s.basicCols[t.ID] = cols
+	return slices.Clone(cols), nil
+}
+
 // basic drafts a Version-I task over one tree: its keys (optionally
 // filtered) and some of their attributes.
 func (s *synth) basic(ctx context.Context, t *graph.Tree, rng *rand.Rand) (*draft, string, error) {
-	if !s.plainKeys(t) {
+	if !memo(&s.plainKeyed, t.ID, func(uint32) bool { return s.plainKeys(t) }) {
 		return nil, DropNoName, nil
 	}
 	// A question that can only call its keys "entries" is not one a
@@ -485,11 +504,10 @@ func (s *synth) basic(ctx context.Context, t *graph.Tree, rng *rand.Rand) (*draf
 		return nil, DropMaybeCut, nil
 	}
 	keys := rowKeys(t)
-	cols, err := s.usableColumns([]*graph.Tree{t}, t, keys)
+	cols, err := s.basicColumns(t, keys)
 	if err != nil {
 		return nil, "", err
 	}
-	cols = slices.DeleteFunc(cols, func(c int) bool { return !s.askable(t, c, keys) })
 	d := &draft{variant: task.Basic, trees: []*graph.Tree{t}, keyNoun: kn, keyHeader: t.KeyHeader}
 	d.triples = []task.Triple{inTree(t.ID)}
 	// One hop beyond the table (WebShaper's layer-wise expansion through

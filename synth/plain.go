@@ -119,7 +119,7 @@ func (s *synth) plainKeys(t *graph.Tree) bool {
 	for _, r := range t.Rows {
 		n := s.shownText(t, r.Key)
 		switch {
-		case nameCell(n):
+		case memo(&s.nameCells, n, nameCell):
 		case code(n):
 			codes++
 		default:

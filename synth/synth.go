@@ -361,6 +361,13 @@ type synth struct {
 	// answers counts the tasks emitted per answerKey (Run's, read by
 	// finish to skip auditing a task Run would drop).
 	answers map[string]int
+	// plainKeyed caches plainKeys per tree: a Basic base is drawn in each
+	// round, and most that fail fail on their keys.
+	plainKeyed map[uint32]bool
+	// nameCells caches nameCell, asked of every key cell of a tree.
+	nameCells map[string]bool
+	// basicCols caches basicColumns per tree.
+	basicCols map[uint32][]int
 	// itemLists caches listItems, which a filter's check asks of every
 	// cell of its column for each value it weighs.
 	itemLists map[string][]string
