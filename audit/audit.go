@@ -397,22 +397,8 @@ func (a *Auditor) Audit(ctx context.Context, t *task.Task) (*Report, error) {
 	}
 	a.readShown(t, trees)
 	a.alike(t, trees, r)
-	for _, tr := range trees {
-		if a.Cut {
-			break
-		}
-		if tr.Cut {
-			r.add(CutTable, "tree %d (%s) is the head of a longer table: its source kept the first rows only", tr.ID, tr.Title())
-			break
-		}
-		gap, err := a.sourceGap(tr)
-		if err != nil {
-			return nil, fmt.Errorf("audit: %w", err)
-		}
-		if gap >= 0 {
-			r.add(CutTable, "tree %d (%s) is table %d of its page, whose source does not give table %d: a table of its section may be lost", tr.ID, tr.Title(), tr.TableIndex, gap)
-			break
-		}
+	if err := a.cutTables(trees, r); err != nil {
+		return nil, fmt.Errorf("audit: %w", err)
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -1335,6 +1321,29 @@ func (a *Auditor) twins(trees []*graph.Tree, named map[uint32]*graph.Tree, r *Re
 		}
 		if lost != "" {
 			r.add(TwinTable, "%q has another table on its page headed like tree %d, titled alike or listing the page's former ones, which the store does not hold (%s)", tr.Title(), tr.ID, lost)
+			return nil
+		}
+	}
+	return nil
+}
+
+// cutTables reports the first named tree its source cut (CutTable),
+// unless the auditor accepts them (Cut).
+func (a *Auditor) cutTables(trees []*graph.Tree, r *Report) error {
+	if a.Cut {
+		return nil
+	}
+	for _, tr := range trees {
+		if tr.Cut {
+			r.add(CutTable, "tree %d (%s) is the head of a longer table: its source kept the first rows only", tr.ID, tr.Title())
+			return nil
+		}
+		gap, err := a.sourceGap(tr)
+		if err != nil {
+			return err
+		}
+		if gap >= 0 {
+			r.add(CutTable, "tree %d (%s) is table %d of its page, whose source does not give table %d: a table of its section may be lost", tr.ID, tr.Title(), tr.TableIndex, gap)
 			return nil
 		}
 	}

@@ -624,15 +624,7 @@ func mergedTree(ts []*graph.Tree) *graph.Tree {
 // trees ts merged, for keys. A theme's trees are drawn again and again:
 // the verdicts are kept per trees and keys.
 func (s *synth) plainColumns(ts []*graph.Tree, mt *graph.Tree, cols []int, keys []uint32) map[int]bool {
-	k := treesKeys(ts, keys)
-	plain := s.unionPlain[k]
-	if plain == nil {
-		plain = map[int]bool{}
-		if s.unionPlain == nil {
-			s.unionPlain = map[string]map[int]bool{}
-		}
-		s.unionPlain[k] = plain
-	}
+	plain := memo(&s.unionPlain, treesKeys(ts, keys), func(string) map[int]bool { return map[int]bool{} })
 	for _, c := range cols {
 		if _, ok := plain[c]; !ok {
 			plain[c] = s.plainColumn(mt, c, keys)
@@ -929,15 +921,7 @@ func (s *synth) pivots(ts []*graph.Tree, base []int, space *roaring.Bitmap, anch
 	var cands []pivotCand
 	// A theme's trees and space are drawn again and again: each anchor's
 	// pivot per relation is kept for them.
-	k := treesKeys(ts, space.ToArray())
-	kept := s.pivotsOf[k]
-	if kept == nil {
-		kept = map[anchorRel]*pivotCand{}
-		if s.pivotsOf == nil {
-			s.pivotsOf = map[string]map[anchorRel]*pivotCand{}
-		}
-		s.pivotsOf[k] = kept
-	}
+	kept := memo(&s.pivotsOf, treesKeys(ts, space.ToArray()), func(string) map[anchorRel]*pivotCand { return map[anchorRel]*pivotCand{} })
 	for _, a := range anchors {
 		for _, r := range relNames {
 			c, ok := kept[anchorRel{a, r}]
@@ -1047,21 +1031,9 @@ func (s *synth) pivot(base []int, space *roaring.Bitmap, a uint32, r string) (*p
 // cannot tell whether that key shares it, and the auditor refuses the
 // task. Another pivot is drawn instead.
 func (s *synth) mentioned(ts []*graph.Tree, rel string, v uint32) bool {
-	for _, t := range ts {
-		k := mention{t.ID, rel, v}
-		m, ok := s.mentions[k]
-		if !ok {
-			m = s.mentionedIn(t, rel, v)
-			if s.mentions == nil {
-				s.mentions = map[mention]bool{}
-			}
-			s.mentions[k] = m
-		}
-		if m {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(ts, func(t *graph.Tree) bool {
+		return memo(&s.mentions, mention{t.ID, rel, v}, func(mention) bool { return s.mentionedIn(t, rel, v) })
+	})
 }
 
 // mention is a tree, a relation and a value: what mentioned asks of
