@@ -99,6 +99,11 @@ func bears(e *graph.Entity, name string) bool {
 			return true
 		}
 	}
+	// A figure or a date as its column writes it: "342,551,365" for
+	// 342551365, "2.0" for 2, "10 June 2015" for 2015-06-10.
+	if f, ok := graph.FigureName(strings.TrimSpace(name)); ok && f == e.Name || graph.ValueForm(e.Name, strings.TrimSpace(name)) {
+		return true
+	}
 	// "Great Britain" for "Great Britain at the 2004 Summer Olympics": a
 	// nation's team at the games, as a medal table writes it.
 	return n != "" && strings.HasPrefix(strings.ToLower(e.Name), n+" at the ")

@@ -8,11 +8,13 @@ import (
 
 // TestBears: a target is named by the entity's name or an alias, up to
 // case, spacing and a trailing parenthesis of either ("Thai elephant" of
-// the alias "Thai elephant (Elephas maximus)" of Asian elephant); not by
-// another name.
+// the alias "Thai elephant (Elephas maximus)" of Asian elephant), and a
+// figure or date by its column's form ("342,551,365"); not by another
+// name.
 func TestBears(t *testing.T) {
 	e := &graph.Entity{Name: "Asian elephant", Aliases: []string{"Asian Elephant", "Thai elephant (Elephas maximus)"}}
 	film := &graph.Entity{Name: "Hereafter (film)"}
+	gross, pts, day := &graph.Entity{Name: "342551365"}, &graph.Entity{Name: "2"}, &graph.Entity{Name: "2015-06-10"}
 	for _, c := range []struct {
 		e    *graph.Entity
 		name string
@@ -26,6 +28,13 @@ func TestBears(t *testing.T) {
 		{film, "Hereafter", true},
 		{film, "Hereafter (film)", true},
 		{film, "Here", false},
+		// a figure or date as its column writes it
+		{gross, "342,551,365", true},
+		{gross, "342,551,366", false},
+		{pts, "2.0", true},
+		{pts, "2.5", false},
+		{day, "10 June 2015", true},
+		{day, "10 June 2016", false},
 	} {
 		if got := bears(c.e, c.name); got != c.want {
 			t.Errorf("bears(%q, %q) = %v, want %v", c.e.Name, c.name, got, c.want)
