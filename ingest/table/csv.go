@@ -4,10 +4,14 @@ import (
 	"bytes"
 	"encoding/csv"
 	"errors"
+	"fmt"
 	"io"
 	"path"
 	"strings"
 	"unicode"
+	"unicode/utf8"
+
+	"github.com/leaper-dev/leaper/internal/textnorm"
 )
 
 // csvDelims are the delimiters ParseCSV chooses among.
@@ -112,11 +116,14 @@ func parseCSV(name string, data []byte, meta *PageMeta, opts *CSVOptions) (*Tabl
 		row := make([]Cell, len(rec))
 		for j, f := range rec {
 			text, ls := cleanWikitext(f, &t.Fixes)
-			row[j] = Cell{Text: collapseSpace(text), Links: ls}
+			row[j] = Cell{Text: unglued(collapseSpace(text)), Links: ls}
 		}
 		cells[i] = row
 	}
 	header := cells[0]
+	if h, ok := dataHeader(header); ok {
+		return nil, &ParseError{File: name, Line: 1, Reason: "no header", Msg: fmt.Sprintf("the first row links articles (%s): a row of data, not a header", h)}
+	}
 	body := cells[1:]
 	t.Header = make([]string, len(header))
 	for i, h := range header {
@@ -149,6 +156,52 @@ func parseCSV(name string, data []byte, meta *PageMeta, opts *CSVOptions) (*Tabl
 	}
 	linkTitles(t, links, &t.Fixes)
 	return t, nil
+}
+
+// dataHeader reports a first row that is data, not a header: at least
+// two of its cells, and half of them, link articles ("[[Nate Brooks]]",
+// "Edgar_Basel": a flyweight's medallists, the file having no header
+// row). It returns the first such cell's text.
+func dataHeader(header []Cell) (string, bool) {
+	linked, first := 0, ""
+	for _, c := range header {
+		if len(c.Links) > 0 || titleLike(c.Text) && strings.IndexByte(c.Text, '_') >= 0 {
+			linked++
+			if first == "" {
+				first = c.Text
+			}
+		}
+	}
+	return first, linked >= 2 && 2*linked >= len(header)
+}
+
+// unglued drops a sort key an export glued to the front of a cell's text
+// ("gomezSelena Gomez", "symoneRaven-Symoné": a hidden sort key of the
+// page, then the name it shows): a lower-case word of three letters or
+// more that the name after it holds, followed by a capital.
+func unglued(s string) string {
+	i := 0
+	for i < len(s) && s[i] >= 'a' && s[i] <= 'z' {
+		i++
+	}
+	if i < 3 || i == len(s) {
+		return s
+	}
+	r, _ := utf8.DecodeRuneInString(s[i:])
+	if !unicode.IsUpper(r) {
+		return s
+	}
+	rest := s[i:]
+	var letters strings.Builder
+	for _, r := range strings.ToLower(textnorm.FoldAccents(rest)) {
+		if r >= 'a' && r <= 'z' {
+			letters.WriteRune(r)
+		}
+	}
+	if !strings.Contains(letters.String(), s[:i]) {
+		return s
+	}
+	return rest
 }
 
 // headerContinues reports a second header row: the first has names spanned

@@ -3,7 +3,11 @@ package table
 import (
 	"html"
 	"regexp"
+	"strconv"
 	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
 )
 
 // Fixes counts what the readers repaired in a table as read from a real
@@ -55,7 +59,8 @@ var (
 	firstArg = map[string]bool{"center": true, "nowrap": true, "small": true, "big": true, "abbr": true,
 		"flag": true, "flagcountry": true, "flagu": true, "fb": true, "fba": true, "ru": true, "nts": true,
 		"nobold": true, "bold": true, "italic": true, "em": true, "strong": true,
-		"tooltip": true, "h": true, "visible anchor": true, "flagathlete": true}
+		"tooltip": true, "h": true, "visible anchor": true, "flagathlete": true,
+		"ill": true, "interlanguage link": true, "interlanguage link multi": true}
 )
 
 var (
@@ -159,6 +164,12 @@ func templateText(inner string, fx *Fixes, links *[]string) string {
 		return ""
 	}
 	fx.Templates++
+	switch name {
+	case "sortname":
+		return sortName(args, pos, links)
+	case "dts":
+		return dateSort(pos)
+	}
 	// A linked argument is what the cell shows ({{flagIPCmedalist|[[X]]|UKR}}).
 	for _, a := range pos {
 		if strings.HasPrefix(a, "[[") {
@@ -190,6 +201,59 @@ func templateText(inner string, fx *Fixes, links *[]string) string {
 		return strings.TrimSpace(args0(inner))
 	}
 	return ""
+}
+
+// sortName is what {{sortname|First|Last|link|key}} shows, "First Last"
+// ("The First Wives Club", "David Dallas"), and the article it links:
+// its third argument, or the name, unless nolink is set.
+func sortName(args, pos []string, links *[]string) string {
+	if len(pos) < 2 {
+		return ""
+	}
+	text := collapseSpace(pos[0] + " " + pos[1])
+	for _, a := range args {
+		if k, v, ok := strings.Cut(a, "="); ok && strings.TrimSpace(k) == "nolink" && strings.TrimSpace(v) != "" {
+			return text
+		}
+	}
+	link := text
+	if len(pos) > 2 && pos[2] != "" {
+		link = pos[2]
+	}
+	if t := canonical(link); t != "" {
+		*links = append(*links, t)
+	}
+	return text
+}
+
+// dateSort is what {{dts|year|month|day}} shows: "June 22, 2009", or
+// "June 22" without a year ({{dts||June|22}}); a month may be given by
+// number. One argument is shown as written.
+func dateSort(pos []string) string {
+	if len(pos) == 1 {
+		return pos[0]
+	}
+	if len(pos) < 2 {
+		return ""
+	}
+	y, m, d := pos[0], pos[1], ""
+	if len(pos) > 2 {
+		d = pos[2]
+	}
+	if n, err := strconv.Atoi(m); err == nil && n >= 1 && n <= 12 {
+		m = time.Month(n).String()
+	}
+	if n, err := strconv.Atoi(d); err == nil {
+		d = strconv.Itoa(n) // "05" shows 5
+	}
+	out := strings.TrimSpace(m + " " + d)
+	switch {
+	case y != "" && d != "":
+		out += ", " + y
+	case y != "":
+		out += " " + y
+	}
+	return out
 }
 
 func args0(inner string) string {
@@ -284,7 +348,8 @@ func titleLike(s string) bool {
 // column where most filled cells are title-like and enough of them carry
 // the underscores of a multi-word title, each title-like cell becomes the
 // entity with that title, shown with spaces. LinksTitles takes a column
-// with any underscored title; LinksAuto wants a fifth of the cells.
+// with any underscored title; LinksAuto wants a fifth of the cells. In
+// other columns, only a cell with underscores is a title.
 func linkTitles(t *Table, mode LinkMode, fx *Fixes) {
 	if mode == LinksNone || len(t.Rows) == 0 {
 		return
@@ -304,28 +369,59 @@ func linkTitles(t *Table, mode LinkMode, fx *Fixes) {
 				}
 			}
 		}
-		if filled == 0 || under == 0 {
-			continue
-		}
-		ok := 2*like > filled && 5*under >= filled
-		if mode == LinksTitles {
-			ok = 2*like > filled
-		}
-		if !ok {
-			continue
-		}
+		ok := under > 0 && 2*like > filled && (5*under >= filled || mode == LinksTitles)
 		for _, r := range t.Rows {
 			c := &r[j]
-			if len(c.Links) > 0 || !titleLike(c.Text) || notTitle[strings.ToLower(c.Text)] {
+			if len(c.Links) > 0 || notTitle[strings.ToLower(c.Text)] {
 				continue
 			}
-			if title := canonical(c.Text); title != "" {
-				c.Text, c.Links = title, []string{title}
+			raw := c.Text
+			if !titleLike(raw) {
+				raw = anchored(raw)
+			}
+			// In any column, a title with underscores is a link: no text
+			// of a page is so written ("North_America" among "Japan",
+			// "Europe"; "Dover_International_Speedway#Results").
+			if !titleLike(raw) || !ok && strings.IndexByte(raw, '_') < 0 {
+				continue
+			}
+			if title := canonical(raw); title != "" {
+				c.Text, c.Links = shownTitle(title), []string{title}
 				fx.Links++
 			}
 		}
 	}
 }
+
+// anchored is the title of a link to a section written as a title
+// ("Dover_International_Speedway#Indy_Racing_League_results" links Dover
+// International Speedway), or s.
+func anchored(s string) string {
+	i := strings.IndexByte(s, '#')
+	if i <= 0 || strings.IndexByte(s, '_') < 0 || !titleLike(s[:i]) || !titleLike(s[i+1:]) {
+		return s
+	}
+	return s[:i]
+}
+
+// shownTitle is the text a page shows for a link to the article title:
+// the title without Wikipedia's disambiguator ("Arie" for "Arie (film)",
+// "Mars" for "Mars (2004 film)"), which the export wrote in place of the
+// cell's text. A parenthesis that begins with a capital is kept: a code
+// or a name of its own ("Albirex Niigata (S)").
+func shownTitle(title string) string {
+	m := disambiguated.FindStringSubmatch(title)
+	if m == nil {
+		return title
+	}
+	if r, _ := utf8.DecodeRuneInString(m[2]); unicode.IsLower(r) || unicode.IsDigit(r) {
+		return m[1]
+	}
+	return title
+}
+
+// disambiguated matches a title with a trailing parenthesis.
+var disambiguated = regexp.MustCompile(`^(.*\S)\s+\(([^()]+)\)$`)
 
 // notTitle are words that sum up or fill a column, not entities.
 var notTitle = map[string]bool{"total": true, "totals": true, "overall": true, "average": true, "sum": true,
