@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"path"
 	"regexp"
 	"slices"
 	"sort"
@@ -68,7 +69,8 @@ const (
 	// of the article's tables, lacks the table beside it (SourceGap), so
 	// a twin of its section may be lost: "every team" of 2013 Division
 	// 1's "Stadia and locations" read off its Södra table, the Norra one
-	// not kept.
+	// not kept. Or it is a file of an export named by page and table ids
+	// beside which the store lacks a table id (graph.ExportGap).
 	CutTable Class = "cut_table"
 )
 
@@ -1344,6 +1346,14 @@ func (a *Auditor) cutTables(trees []*graph.Tree, r *Report) error {
 		}
 		if gap >= 0 {
 			r.add(CutTable, "tree %d (%s) is table %d of its page, whose source does not give table %d: a table of its section may be lost", tr.ID, tr.Title(), tr.TableIndex, gap)
+			return nil
+		}
+		id, ok, err := a.g.ExportGap(tr.Source)
+		if err != nil {
+			return err
+		}
+		if ok {
+			r.add(CutTable, "tree %d (%s) is read from %s of an export that numbers a page's tables, and the store lacks table %d beside it: its page may hold tables the export's sample did not keep", tr.ID, tr.Title(), path.Base(tr.Source), id)
 			return nil
 		}
 	}

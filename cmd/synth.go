@@ -101,7 +101,7 @@ counted on stderr. Same store, flags and seed give byte-identical output.`,
 	cmdutil.AtLeast(fl, "expand", 0)
 	cmdutil.AtMost(fl, "expand", 8)
 	fl.BoolVar(&opts.Aggregate, "aggregate", false, "ask for a computed answer: count, sum, avg, min/max, top-k, diff, member")
-	fl.BoolVar(&opts.Cut, "cut", false, "also ask of tables their source cut to their first rows (OTT-QA keeps 20): true of the offline web only")
+	fl.BoolVar(&opts.Cut, "cut", false, "also ask of tables their source cut to their first rows (OTT-QA keeps 20), to a part, or to a sample of their page's tables: true of the offline web only")
 	fl.IntVar(&opts.MinTargets, "min-targets", 0, "keep only tasks with at least this many targets")
 	fl.IntVar(&opts.MinTrees, "min-trees", 0, "union and reverse-union: keep only tasks over at least this many trees")
 	fl.IntVar(&opts.PerAnswer, "per-answer", 2, "at most this many tasks with the same answer (the same targets reached from other clues or anchors); 0 for no limit")
@@ -188,7 +188,7 @@ func printSynthStats(w interface{ Write([]byte) (int, error) }, st *synth.Stats,
 	}
 	fmt.Fprintln(w)
 	if st.Cut > 0 {
-		fmt.Fprintf(w, "left out %d tables their source cut to their first rows or to a part (--cut takes them)\n", st.Cut)
+		fmt.Fprintf(w, "left out %d tables their source cut (to their first rows, a part, or a sample of their page's tables; --cut takes them)\n", st.Cut)
 	}
 	dropped := 0
 	for _, c := range st.Dropped {

@@ -239,6 +239,9 @@ type Prepared struct {
 // tree, or nil with the rejection.
 func (b *Builder) AddPrepared(p *Prepared) (*Tree, *Reject, error) {
 	t, key := p, p.Key
+	if err := b.noteExport(t.Source); err != nil {
+		return nil, nil, err
+	}
 	if _, ok := b.done[toTableKey(key)]; ok {
 		b.counts.Duplicates++
 		return nil, &Reject{Reason: RejectDuplicate}, nil
@@ -423,6 +426,9 @@ func (b *Builder) AddPassage(title, text string) error {
 func (b *Builder) AddSkip(e Skip) error {
 	b.counts.Skipped++
 	b.counts.Reasons["skipped: "+e.Reason]++
+	if err := b.noteExport(e.File); err != nil {
+		return err
+	}
 	src := fmt.Sprintf("%s:%09d", e.File, e.Line)
 	return b.setJSON(strKey(pSkip, src), Skip{File: e.File, Line: e.Line, Reason: e.Reason, Msg: e.Msg})
 }

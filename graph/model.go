@@ -97,7 +97,8 @@ type Tree struct {
 	// WikiTables-WithLinks and OTT-QA releases keep 20), or whose
 	// section's text says it lists a part of what its title names ("the
 	// top ten players"): "all" of it is not on record, so task synthesis
-	// leaves it out.
+	// leaves it out. Synthesis also leaves out a table its page's source
+	// may have lost tables beside (audit.SourceGap, ExportGap).
 	Cut bool `json:"cut,omitempty"`
 	// TwinInText marks a tree whose section's text, as the source gives
 	// it, holds another table under the same header (OTT-QA keeps one

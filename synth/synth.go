@@ -452,13 +452,23 @@ func newSynth(ctx context.Context, g *graph.Store, o *Options) (*synth, error) {
 }
 
 // markGaps marks as cut (graph.Tree.Cut) each tree of a sampled source
-// beside which its page's source lacks a table (audit.SourceGap): a
-// table of its section may be lost, and the auditor refuses its tasks
-// but with --cut. sampled are the trees of a sampled source per page,
+// beside which its page's source lacks a table (audit.SourceGap), or of
+// an export named by page and table ids beside which the store lacks a
+// table (graph.ExportGap): a table of its page may be lost, and the
+// auditor refuses its tasks but with --cut. sampled are the trees of a sampled source per page,
 // untitled ones too; the page's rejected tables are read here.
 func (s *synth) markGaps(sampled map[string][]*graph.Tree) error {
 	have := map[string]map[int]bool{} // per page; nil where gaps cannot be told
 	for _, t := range s.trees {
+		if !t.Cut {
+			// A file of an export numbered by page and table, beside a
+			// table the store lacks (graph.ExportGap).
+			_, gap, err := s.g.ExportGap(t.Source)
+			if err != nil {
+				return fmt.Errorf("synth: %w", err)
+			}
+			t.Cut = gap
+		}
 		if t.Cut || t.TableIndex < 0 || !audit.Sampled(t.Source) {
 			continue
 		}
