@@ -35,7 +35,7 @@ binary of its own so that the leaper binary does not link SQLite.`,
 		SilenceErrors: true,
 	}
 	cmdutil.Setup(f, root)
-	root.AddCommand(newBenchServeCmd(f, nil), newBenchSearchCmd(f, nil), newBenchBuildCmd(f, nil), newBenchReplicasCmd(f, nil), newBenchPassagesCmd(f, nil))
+	root.AddCommand(newBenchServeCmd(f, nil), newBenchSearchCmd(f, nil), newBenchBuildCmd(f, nil), newBenchReplicasCmd(f, nil), newBenchPassagesCmd(f, nil), newBenchSTSTitlesCmd(f))
 	return root
 }
 
