@@ -17,13 +17,14 @@ func Detokenize(s string) string {
 	noSpace := true // no space before the next token
 	quoteOpen, single := false, false
 	prev := ""
+	toks := strings.Fields(s)
 	quotes := 0 // lone "'" tokens still to come
-	for tok := range strings.FieldsSeq(s) {
+	for _, tok := range toks {
 		if tok == "'" {
 			quotes++
 		}
 	}
-	for tok := range strings.FieldsSeq(s) {
+	for i, tok := range toks {
 		attachLeft, attachRight := false, false
 		switch tok {
 		case ",", ".", "!", "?", ";", ":", "%", ")", "]", "}", "...",
@@ -37,6 +38,10 @@ func Detokenize(s string) string {
 			switch {
 			case single:
 				attachLeft, single = true, false
+			case i+2 < len(toks) && toks[i+2] == "'" && len(toks[i+1]) <= 3 && prev != "":
+				// "Egremont Rangers ' A '": a short mark quoted, a
+				// reserve side, even after an s.
+				attachRight, single = true, true
 			case strings.HasSuffix(prev, "in") && len(prev) > 3:
 				attachLeft = true // "Runnin ' Bulldogs": a dropped g
 			case quotes == 0 && prev != "" && !strings.HasSuffix(prev, "s") && !strings.HasSuffix(prev, "S"):

@@ -79,7 +79,7 @@ func TestDetokenize(t *testing.T) {
 		{"Returning to the ' A '", "Returning to the 'A'"},
 		{"http : //www.promilux.lu/", "http://www.promilux.lu/"},
 		{"Temple of Ba ` alat Gebal", "Temple of Ba`alat Gebal"}, {"Gardner-Webb Runnin ' Bulldogs", "Gardner-Webb Runnin' Bulldogs"}, {"Murang ' a United", "Murang'a United"}, {"DID Li ' l Masters", "DID Li'l Masters"}, {"Disc 4 : `` The Early Daze ''", "Disc 4: \"The Early Daze\""},
-		{"the Williams ' house", "the Williams' house"},
+		{"the Williams ' house", "the Williams' house"}, {"Egremont Rangers ' A '", "Egremont Rangers 'A'"}, {"Kells ' A '", "Kells 'A'"},
 		{"as of 2007 [ update ]", "as of 2007 [update]"},
 		{"plain text", "plain text"},
 		{"  padded  ", "padded"},
