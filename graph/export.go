@@ -5,6 +5,7 @@ import (
 	"errors"
 	"regexp"
 	"strconv"
+	"strings"
 
 	"github.com/dgraph-io/badger/v4"
 )
@@ -22,6 +23,9 @@ var exportName = regexp.MustCompile(`(?:^|[/\\!])([0-9]{1,19})-([0-9]{1,19})\.cs
 
 // ExportIDs reads the page and table ids of a source file named by them.
 func ExportIDs(source string) (page, table uint64, ok bool) {
+	if !strings.HasSuffix(source, ".csv") {
+		return 0, 0, false
+	}
 	m := exportName.FindStringSubmatch(source)
 	if m == nil {
 		return 0, 0, false
