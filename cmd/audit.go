@@ -62,7 +62,7 @@ whatever it finds.`,
 	c.Flags().StringVar(&opts.Tasks, "tasks", "", "task file (JSONL)")
 	c.Flags().BoolVar(&opts.JSON, "json", false, "one JSON report per task, then the totals")
 	c.Flags().BoolVar(&opts.All, "all", false, "print sound tasks too")
-	c.Flags().BoolVar(&opts.Cut, "cut", false, "accept tables their source cut to their first rows (tasks of synth --cut)")
+	c.Flags().BoolVar(&opts.Cut, "cut", false, "accept tables their source cut to their first rows, a part, or a sample of their page's tables (tasks of synth --cut)")
 	return c
 }
 
