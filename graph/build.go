@@ -831,6 +831,8 @@ func (c *columnPlaces) add(v Value, n int) {
 	} else if strings.Contains(s, ".") {
 		c.points++
 	}
+	// "43.0%": the percent the column's mark, the decimal the figure's
+	s = strings.TrimSpace(strings.TrimSuffix(s, "%"))
 	if groupedNumber.MatchString(s) {
 		c.groups++
 		s = strings.ReplaceAll(s, ",", "")

@@ -14,7 +14,7 @@ import (
 // writes "2": one entity, two forms, each its column's; a column of
 // attendances written "78,040" keeps its groups, and so does one of
 // grosses written "$ 424,208,848"; one of turnouts written "47,7%" keeps
-// its decimal comma.
+// its decimal comma, and one of shares written "43.0%" its decimal.
 func TestColumnDecimals(t *testing.T) {
 	g, err := graph.Open(t.TempDir(), nil)
 	if err != nil {
@@ -25,11 +25,11 @@ func TestColumnDecimals(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tb := mk([]string{"Player", "GP", "APG", "Team", "Attendance", "Gross", "Turnout"}, [][]string{
-		{"@Ada Smith", "2", "2.0", "@Berlin", "78,040", "$ 424,208,848", "47,7%"},
-		{"@Bob Jones", "4", "4.5", "@Paris", "812", "$ 812", "52,0%"},
-		{"@Cleo Brown", "7", "1.5", "@Oslo", "9,500", "$ 9,500", "38,1%"},
-		{"@Dan White", "5", "2.5", "@Rome", "12,001", "$ 12,001", "61,4%"},
+	tb := mk([]string{"Player", "GP", "APG", "Team", "Attendance", "Gross", "Turnout", "Share"}, [][]string{
+		{"@Ada Smith", "2", "2.0", "@Berlin", "78,040", "$ 424,208,848", "47,7%", "43.0%"},
+		{"@Bob Jones", "4", "4.5", "@Paris", "812", "$ 812", "52,0%", "24.7%"},
+		{"@Cleo Brown", "7", "1.5", "@Oslo", "9,500", "$ 9,500", "38,1%", "37.0%"},
+		{"@Dan White", "5", "2.5", "@Rome", "12,001", "$ 12,001", "61,4%", "17.8 %"},
 	})
 	clean := DefaultCleanOptions()
 	clean.MinRows = 3
@@ -43,7 +43,7 @@ func TestColumnDecimals(t *testing.T) {
 	if err := b.Commit(); err != nil {
 		t.Fatal(err)
 	}
-	var apg, att, gross, turnout string
+	var apg, att, gross, turnout, share string
 	for _, c := range tr.Columns {
 		switch c.Header {
 		case "APG":
@@ -54,10 +54,13 @@ func TestColumnDecimals(t *testing.T) {
 			gross = c.Name
 		case "Turnout":
 			turnout = c.Name
+		case "Share":
+			share = c.Name
 		}
 	}
 	// "47,7%": a decimal comma, kept as the column writes it
-	if want := map[string]int{apg: 1, turnout: 1}; !reflect.DeepEqual(tr.Decimals, want) {
+	// "43.0%": the percent the column's mark, the decimal the figure's
+	if want := map[string]int{apg: 1, turnout: 1, share: 1}; !reflect.DeepEqual(tr.Decimals, want) {
 		t.Errorf("Decimals = %v, want %v", tr.Decimals, want)
 	}
 	// "$ 424,208,848": the currency is the column's mark, the groups the figure's
@@ -75,7 +78,7 @@ func TestColumnDecimals(t *testing.T) {
 	if want := map[string]bool{turnout: true}; !reflect.DeepEqual(tr.Comma, want) {
 		t.Errorf("Comma = %v, want %v", tr.Comma, want)
 	}
-	if !strings.Contains(text.String(), "| Ada Smith | 2 | 2.0 | Berlin | 78,040 | 424,208,848 | 47,7 |") || !strings.Contains(text.String(), "| 52,0 |") {
+	if !strings.Contains(text.String(), "| Ada Smith | 2 | 2.0 | Berlin | 78,040 | 424,208,848 | 47,7 | 43.0 |") || !strings.Contains(text.String(), "| 52,0 |") {
 		t.Errorf("the page does not write Ada Smith's 2 games and 2.0 assists as the table does:\n%s", text.String())
 	}
 	if got, ok := tr.FigureIn(apg, "2"); !ok || got != "2.0" {
