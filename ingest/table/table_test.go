@@ -930,6 +930,28 @@ func TestCountsMore(t *testing.T) {
 	}
 }
 
+// TestLeadCountsMore: a page's lead counting more than the rows of a
+// table under a section that only says where it stands ("List") marks it
+// cut; a lead over a table of a named section, or counting as many, does
+// not.
+func TestLeadCountsMore(t *testing.T) {
+	for _, c := range []struct {
+		lead, section string
+		rows          int
+		want          bool
+	}{
+		{"This list only includes significant summits . There are over 50 such summits in the canton of St. Gallen .", "List", 18, true},
+		{"There are over 50 such summits in the canton .", "", 18, true},
+		{"There are over 50 such summits in the canton .", "Glarus Alps", 18, false},
+		{"There are 18 summits in the canton .", "List", 18, false},
+		{"The canton has 50 summits .", "List", 18, false},
+	} {
+		if got := leadCountsMore(c.lead, "List of mountains of the canton of St. Gallen", c.section, c.rows); got != c.want {
+			t.Errorf("%q over %d rows under %q: %v, want %v", c.lead, c.rows, c.section, got, c.want)
+		}
+	}
+}
+
 // TestLetterHead: a letter's table the crawl kept near its cap that stops
 // in the first half of its letter is cut; one that runs on is not.
 func TestLetterHead(t *testing.T) {

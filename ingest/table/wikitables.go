@@ -104,9 +104,35 @@ func ParseWikiTablesLine(line []byte) (*Table, error) {
 	t.Rows, t.Ragged = wtRows(j.Data, len(j.Header))
 	t.Cut = len(j.Data) >= WikiTablesMaxRows || len(t.Rows) == WikiTablesMaxRows-1 && alphabeticHead(t.Rows) ||
 		partOfTitle.MatchString(j.SectionText) || countsMore(Detokenize(j.SectionText), t.PageTitle, t.Section, t.Header, len(t.Rows)) ||
-		letterHead(t.Section, t.Rows) || someOf.MatchString(graph.LastSection(t.Section))
+		letterHead(t.Section, t.Rows) || someOf.MatchString(graph.LastSection(t.Section)) ||
+		leadCountsMore(Detokenize(j.Intro), t.PageTitle, t.Section, len(t.Rows))
 	return t, nil
 }
+
+// leadCountsMore reports whether the page's lead counts more of what a
+// table under a section that only says where it stands ("List") lists
+// than it has rows: "There are over 50 such summits in the canton of St.
+// Gallen" over 18 of its mountains. Such a table is the page's whole list
+// to a reader, and the crawl kept a part of it. A lead over a table of a
+// named section counts the whole page, not that section.
+func leadCountsMore(lead, title, section string, rows int) bool {
+	last := strings.ToLower(strings.TrimSpace(graph.LastSection(section)))
+	switch last {
+	case "", "list", "overview", "summary", "general", "data", strings.ToLower(title):
+	default:
+		return false
+	}
+	m := thereAre.FindStringSubmatch(lead)
+	if m == nil || rows == 0 {
+		return false
+	}
+	n, err := strconv.Atoi(strings.ReplaceAll(m[1], ",", ""))
+	return err == nil && 10*rows < 9*n
+}
+
+// thereAre matches a lead's count of a page's things: "There are over 50
+// such summits", "there were 21 members".
+var thereAre = regexp.MustCompile(`\b[Tt]here (?:are|were) (?:currently |now )?(?:over |more than |about |approximately |some |nearly |around |at least |roughly )?(\d{1,3}(?:,\d{3})*)\b`)
 
 // someOf matches a section that says it holds a part of what it lists
 // ("Some of the monument aux morts in the Aisne region", its 13 rows
