@@ -455,8 +455,9 @@ func newSynth(ctx context.Context, g *graph.Store, o *Options) (*synth, error) {
 // beside which its page's source lacks a table (audit.SourceGap), or of
 // an export named by page and table ids beside which the store lacks a
 // table (graph.ExportGap): a table of its page may be lost, and the
-// auditor refuses its tasks but with --cut. sampled are the trees of a sampled source per page,
-// untitled ones too; the page's rejected tables are read here.
+// auditor refuses its tasks but with --cut. sampled are the trees of a
+// sampled source per page, untitled ones too; the page's rejected tables
+// are read here.
 func (s *synth) markGaps(sampled map[string][]*graph.Tree) error {
 	have := map[string]map[int]bool{} // per page; nil where gaps cannot be told
 	for _, t := range s.trees {

@@ -121,7 +121,7 @@ func parseCSV(name string, data []byte, meta *PageMeta, opts *CSVOptions) (*Tabl
 		cells[i] = row
 	}
 	header := cells[0]
-	if h, ok := dataHeader(header); ok {
+	if h, ok := dataHeader(header, cells[1:]); ok {
 		return nil, &ParseError{File: name, Line: 1, Reason: "no header", Msg: fmt.Sprintf("the first row links articles (%s): a row of data, not a header", h)}
 	}
 	body := cells[1:]
@@ -159,20 +159,44 @@ func parseCSV(name string, data []byte, meta *PageMeta, opts *CSVOptions) (*Tabl
 }
 
 // dataHeader reports a first row that is data, not a header: at least
-// two of its cells, and half of them, link articles ("[[Nate Brooks]]",
-// "Edgar_Basel": a flyweight's medallists, the file having no header
-// row). It returns the first such cell's text.
-func dataHeader(header []Cell) (string, bool) {
-	linked, first := 0, ""
-	for _, c := range header {
-		if len(c.Links) > 0 || titleLike(c.Text) && strings.IndexByte(c.Text, '_') >= 0 {
-			linked++
-			if first == "" {
-				first = c.Text
-			}
+// two of its cells, and half of them, link articles, and so do most rows
+// below it in those columns ("[[Nate Brooks]]", "Edgar_Basel": a
+// flyweight's medallists over the other weights', the file having no
+// header row). A header that links its columns' subjects over rows of
+// figures (an opinion poll's candidates) is a header, and an image is no
+// article. It returns the first linked cell's text.
+func dataHeader(header []Cell, body [][]Cell) (string, bool) {
+	var cols []int
+	for j, c := range header {
+		if linksArticle(c) {
+			cols = append(cols, j)
 		}
 	}
-	return first, linked >= 2 && 2*linked >= len(header)
+	if len(cols) < 2 || 2*len(cols) < len(header) || len(body) == 0 {
+		return "", false
+	}
+	like := 0
+	for _, r := range body {
+		n := 0
+		for _, j := range cols {
+			if j < len(r) && linksArticle(r[j]) {
+				n++
+			}
+		}
+		if 2*n >= len(cols) {
+			like++
+		}
+	}
+	return header[cols[0]].Text, 2*like > len(body)
+}
+
+// linksArticle reports a cell that links an article: by wiki link, or
+// written as a title with underscores; not a file ("File:Flag.svg").
+func linksArticle(c Cell) bool {
+	if strings.Contains(c.Text, "File:") || strings.Contains(c.Text, "Image:") {
+		return false
+	}
+	return len(c.Links) > 0 || titleLike(c.Text) && strings.IndexByte(c.Text, '_') >= 0
 }
 
 // unglued drops a sort key an export glued to the front of a cell's text
@@ -274,6 +298,26 @@ func pageIDURL(name string) string {
 	return "file:" + base
 }
 
+// countOutside counts d in line outside wiki templates and links: an
+// export's "{{Flag|Liberia}}" and "[[Italian East Africa|colony]]" hold
+// pipes that delimit no column.
+func countOutside(line []byte, d byte) int {
+	n, depth := 0, 0
+	for i := 0; i < len(line); i++ {
+		switch {
+		case i+1 < len(line) && (line[i] == '{' && line[i+1] == '{' || line[i] == '[' && line[i+1] == '['):
+			depth++
+			i++
+		case i+1 < len(line) && depth > 0 && (line[i] == '}' && line[i+1] == '}' || line[i] == ']' && line[i+1] == ']'):
+			depth--
+			i++
+		case line[i] == d && depth == 0:
+			n++
+		}
+	}
+	return n
+}
+
 // sniffDelim picks the delimiter whose count is the same, and highest, on
 // the first lines (quotes are ignored: a heuristic, good for real files).
 func sniffDelim(data []byte) byte {
@@ -289,7 +333,7 @@ func sniffDelim(data []byte) byte {
 			if len(bytes.TrimSpace(l)) == 0 {
 				continue
 			}
-			n := bytes.Count(l, []byte{d})
+			n := countOutside(l, d)
 			if first < 0 {
 				first = n
 			}

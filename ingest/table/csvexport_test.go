@@ -170,3 +170,24 @@ func TestCSVExportCells(t *testing.T) {
 		t.Errorf("a word read as a link: %+v", c)
 	}
 }
+
+// TestCSVExportShape: pipes inside templates and links delimit no
+// column; a first row of linked names over rows of linked names is data,
+// while one linking candidates over rows of figures is a header.
+func TestCSVExportShape(t *testing.T) {
+	in := "Rank,\"Country{{efn|Although [[Ethiopia]] was a [[Italian East Africa|colony]] and [[Eritrea|its coast]]}}\",Power\n" +
+		"1,{{Flag|Liberia}},{{Flag|United States|1846}}\n2,{{Flag|South Africa|1910}},{{Flag|United Kingdom}}\n3,{{Flag|Egypt}},{{Flag|United Kingdom|1882}}\n"
+	if d := sniffDelim([]byte(in)); d != ',' {
+		t.Errorf("delimiter %q, want ','", d)
+	}
+	poll := "Polling firm,Fieldwork date,[[Nathalie Arthaud|Arthaud]],[[Philippe Poutou|Poutou]],[[Jean Lassalle|Lassalle]]\n" +
+		"Ifop,1 May,1%,2%,1%\nElabe,2 May,0.5%,1.5%,1%\nIpsos,3 May,1%,1%,2%\n"
+	if _, err := ParseCSV("poll.csv", strings.NewReader(poll), nil); err != nil {
+		t.Errorf("a poll's header linking its candidates: %v", err)
+	}
+	medals := "48 kg,[[Ann Lee]],[[Bo Ray]],[[Cy Dee]]\n52 kg,[[Di Fox]],[[Ed Gu]],[[Flo Ho]]\n56 kg,[[Gi Ip]],[[Ho Jo]],[[Io Ka]]\n"
+	var pe *ParseError
+	if _, err := ParseCSV("medals.csv", strings.NewReader(medals), nil); !errors.As(err, &pe) || pe.Reason != "no header" {
+		t.Errorf("a weight class's medallists over the others': %v, want a skip for no header", err)
+	}
+}
