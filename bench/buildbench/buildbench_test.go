@@ -49,10 +49,11 @@ func TestReplayDeterministic(t *testing.T) {
 	}
 	// Replica 0 is the corpus byte for byte.
 	var first []byte
-	readArchive(ra.Archives[0], func(name string, b []byte) {
+	readArchive(ra.Archives[0], func(name string, b []byte) error {
 		if first == nil {
 			first = b
 		}
+		return nil
 	})
 	srcs, _ := readSources(context.Background(), []string{sample})
 	if !bytes.Equal(first, srcs[0].data) {

@@ -125,9 +125,20 @@ func Replay(ctx context.Context, inputs []string, n int, outDir string, opts *Re
 	return rep, nil
 }
 
-// readSources reads every .csv table of inputs, in sorted order of paths
-// and archive order within an archive.
+// readSources reads every .csv table of inputs (EachCSV).
 func readSources(ctx context.Context, inputs []string) ([]source, error) {
+	var out []source
+	err := EachCSV(ctx, inputs, func(name string, b []byte) error {
+		out = append(out, source{name, b})
+		return nil
+	})
+	return out, err
+}
+
+// EachCSV calls fn with the file name and bytes of every .csv table of
+// inputs (files, directories, and .tar.gz archives of them, as sts-csv
+// ships), in sorted order of paths and archive order within an archive.
+func EachCSV(ctx context.Context, inputs []string, fn func(name string, b []byte) error) error {
 	var files []string
 	for _, in := range inputs {
 		err := filepath.WalkDir(in, func(p string, d os.DirEntry, err error) error {
@@ -140,39 +151,40 @@ func readSources(ctx context.Context, inputs []string) ([]source, error) {
 			return nil
 		})
 		if err != nil {
-			return nil, fmt.Errorf("buildbench: replay: %w", err)
+			return fmt.Errorf("buildbench: %w", err)
 		}
 	}
 	sort.Strings(files)
-	var out []source
 	for _, f := range files {
 		if err := ctx.Err(); err != nil {
-			return nil, err
+			return err
 		}
 		if strings.HasSuffix(f, ".csv") {
 			b, err := os.ReadFile(f)
 			if err != nil {
-				return nil, fmt.Errorf("buildbench: replay: %w", err)
+				return fmt.Errorf("buildbench: %w", err)
 			}
-			out = append(out, source{filepath.Base(f), b})
+			if err := fn(filepath.Base(f), b); err != nil {
+				return err
+			}
 			continue
 		}
-		if err := readArchive(f, func(name string, b []byte) { out = append(out, source{name, b}) }); err != nil {
-			return nil, err
+		if err := readArchive(f, fn); err != nil {
+			return err
 		}
 	}
-	return out, nil
+	return nil
 }
 
-func readArchive(path string, fn func(name string, b []byte)) error {
+func readArchive(path string, fn func(name string, b []byte) error) error {
 	f, err := os.Open(path)
 	if err != nil {
-		return fmt.Errorf("buildbench: replay: %w", err)
+		return fmt.Errorf("buildbench: %w", err)
 	}
 	defer f.Close()
 	zr, err := gzip.NewReader(f)
 	if err != nil {
-		return fmt.Errorf("buildbench: replay: %s: %w", path, err)
+		return fmt.Errorf("buildbench: %s: %w", path, err)
 	}
 	tr := tar.NewReader(zr)
 	for {
@@ -181,16 +193,18 @@ func readArchive(path string, fn func(name string, b []byte)) error {
 			return nil
 		}
 		if err != nil {
-			return fmt.Errorf("buildbench: replay: %s: %w", path, err)
+			return fmt.Errorf("buildbench: %s: %w", path, err)
 		}
 		if h.Typeflag != tar.TypeReg || !strings.HasSuffix(h.Name, ".csv") {
 			continue
 		}
 		b, err := io.ReadAll(tr)
 		if err != nil {
-			return fmt.Errorf("buildbench: replay: %s: %s: %w", path, h.Name, err)
+			return fmt.Errorf("buildbench: %s: %s: %w", path, h.Name, err)
 		}
-		fn(filepath.Base(h.Name), b)
+		if err := fn(filepath.Base(h.Name), b); err != nil {
+			return err
+		}
 	}
 }
 

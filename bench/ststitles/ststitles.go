@@ -7,20 +7,20 @@
 package ststitles
 
 import (
-	"archive/tar"
 	"bufio"
-	"compress/gzip"
+	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"html"
 	"io"
-	"io/fs"
 	"os"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/leaper-dev/leaper/bench/buildbench"
 )
 
 // Options say where the corpora are.
@@ -70,18 +70,17 @@ func Find(o Options) (map[string]Title, *Stats, error) {
 	}
 	pageOf := map[string]string{} // file name -> page id
 	matched := map[string]map[Title]bool{}
-	err := eachFile(o.STS, func(name string, r io.Reader) error {
+	err := buildbench.EachCSV(context.Background(), []string{o.STS}, func(name string, b []byte) error {
 		m := stsName.FindStringSubmatch(name)
 		if m == nil {
 			return nil
 		}
-		base := filepath.Base(name)
 		st.Files++
-		pageOf[base] = m[1]
+		pageOf[name] = m[1]
 		if ott == nil {
 			return nil
 		}
-		if t, ok := ott.match(r); ok {
+		if t, ok := ott.match(bytes.NewReader(b)); ok {
 			st.Matched++
 			if matched[m[1]] == nil {
 				matched[m[1]] = map[Title]bool{}
@@ -174,54 +173,4 @@ func wtqTitles(path string) (map[string]Title, error) {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return out, nil
-}
-
-// eachFile calls fn with every CSV file of dir: in its .tar.gz parts, or
-// as files.
-func eachFile(dir string, fn func(name string, r io.Reader) error) error {
-	return filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		switch {
-		case strings.HasSuffix(p, ".tar.gz") || strings.HasSuffix(p, ".tgz"):
-			return eachMember(p, fn)
-		case strings.HasSuffix(p, ".csv"):
-			f, err := os.Open(p)
-			if err != nil {
-				return err
-			}
-			defer f.Close()
-			return fn(p, f)
-		}
-		return nil
-	})
-}
-
-func eachMember(path string, fn func(name string, r io.Reader) error) error {
-	f, err := os.Open(path)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	gz, err := gzip.NewReader(f)
-	if err != nil {
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	tr := tar.NewReader(gz)
-	for {
-		h, err := tr.Next()
-		if err == io.EOF {
-			return nil
-		}
-		if err != nil {
-			return fmt.Errorf("%s: %w", path, err)
-		}
-		if h.Typeflag != tar.TypeReg || !strings.HasSuffix(h.Name, ".csv") {
-			continue
-		}
-		if err := fn(h.Name, tr); err != nil {
-			return err
-		}
-	}
 }
