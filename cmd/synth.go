@@ -210,6 +210,16 @@ func printSynthStats(w interface{ Write([]byte) (int, error) }, st *synth.Stats,
 				synth.UnionRounds, st.Groups, synth.GiveUp, st.Variant)
 		}
 	}
+	if hops := st.Hops; len(hops) > 0 {
+		n := 0
+		for _, c := range hops {
+			n += c
+		}
+		fmt.Fprintf(w, "attributes beyond the table: %d relations of drawn tables' keys in other tables considered, by outcome:\n", n)
+		for _, k := range sortedByCount(hops) {
+			fmt.Fprintf(w, "  %-21s %6d (%.1f%%)\n", k, hops[k], 100*float64(hops[k])/float64(n))
+		}
+	}
 	if len(st.Paraphrase) > 0 {
 		fmt.Fprintln(w, "paraphrases:")
 		for _, k := range sortedByCount(st.Paraphrase) {

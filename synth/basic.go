@@ -714,40 +714,14 @@ func (s *synth) basicHops(t *graph.Tree, f filter, rng *rand.Rand) ([]column, bo
 	var cands []hc
 	need := max(3, int(basicHopMin*float64(len(keys))+0.999))
 	for r, ks := range has {
-		if len(ks) < need || len(words(header[r])) < 2 || !plainHeader(header[r], true) {
-			continue
-		}
-		off := map[uint32]bool{}
-		ok := true
-		for _, k := range ks {
-			v, err := s.objects(r, k)
-			if err != nil {
-				return nil, false, err
-			}
-			if len(v) != 1 || plainMark(s.display(v[0])) {
-				ok = false // several values: which is the key's own?
-				break
-			}
-			for _, x := range v {
-				if !shown[x] {
-					off[x] = true
-				}
-			}
-		}
-		if !ok || len(off) < 2 || 2*len(off) < len(ks) {
-			continue
-		}
-		// Read store-wide, it must be the keys' own, not the tables'.
-		if own, err := s.ownAttr(header[r], ks); err != nil {
+		if reason, err := s.hopCheck(r, header[r], ks, need, shown); err != nil {
 			return nil, false, err
-		} else if !own {
+		} else if reason != "" {
+			s.hops[reason]++
 			continue
 		}
-		if st, err := s.stable(r, ks); err != nil {
-			return nil, false, err
-		} else if st {
-			cands = append(cands, hc{r, ks, len(off)})
-		}
+		s.hops[hopTaken]++
+		cands = append(cands, hc{r, ks, s.offTable(r, ks, shown)})
 	}
 	if len(cands) == 0 {
 		return nil, false, nil
@@ -779,4 +753,62 @@ func (s *synth) basicHops(t *graph.Tree, f filter, rng *rand.Rand) ([]column, bo
 		break
 	}
 	return out, len(inter) < len(keys), nil
+}
+
+// Outcomes of a hop relation, counted in Stats.Hops.
+const (
+	hopNotEveryKey = "not_every_key"     // some keys of the table lack it in the store
+	hopHeader      = "header_unclear"    // a header of one word, or not plain
+	hopSeveral     = "several_values"    // a key has several values, or a mark
+	hopOnTable     = "shown_on_table"    // its values are mostly the table's own cells
+	hopNotOwn      = "not_own"           // no attribute of the keys themselves
+	hopUnstable    = "changes_over_time" // its value differs between sources
+	hopTaken       = "taken"
+)
+
+// hopCheck returns the check that relation r, headed header and held by
+// keys ks of the need a tree's keys require, fails as a hop, or "".
+func (s *synth) hopCheck(r, header string, ks []uint32, need int, shown map[uint32]bool) (string, error) {
+	if len(ks) < need {
+		return hopNotEveryKey, nil
+	}
+	if len(words(header)) < 2 || !plainHeader(header, true) {
+		return hopHeader, nil
+	}
+	off := map[uint32]bool{}
+	for _, k := range ks {
+		v, err := s.objects(r, k)
+		if err != nil {
+			return "", err
+		}
+		if len(v) != 1 || plainMark(s.display(v[0])) {
+			return hopSeveral, nil // several values: which is the key's own?
+		}
+		if !shown[v[0]] {
+			off[v[0]] = true
+		}
+	}
+	if len(off) < 2 || 2*len(off) < len(ks) {
+		return hopOnTable, nil
+	}
+	// Read store-wide, it must be the keys' own, not the tables'.
+	if own, err := s.ownAttr(header, ks); err != nil || !own {
+		return hopNotOwn, err
+	}
+	if st, err := s.stable(r, ks); err != nil || !st {
+		return hopUnstable, err
+	}
+	return "", nil
+}
+
+// offTable counts the distinct values of relation r for keys ks that the
+// tree does not show (hopCheck has read them, one per key).
+func (s *synth) offTable(r string, ks []uint32, shown map[uint32]bool) int {
+	off := map[uint32]bool{}
+	for _, k := range ks {
+		if v, err := s.objects(r, k); err == nil && len(v) == 1 && !shown[v[0]] {
+			off[v[0]] = true
+		}
+	}
+	return len(off)
 }

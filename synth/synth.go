@@ -115,8 +115,13 @@ type Stats struct {
 	Groups     int            `json:"union_groups,omitempty"`
 	// Cut counts the trees left out as bases because their source kept
 	// only their first rows (graph.Tree.Cut).
-	Cut     int     `json:"cut_trees,omitempty"`
-	Seconds float64 `json:"seconds"`
+	Cut int `json:"cut_trees,omitempty"`
+	// Hops counts, for Basic, the relations that the keys of a drawn
+	// table have in other trees, as candidate attributes beyond the
+	// table, by the check each failed ("taken" for those that passed):
+	// why a store's Basic tasks do or do not reach past their table.
+	Hops    map[string]int `json:"hops,omitempty"`
+	Seconds float64        `json:"seconds"`
 }
 
 // Run synthesises up to opts.N tasks of one variant and passes each to
@@ -154,6 +159,9 @@ func Run(ctx context.Context, g *graph.Store, opts *Options, emit func(*task.Tas
 		return nil, err
 	}
 	st := &Stats{Variant: v, Dropped: map[string]int{}, Paraphrase: map[string]int{}}
+	if v == task.Basic {
+		st.Hops = s.hops
+	}
 	if !o.Cut {
 		st.Cut = s.cut
 	}
@@ -391,6 +399,8 @@ type synth struct {
 	// requireHop drops Basic candidates with no attribute beyond the
 	// table (the first round over the trees).
 	requireHop bool
+	// hops counts the hop relations considered, by outcome (Stats.Hops).
+	hops map[string]int
 	// unionPages is the fewest pages a union usually spans: minUnionPages,
 	// or fewer on a store without such groups.
 	unionPages int
@@ -407,7 +417,7 @@ type objKey struct {
 func newSynth(ctx context.Context, g *graph.Store, o *Options) (*synth, error) {
 	s := &synth{g: g, o: o, index: map[uint32]int{}, rels: map[string][]uint32{},
 		objs: map[objKey][]uint32{}, names: map[uint32]*graph.Entity{},
-		krels: map[uint32]map[string][]int{}, relstab: map[string]bool{}}
+		krels: map[uint32]map[string][]int{}, relstab: map[string]bool{}, hops: map[string]int{}}
 	sampled := map[string][]*graph.Tree{} // a page's trees of a sampled source
 	err := g.EachTree(ctx, func(t *graph.Tree) error {
 		if audit.Sampled(t.Source) {

@@ -17,6 +17,8 @@ import (
 	"github.com/leaper-dev/leaper/ingest/storetest"
 
 	"github.com/leaper-dev/leaper/graph"
+	"github.com/leaper-dev/leaper/graph/graphtest"
+	"github.com/leaper-dev/leaper/ingest"
 	"github.com/leaper-dev/leaper/store"
 	"github.com/leaper-dev/leaper/synth"
 	"github.com/leaper-dev/leaper/task"
@@ -533,5 +535,49 @@ func TestBeyondTablesAgree(t *testing.T) {
 	}
 	if checked == 0 {
 		t.Fatal("no column checked")
+	}
+}
+
+// TestHopOutcomes: a Basic run counts every relation that its drawn
+// tables' keys have in other tables by the check it failed, or as taken;
+// a union run counts none. Two real tables (testdata/synth/hops): the
+// 2012 K-League clubs that Hummel kits are asked with their city, read in
+// the 2008 table. The files are two of their pages' tables, so --cut.
+func TestHopOutcomes(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(graphtest.RepoRoot(), "testdata", "synth", "hops")
+	if _, err := ingest.Run(context.Background(), dir, []string{in}, &ingest.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	g, err := graph.Open(store.GraphPath(dir), &graph.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Close()
+	tasks, st := run(t, g, synth.Options{Variant: "basic", N: 20, Seed: 1, Cut: true})
+	known := map[string]bool{"not_every_key": true, "header_unclear": true, "several_values": true,
+		"shown_on_table": true, "not_own": true, "changes_over_time": true, "taken": true}
+	for k, c := range st.Hops {
+		if !known[k] || c <= 0 {
+			t.Errorf("hop outcome %q: %d", k, c)
+		}
+	}
+	if st.Hops["taken"] == 0 || st.Hops["not_every_key"] == 0 {
+		t.Errorf("hop outcomes %v, want some taken and some not held by every key", st.Hops)
+	}
+	var city *task.Task
+	for _, tk := range tasks {
+		if slices.ContainsFunc(tk.Targets, func(tg task.Target) bool { return tg.Beyond && tg.Relation == "has_city" }) {
+			city = tk
+		}
+	}
+	if city == nil {
+		t.Fatalf("no task asks for the city beyond its table: %d tasks, hops %v", len(tasks), st.Hops)
+	}
+	if err := synth.Check(context.Background(), g, city); err != nil {
+		t.Errorf("%s: %v", city.ID, err)
+	}
+	if _, st := run(t, g, synth.Options{Variant: "union", N: 5, Seed: 1, Cut: true}); st.Hops != nil {
+		t.Errorf("union run counted hops: %v", st.Hops)
 	}
 }
