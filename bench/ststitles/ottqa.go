@@ -30,6 +30,9 @@ type ottTable struct {
 type ottIndex struct {
 	tables []ottTable
 	by     map[string][]int32 // cell -> tables holding it
+	// perURL counts OTT-QA's tables of each page, small ones too: at
+	// least that many tables stood on the page.
+	perURL map[string]int
 }
 
 // readOTTQA indexes OTT-QA's tables by their cells.
@@ -43,7 +46,7 @@ func readOTTQA(path string) (*ottIndex, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	idx := &ottIndex{by: map[string][]int32{}}
+	idx := &ottIndex{by: map[string][]int32{}, perURL: map[string]int{}}
 	sc := bufio.NewScanner(gz)
 	sc.Buffer(make([]byte, 1<<20), 64<<20)
 	for line := 1; sc.Scan(); line++ {
@@ -67,12 +70,13 @@ func readOTTQA(path string) (*ottIndex, error) {
 				}
 			}
 		}
-		if len(cells) < minCells {
-			continue
-		}
 		url := t.URL
 		if strings.HasPrefix(url, "/wiki/") {
 			url = "https://en.wikipedia.org" + url
+		}
+		idx.perURL[url]++
+		if len(cells) < minCells {
+			continue
 		}
 		i := int32(len(idx.tables))
 		idx.tables = append(idx.tables, ottTable{Title{t.Title, url}, len(cells)})

@@ -18,6 +18,7 @@ import (
 	"regexp"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/leaper-dev/leaper/bench/buildbench"
@@ -43,6 +44,10 @@ type Stats struct {
 	Matched    int `json:"ottqa_tables_matched"`
 	Ambiguous  int `json:"ottqa_pages_ambiguous"`
 	TitledPage int `json:"pages_titled"`
+	// Fewer counts the pages left untitled because WikiTableQuestions or
+	// OTT-QA hold more of their tables than the export does: a question
+	// of "every" row of the page would miss theirs.
+	Fewer int `json:"pages_fewer_tables_than_known"`
 }
 
 // Title is a page's title and URL, as `leaper build --titles` reads it.
@@ -55,9 +60,10 @@ var stsName = regexp.MustCompile(`(?:^|/)([0-9]+)-([0-9]+)\.csv$`)
 func Find(o Options) (map[string]Title, *Stats, error) {
 	st := &Stats{}
 	byID := map[string]Title{}
+	known := map[string]int{} // page id -> tables WikiTableQuestions knows of
 	if o.WTQMeta != "" {
 		var err error
-		if byID, err = wtqTitles(o.WTQMeta); err != nil {
+		if byID, known, err = wtqTitles(o.WTQMeta); err != nil {
 			return nil, nil, err
 		}
 	}
@@ -92,25 +98,48 @@ func Find(o Options) (map[string]Title, *Stats, error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	held := map[string]int{} // page id -> the export's files of it
+	for _, id := range pageOf {
+		held[id]++
+	}
+	// A page another corpus shows more tables of than the export holds
+	// stays untitled: the export lost some (it keeps 20 of its 92 parts,
+	// and leaves some tables out), and a question of "every" row of the
+	// page would miss theirs (OTT-QA's "Downloadable songs" of Rock Band
+	// (iOS), beside the export's one table of its default songs).
+	fewer := func(id string, t Title) bool {
+		n := known[id]
+		if ott != nil {
+			n = max(n, ott.perURL[t[1]])
+		}
+		return held[id] < n
+	}
 	out := map[string]Title{}
 	pages := map[string]bool{}
 	titled := map[string]bool{}
+	short := map[string]bool{}
 	for base, id := range pageOf {
 		pages[id] = true
-		if t, ok := byID[id]; ok {
-			out[base] = t
-			st.ByWTQ++
-			titled[id] = true
+		t, ok := byID[id]
+		by := &st.ByWTQ
+		if !ok && len(matched[id]) == 1 {
+			for m := range matched[id] {
+				t = m // its one title
+			}
+			ok, by = true, &st.ByOTTQA
+		}
+		if !ok {
 			continue
 		}
-		if len(matched[id]) == 1 {
-			for t := range matched[id] {
-				out[base] = t
-			}
-			st.ByOTTQA++
-			titled[id] = true
+		if fewer(id, t) {
+			short[id] = true
+			continue
 		}
+		out[base] = t
+		*by++
+		titled[id] = true
 	}
+	st.Fewer = len(short)
 	for _, ts := range matched {
 		if len(ts) > 1 {
 			st.Ambiguous++
@@ -142,35 +171,44 @@ func Write(w io.Writer, titles map[string]Title) error {
 	return bw.Flush()
 }
 
-// wtqTitles reads page id -> title from table-metadata.tsv: one line a
-// table, fields split at tabs (no quoting: a title may hold a quote).
-func wtqTitles(path string) (map[string]Title, error) {
+// wtqTitles reads page id -> title from table-metadata.tsv, and page id
+// -> the tables the page had at least (its greatest tableIndex, which
+// counts the page's wikitables from 0, plus one): one line a table,
+// fields split at tabs (no quoting: a title may hold a quote).
+func wtqTitles(path string) (map[string]Title, map[string]int, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	defer f.Close()
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 1<<20), 16<<20)
 	if !sc.Scan() {
-		return nil, fmt.Errorf("%s: no header line", path)
+		return nil, nil, fmt.Errorf("%s: no header line", path)
 	}
 	head := strings.Split(sc.Text(), "\t")
-	idc, tc := slices.Index(head, "pageId"), slices.Index(head, "title")
+	idc, tc, ic := slices.Index(head, "pageId"), slices.Index(head, "title"), slices.Index(head, "tableIndex")
 	if idc < 0 || tc < 0 {
-		return nil, fmt.Errorf("%s: no pageId and title columns", path)
+		return nil, nil, fmt.Errorf("%s: no pageId and title columns", path)
 	}
-	out := map[string]Title{}
-	for sc.Scan() {
+	out, tables := map[string]Title{}, map[string]int{}
+	for line := 2; sc.Scan(); line++ {
 		rec := strings.Split(sc.Text(), "\t")
 		if max(idc, tc) >= len(rec) || rec[idc] == "" || rec[tc] == "" {
 			continue
 		}
 		t := html.UnescapeString(rec[tc])
 		out[rec[idc]] = Title{t, "https://en.wikipedia.org/wiki/" + strings.ReplaceAll(t, " ", "_")}
+		if ic >= 0 && ic < len(rec) {
+			i, err := strconv.Atoi(rec[ic])
+			if err != nil {
+				return nil, nil, fmt.Errorf("%s: line %d: tableIndex %q: %w", path, line, rec[ic], err)
+			}
+			tables[rec[idc]] = max(tables[rec[idc]], i+1)
+		}
 	}
 	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, nil, fmt.Errorf("%s: %w", path, err)
 	}
-	return out, nil
+	return out, tables, nil
 }

@@ -16,7 +16,10 @@ func TestFind(t *testing.T) {
 	dir := t.TempDir()
 	meta := "contextId\tpageId\tpageRev\ttableIndex\ttitle\n" +
 		"csv/200-csv/0.csv\t20220596\t1\t0\tComparison of force-field implementations\n" +
-		"csv/200-csv/1.csv\t999\t1\t0\tQuote\"d &amp; Co\n"
+		"csv/200-csv/1.csv\t999\t1\t0\tQuote\"d &amp; Co\n" +
+		// WikiTableQuestions read the third table of this page; the
+		// export holds one: left untitled.
+		"csv/201-csv/5.csv\t10026321\t1\t2\tA page of three tables\n"
 	if err := os.WriteFile(filepath.Join(dir, "meta.tsv"), []byte(meta), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -61,7 +64,7 @@ func TestFind(t *testing.T) {
 			t.Errorf("%s titled %q, want %q", f, titles[f], w)
 		}
 	}
-	if st.Files != 6 || st.ByWTQ != 1 || st.ByOTTQA != 1 || st.Matched != 1 {
+	if st.Files != 6 || st.ByWTQ != 1 || st.ByOTTQA != 1 || st.Matched != 1 || st.Fewer != 1 {
 		t.Errorf("stats %+v", st)
 	}
 	var out bytes.Buffer
@@ -71,5 +74,25 @@ func TestFind(t *testing.T) {
 	var back map[string][2]string
 	if err := json.Unmarshal(out.Bytes(), &back); err != nil || len(back) != len(want) {
 		t.Errorf("written titles do not read back: %v\n%s", err, out.String())
+	}
+	// With a second OTT-QA table of the film page (small: it matches
+	// nothing), the page has more tables than the export's one file.
+	// A second gzip member after the first: the reader takes both.
+	zw = gzip.NewWriter(&gz)
+	if err := json.NewEncoder(zw).Encode(map[string]any{"title": "List of GK Films productions", "url": "/wiki/GK_Films",
+		"data": [][]any{row("Television", "Boardwalk Empire")}}); err != nil {
+		t.Fatal(err)
+	}
+	zw.Close()
+	if err := os.WriteFile(filepath.Join(dir, "tables2.jsonl.gz"), gz.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	titles, st, err = Find(Options{STS: filepath.Join("..", "..", "ingest", "table", "testdata", "sts-csv"),
+		OTTQA: filepath.Join(dir, "tables2.jsonl.gz")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(titles) != 0 || st.Matched != 1 || st.Fewer != 1 {
+		t.Errorf("a page with two OTT-QA tables and one file: titled %v, stats %+v", titles, st)
 	}
 }

@@ -32,7 +32,10 @@ titled by WikiTableQuestions' metadata (--wtq, its table-metadata.tsv,
 which gives its pages' ids), or by the OTT-QA table (--ottqa) whose
 distinct cells the file holds, at least 80% of them and eight or more
 (OTT-QA keeps a table's first 20 rows); a page that matches two titles
-is left untitled. Every file of a titled page gets its title. It prints
+is left untitled, and so is a page of which WikiTableQuestions (its
+greatest tableIndex) or OTT-QA knows more tables than the export holds:
+the export lost some, and a question of every row of the page would
+miss theirs. Every file of a titled page gets its title. It prints
 the titles as JSON (file name: [title, url]) and what it found on stderr.`,
 		Example: `  leaper-bench sts-titles --wtq ../shared/corpus/wtq/table-metadata.tsv \
     --ottqa ../shared/corpus/ottqa/tables.jsonl.gz -o sts-titles.json ../shared/corpus/sts-csv
@@ -76,7 +79,7 @@ func runBenchSTSTitles(o *BenchSTSTitlesOptions) error {
 	if o.JSON {
 		return writeJSON(o.IO.ErrOut, st)
 	}
-	_, err = fmt.Fprintf(o.IO.ErrOut, "sts-titles: %d of %d files titled (%d by WikiTableQuestions' page ids, %d by an OTT-QA table of their page), %d of %d pages; %d files matched an OTT-QA table, %d pages matched two titles and stay untitled\n",
-		len(titles), st.Files, st.ByWTQ, st.ByOTTQA, st.TitledPage, st.Pages, st.Matched, st.Ambiguous)
+	_, err = fmt.Fprintf(o.IO.ErrOut, "sts-titles: %d of %d files titled (%d by WikiTableQuestions' page ids, %d by an OTT-QA table of their page), %d of %d pages; %d files matched an OTT-QA table, %d pages matched two titles and %d have more tables known than the export holds; they stay untitled\n",
+		len(titles), st.Files, st.ByWTQ, st.ByOTTQA, st.TitledPage, st.Pages, st.Matched, st.Ambiguous, st.Fewer)
 	return err
 }
