@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/leaper-dev/leaper/graph"
 	"github.com/leaper-dev/leaper/query"
 	"github.com/leaper-dev/leaper/task"
 )
@@ -158,16 +159,16 @@ func (s *synth) aggregate(ctx context.Context, d *draft, rng *rand.Rand) (string
 			d.triples = append(d.triples,
 				task.Triple{S: task.C(na), R: rel, O: task.V(va)},
 				task.Triple{S: task.C(nb), R: rel, O: task.V(vb)})
-			ra, rb := d.addSlot(na, tb.keys[i], na), d.addSlot(nb, tb.keys[j], nb)
+			ra, rb := d.addSlot(na, tb.keys[i], s.keySaid(d, tb.keys[i])), d.addSlot(nb, tb.keys[j], s.keySaid(d, tb.keys[j]))
 			agg = &query.AggFunc{Op: op, Vars: []string{va, vb}}
 			sentence = pick(rng, []string{"How much higher is the " + h + " of " + ra + " than that of " + rb + "?",
 				"By how much does the " + h + " of " + ra + " exceed that of " + rb + "?"})
 		case task.AggMember:
-			c, ok := s.memberConst(d, tb, rng)
+			c, id, ok := s.memberConst(d, tb, rng)
 			if !ok {
 				continue
 			}
-			ref := d.addSlot(c, 0, c)
+			ref := d.addSlot(c, 0, s.keySaid(d, id))
 			agg = &query.AggFunc{Op: op, Vars: []string{query.TargetVar}, Const: c}
 			sentence = pick(rng, []string{"Is " + ref + " one of them?", "Is " + ref + " among them?"})
 		}
@@ -183,7 +184,7 @@ func (s *synth) aggregate(ctx context.Context, d *draft, rng *rand.Rand) (string
 
 // memberConst picks the name of an answer key (true) or of another key of
 // the task's trees (false), half and half.
-func (s *synth) memberConst(d *draft, tb *table, rng *rand.Rand) (string, bool) {
+func (s *synth) memberConst(d *draft, tb *table, rng *rand.Rand) (string, uint32, bool) {
 	in := map[uint32]bool{}
 	for _, k := range tb.keys {
 		in[k] = true
@@ -206,7 +207,33 @@ func (s *synth) memberConst(d *draft, tb *table, rng *rand.Rand) (string, bool) 
 	}
 	name := s.name(c)
 	if len(name) < 2 || usesConst(d.triples, name) {
-		return "", false
+		return "", 0, false
 	}
-	return name, true
+	return name, c, true
+}
+
+// keySaid is how a question names key k of the task's trees: as the
+// first tree that has it writes it, else without a disambiguator
+// ("St. Mark's Episcopal Church", not "St. Mark's Episcopal Church (Jim
+// Thorpe, Pennsylvania)"); its title where another key of the trees is
+// said alike (two churches of one name in a union of counties).
+func (s *synth) keySaid(d *draft, k uint32) string {
+	said := ""
+	for _, t := range d.trees {
+		if slices.ContainsFunc(t.Rows, func(r graph.Row) bool { return r.Key == k }) {
+			said = s.shownText(t, k)
+			break
+		}
+	}
+	if said == "" {
+		said = s.display(k)
+	}
+	for _, t := range d.trees {
+		for _, r := range t.Rows {
+			if r.Key != k && strings.EqualFold(s.shownText(t, r.Key), said) {
+				return s.name(k)
+			}
+		}
+	}
+	return said
 }

@@ -201,7 +201,11 @@ func (s *synth) expandSlot(ctx context.Context, d *draft, li int, inR map[uint32
 		}
 		d.triples = append(d.triples, tr)
 		consts[lo] = true
-		ref := d.addSlot(oname, f.other, oname)
+		said, err := s.alone(f.other)
+		if err != nil {
+			return false, err
+		}
+		ref := d.addSlot(oname, f.other, said)
 		h := lowerFirst(words(f.header))
 		if f.subj {
 			d.slots[li].phrase = "the " + f.noun.one + " whose " + h + " is " + ref
@@ -212,4 +216,26 @@ func (s *synth) expandSlot(ctx context.Context, d *draft, li int, inR map[uint32
 		return true, nil
 	}
 	return false, nil
+}
+
+// alone is how a question names entity id out of its table's context:
+// without its disambiguator where no other entity of the store is so
+// named ("Bob Martin" for Bob Martin (singer), "Hamsun" for Hamsun
+// (film)), else by its title ("San Bernardo (Railway station)", beside
+// the city); never the table's short form ("the city of Rosenborg" would
+// read as a city's name, for Rosenborg BK's). The formal constant keeps
+// the title.
+func (s *synth) alone(id uint32) (string, error) {
+	name, said := s.name(id), s.display(id)
+	if said == name || said == "" {
+		return name, nil
+	}
+	ids, err := s.g.FindEntities(said, 4)
+	if err != nil {
+		return "", err
+	}
+	if slices.ContainsFunc(ids, func(o uint32) bool { return o != id }) {
+		return name, nil
+	}
+	return said, nil
 }

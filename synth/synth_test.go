@@ -581,3 +581,50 @@ func TestHopOutcomes(t *testing.T) {
 		t.Errorf("union run counted hops: %v", st.Hops)
 	}
 }
+
+// TestOptionNamesAlone: where --expand describes a constant through
+// another entity, or --aggregate asks whether a key is among the answer,
+// the question names that entity without its disambiguator when no other
+// entity of the store bears the bare name ("the director of Hamsun", not
+// "Hamsun (film)"); the formal constant keeps the title.
+func TestOptionNamesAlone(t *testing.T) {
+	g := storetest.OpenGraph(t)
+	checked := 0
+	for _, o := range []synth.Options{
+		{Variant: "basic", N: 40, Seed: 5, Expand: 1},
+		{Variant: "basic", N: 40, Seed: 5, Aggregate: true},
+		{Variant: "union", N: 20, Seed: 5, Aggregate: true},
+		{Variant: "reverse-union", N: 20, Seed: 5, Expand: 1},
+	} {
+		tasks, _ := run(t, g, o)
+		for _, tk := range tasks {
+			var consts []string
+			for _, x := range tk.Formalization {
+				consts = append(consts, x.S.Consts...)
+				consts = append(consts, x.O.Consts...)
+			}
+			if a := tk.Answer.Aggregate; a != nil && a.Op == task.AggMember {
+				consts = append(consts, a.Column)
+			}
+			for _, c := range consts {
+				i := strings.LastIndex(c, " (")
+				if i <= 0 || !strings.HasSuffix(c, ")") || !strings.Contains(tk.Question, c) {
+					continue
+				}
+				owner, err := g.FindEntities(c, 0)
+				if err != nil {
+					t.Fatal(err)
+				}
+				bare, err := g.FindEntities(c[:i], 0)
+				if err != nil {
+					t.Fatal(err)
+				}
+				checked++
+				if len(owner) == 1 && !slices.ContainsFunc(bare, func(id uint32) bool { return id != owner[0] }) {
+					t.Errorf("%s (%s): names %q, which no other entity's %q needs: %q", tk.ID, o.Variant, c, c[:i], tk.Question)
+				}
+			}
+		}
+	}
+	t.Logf("%d questions name a constant by its title, which another entity's bare name needs", checked)
+}
