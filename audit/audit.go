@@ -649,6 +649,34 @@ func (a *Auditor) sources(k uint32, rel string) []*graph.Tree {
 	return out
 }
 
+// boundFact reports whether every row that states rel of k (with value v,
+// when v is not 0) states it as an occasion's (OccasionBound), with the
+// page of the first.
+func (a *Auditor) boundFact(k uint32, rel string, v uint32) (string, bool) {
+	page := ""
+	for _, t := range a.sources(k, rel) {
+		c := slices.IndexFunc(t.Columns, func(c graph.Column) bool { return c.Name == rel })
+		for _, row := range t.Rows {
+			if row.Key != k || v != 0 && !slices.Contains(row.Values[c], v) {
+				continue
+			}
+			if !OccasionBound(t, row, t.Columns[c].Header, a.nameOf) {
+				return "", false
+			}
+			if page == "" {
+				page = t.PageTitle
+			}
+		}
+	}
+	return page, page != ""
+}
+
+// nameOf is an entity's name and whether it is an article's.
+func (a *Auditor) nameOf(id uint32) (string, bool) {
+	e := a.entity(id)
+	return e.Name, strings.HasPrefix(e.Key, "w:")
+}
+
 // maxSources bounds the trees sources reads of one entity.
 const maxSources = 64
 
@@ -679,7 +707,12 @@ func (a *Auditor) resolveVar(v string, f *formal, r *Report, depth int) []uint32
 					if !a.isEntity(o) {
 						r.add(StringJoin, "an expansion identifies a thing by %q, which names no one thing", a.entity(o).Name)
 					}
-					cand = append(cand, a.subjects(t.R, o)...)
+					for _, x := range a.subjects(t.R, o) {
+						if page, ok := a.boundFact(x, t.R, o); ok {
+							r.add(Context, "an expansion identifies %q by its %q, which only an occasion's table states (%s)", a.entity(x).Name, a.header(t.R), page)
+						}
+						cand = append(cand, x)
+					}
 				}
 			}
 		case t.O.Var == v && len(t.S.Consts) > 0: // [C@k, rel, X]
@@ -690,6 +723,9 @@ func (a *Auditor) resolveVar(v string, f *formal, r *Report, depth int) []uint32
 					}
 					if IsOccasion(a.entity(s).Name) {
 						r.add(Context, "an expansion reads %q of %q, an occasion (a season, an edition), not a thing", a.header(t.R), a.entity(s).Name)
+					}
+					if page, ok := a.boundFact(s, t.R, 0); ok {
+						r.add(Context, "an expansion reads %q of %q only where an occasion states it (%s), not of the thing itself", a.header(t.R), a.entity(s).Name, page)
 					}
 					cand = append(cand, a.objects(t.R, s)...)
 				}

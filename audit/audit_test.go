@@ -728,3 +728,86 @@ func TestPageIndices(t *testing.T) {
 		t.Error("another crawl's rejected table without an index: gaps not told")
 	}
 }
+
+// TestOccasionBound: what a table of an occasion states of a thing that
+// takes part in it is the occasion's, unless the thing is a work or the
+// attribute lasts.
+func TestOccasionBound(t *testing.T) {
+	names := map[uint32]string{1: "1964 Summer Olympics", 2: "Japanese language", 3: "1964"}
+	name := func(id uint32) (string, bool) { return names[id], id != 3 }
+	row := func(ids ...uint32) graph.Row {
+		var vs [][]uint32
+		for _, id := range ids {
+			vs = append(vs, []uint32{id})
+		}
+		return graph.Row{Key: 9, Values: vs}
+	}
+	for _, c := range []struct {
+		page, key, header string
+		row               graph.Row
+		want              bool
+	}{
+		{"2015–16 Algerian Ligue Professionnelle 1", "Club", "Manufacturer", row(2), true},
+		{"2015–16 Algerian Ligue Professionnelle 1", "Club", "City", row(2), false},                                    // lasting
+		{"1937 NFL Draft", "Player", "College", row(2), false},                                                         // lasting
+		{"List of submissions to the 38th Academy Awards", "Film title used in nomination", "Director", row(2), false}, // a work
+		{"Olympic Oath", "Athlete", "Language", row(1, 2), true},                                                       // the row's Games
+		{"Olympic Oath", "Athlete", "Language", row(3, 2), false},                                                      // a year is no occasion's article
+		{"List of Olympic speed skaters", "Athlete", "Language", row(2), false},
+	} {
+		tr := &graph.Tree{PageTitle: c.page, KeyHeader: c.key}
+		if got := audit.OccasionBound(tr, c.row, c.header, name); got != c.want {
+			t.Errorf("%s, %s of a %s: %v, want %v", c.page, c.header, c.key, got, c.want)
+		}
+	}
+}
+
+// TestOccasionBoundExpansion: an expansion that describes a constant by
+// what only an occasion's table states of another thing is flagged
+// (context; TestOccasionBound has the attributes that last); synthesis
+// refuses what the auditor flags. Two real OTT-QA tables,
+// testdata/audit/occasion.
+func TestOccasionBoundExpansion(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	in := filepath.Join("..", "testdata", "audit", "occasion")
+	if _, err := ingest.Run(ctx, dir, []string{in}, &ingest.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	g, err := graph.Open(store.GraphPath(dir), &graph.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Close()
+	var superettan uint32
+	if err := g.EachTree(ctx, func(tr *graph.Tree) error {
+		if strings.Contains(tr.PageTitle, "Superettan") {
+			superettan = tr.ID
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	a, err := audit.New(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	expanded := func(rel, x string) *task.Task {
+		return &task.Task{ID: "basic-1-0", Variant: task.Basic, Expand: 1,
+			Question: "Find all teams in 2011 Superettan (Teams, Personnel and kits) whose kit manufacturer is the " + x + " of USM Alger and report each one's head coach.",
+			Formalization: []task.Triple{
+				{S: task.Term{Target: true}, R: "in_tree", O: task.C(fmt.Sprint(superettan))},
+				{S: task.Term{Target: true}, R: "has_kit_manufacturer", O: task.V("X")},
+				{S: task.Term{Target: true}, R: "has_head_coach", O: task.V("HeadCoach")},
+				{S: task.C("USM Alger"), R: rel, O: task.V("X")},
+			},
+			Answer: task.Answer{Columns: []string{"Team", "Head Coach"}}, Trees: []uint32{superettan}}
+	}
+	r, err := a.Audit(ctx, expanded("has_manufacturer", "manufacturer"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !r.Has(audit.Context) || !strings.Contains(fmt.Sprint(r), "only where an occasion states it") {
+		t.Errorf("the manufacturer of USM Alger, read in a season's kits, not flagged: %v", r)
+	}
+}

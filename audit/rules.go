@@ -59,6 +59,11 @@ var lasting = map[string]bool{
 	"region": true, "location": true, "municipality": true, "district": true, "capital": true,
 	"hometown": true, "nationality": true, "born": true, "birth": true,
 	"birthplace": true, "founded": true, "established": true,
+	// A person's schooling, death and origin, a place's elevation and
+	// area: the thing's own wherever a table of an occasion states them
+	// (a draft's colleges).
+	"college": true, "university": true, "school": true, "alma": true, "education": true,
+	"died": true, "death": true, "citizenship": true, "origin": true, "elevation": true, "area": true,
 }
 
 // Lasting reports whether an intrinsic header names an attribute that a
@@ -71,6 +76,47 @@ func Lasting(header string) bool {
 	for _, w := range headerWords(header) {
 		if lasting[w] {
 			return true
+		}
+	}
+	return false
+}
+
+// workWords are the words of a key header whose rows are works (a film, a
+// song, a book): what an occasion's table (a ceremony's submissions, a
+// festival's entries) states of one is the work's own, made once.
+var workWords = map[string]bool{
+	"film": true, "films": true, "movie": true, "title": true, "song": true, "songs": true,
+	"album": true, "single": true, "track": true, "book": true, "novel": true, "game": true,
+	"episode": true, "work": true, "play": true, "show": true, "series": true, "programme": true,
+	"program": true, "painting": true, "opera": true, "musical": true, "poem": true,
+}
+
+// OccasionBound reports whether what a row of tree t states under header
+// may be the occasion's rather than the key's own: the table is of an
+// occasion (its page carries a year or an ordinal, or the row links an
+// occasion's article, "1964 Summer Olympics"), the key is no work, and
+// the header is no lasting attribute (Lasting: where a thing is, its
+// nationality, its founding). A club's kit maker in a season's table, a
+// rider's manufacturer in a race's, a singer's language in a contest's
+// are the occasion's; a film's director in a ceremony's list is the
+// film's. name gives an entity's name and whether it is an article.
+func OccasionBound(t *graph.Tree, row graph.Row, header string, name func(uint32) (string, bool)) bool {
+	if Lasting(header) {
+		return false
+	}
+	for _, w := range headerWords(t.KeyHeader) {
+		if workWords[w] {
+			return false
+		}
+	}
+	if IsOccasion(t.PageTitle) {
+		return true
+	}
+	for _, vs := range row.Values {
+		for _, v := range vs {
+			if n, article := name(v); article && IsOccasion(n) {
+				return true
+			}
 		}
 	}
 	return false

@@ -124,16 +124,19 @@ func (s *synth) expandSlot(ctx context.Context, d *draft, li int, inR map[uint32
 		}
 		t := s.trees[ti]
 		for _, r := range t.Rows {
+			// What only an occasion's table states ("the manufacturer of
+			// USM Alger" in a season's kits) is no fact of the thing.
+			bound := func(c int) bool { return audit.OccasionBound(t, r, t.Columns[c].Header, s.nameOf) }
 			if r.Key == e {
 				for c, vs := range r.Values {
-					if len(vs) == 1 {
+					if len(vs) == 1 && !bound(c) {
 						facts = append(facts, idFact{true, t.Columns[c].Name, t.Columns[c].Header, vs[0], keyNoun(t)})
 					}
 				}
 				continue
 			}
 			for c, vs := range r.Values {
-				if len(vs) == 1 && vs[0] == e {
+				if len(vs) == 1 && vs[0] == e && !bound(c) {
 					facts = append(facts, idFact{false, t.Columns[c].Name, t.Columns[c].Header, r.Key, keyNoun(t)})
 				}
 			}
@@ -238,4 +241,13 @@ func (s *synth) alone(id uint32) (string, error) {
 		return name, nil
 	}
 	return said, nil
+}
+
+// nameOf is an entity's name and whether it is an article's.
+func (s *synth) nameOf(id uint32) (string, bool) {
+	es, err := s.entities([]uint32{id})
+	if err != nil || es[id] == nil {
+		return "", false
+	}
+	return es[id].Name, strings.HasPrefix(es[id].Key, "w:")
 }
