@@ -204,11 +204,11 @@ func (s *synth) expandSlot(ctx context.Context, d *draft, li int, inR map[uint32
 		}
 		d.triples = append(d.triples, tr)
 		consts[lo] = true
-		said, err := s.alone(f.other)
-		if err != nil {
-			return false, err
-		}
-		ref := d.addSlot(oname, f.other, said)
+		// Said by its title, disambiguator and all: out of its table a
+		// bare name may be another's ("the college of Larry Smith", of
+		// four Larry Smiths on the web; "the city of Rosenborg" for
+		// Rosenborg BK's), whether or not the store knows another.
+		ref := d.addSlot(oname, f.other, oname)
 		h := lowerFirst(words(f.header))
 		if f.subj {
 			d.slots[li].phrase = "the " + f.noun.one + " whose " + h + " is " + ref
@@ -219,28 +219,6 @@ func (s *synth) expandSlot(ctx context.Context, d *draft, li int, inR map[uint32
 		return true, nil
 	}
 	return false, nil
-}
-
-// alone is how a question names entity id out of its table's context:
-// without its disambiguator where no other entity of the store is so
-// named ("Bob Martin" for Bob Martin (singer), "Hamsun" for Hamsun
-// (film)), else by its title ("San Bernardo (Railway station)", beside
-// the city); never the table's short form ("the city of Rosenborg" would
-// read as a city's name, for Rosenborg BK's). The formal constant keeps
-// the title.
-func (s *synth) alone(id uint32) (string, error) {
-	name, said := s.name(id), s.display(id)
-	if said == name || said == "" {
-		return name, nil
-	}
-	ids, err := s.g.FindEntities(said, 4)
-	if err != nil {
-		return "", err
-	}
-	if slices.ContainsFunc(ids, func(o uint32) bool { return o != id }) {
-		return name, nil
-	}
-	return said, nil
 }
 
 // nameOf is an entity's name and whether it is an article's.
