@@ -671,6 +671,52 @@ func (a *Auditor) boundFact(k uint32, rel string, v uint32) (string, bool) {
 	return page, page != ""
 }
 
+// ReadOtherwise reports whether a reader may read of e, under a header
+// like rel's in another table, another value than got (key true: e's
+// row) or another key than got (key false: rows giving e): an expansion
+// that describes a thing by that fact is no description of one thing.
+func (a *Auditor) ReadOtherwise(e uint32, rel string, got []uint32, key bool) bool {
+	_, _, ok := a.likeOther(e, rel, got, key)
+	return ok
+}
+
+// likeOther looks for what a reader may read of entity e under another
+// header for relation rel (LikeHeaders: "HQ" beside "Headquarters"): with
+// key true, another value of e's row than got; else another key whose
+// row gives e than got. It returns the first, with its table's page.
+func (a *Auditor) likeOther(e uint32, rel string, got []uint32, key bool) (uint32, string, bool) {
+	h := a.header(rel)
+	bm, err := a.g.TreesOfEntity(e)
+	if err != nil {
+		return 0, "", false
+	}
+	it := bm.Iterator()
+	for n := 0; it.HasNext() && n < maxSources; n++ {
+		t, err := a.tree(it.Next())
+		if err != nil {
+			continue
+		}
+		for c, col := range t.Columns {
+			if col.Name == rel || !LikeHeaders(col.Header, h) {
+				continue
+			}
+			for _, row := range t.Rows {
+				switch {
+				case key && row.Key == e:
+					for _, v := range row.Values[c] {
+						if !slices.Contains(got, v) {
+							return v, t.PageTitle, true
+						}
+					}
+				case !key && slices.Contains(row.Values[c], e) && !slices.Contains(got, row.Key):
+					return row.Key, t.PageTitle, true
+				}
+			}
+		}
+	}
+	return 0, "", false
+}
+
 // nameOf is an entity's name and whether it is an article's.
 func (a *Auditor) nameOf(id uint32) (string, bool) {
 	e := a.entity(id)
@@ -707,11 +753,15 @@ func (a *Auditor) resolveVar(v string, f *formal, r *Report, depth int) []uint32
 					if !a.isEntity(o) {
 						r.add(StringJoin, "an expansion identifies a thing by %q, which names no one thing", a.entity(o).Name)
 					}
-					for _, x := range a.subjects(t.R, o) {
+					xs := a.subjects(t.R, o)
+					for _, x := range xs {
 						if page, ok := a.boundFact(x, t.R, o); ok {
 							r.add(Context, "an expansion identifies %q by its %q, which only an occasion's table states (%s)", a.entity(x).Name, a.header(t.R), page)
 						}
 						cand = append(cand, x)
+					}
+					if x, page, ok := a.likeOther(o, t.R, xs, false); ok {
+						r.add(Mismatch, "an expansion identifies a thing as the one whose %q is %q, which %s gives %q too", a.header(t.R), a.entity(o).Name, page, a.entity(x).Name)
 					}
 				}
 			}
@@ -727,7 +777,11 @@ func (a *Auditor) resolveVar(v string, f *formal, r *Report, depth int) []uint32
 					if page, ok := a.boundFact(s, t.R, 0); ok {
 						r.add(Context, "an expansion reads %q of %q only where an occasion states it (%s), not of the thing itself", a.header(t.R), a.entity(s).Name, page)
 					}
-					cand = append(cand, a.objects(t.R, s)...)
+					vs := a.objects(t.R, s)
+					if v, page, ok := a.likeOther(s, t.R, vs, true); ok {
+						r.add(Mismatch, "an expansion reads %q of %q, which %s gives as %q", a.header(t.R), a.entity(s).Name, page, a.entity(v).Name)
+					}
+					cand = append(cand, vs...)
 				}
 			}
 		case t.S.Var == v && t.O.Var != "":

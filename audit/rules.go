@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/leaper-dev/leaper/graph"
 	"github.com/leaper-dev/leaper/internal/memo"
@@ -120,6 +121,40 @@ func OccasionBound(t *graph.Tree, row graph.Row, header string, name func(uint32
 		}
 	}
 	return false
+}
+
+// LikeHeaders reports whether two column headers may name one attribute
+// for a reader: the same words, or one the other's letters in capitals
+// ("HQ" of "Headquarters", "GP" of "Games played"). It is loose: what it
+// joins is only checked to agree.
+func LikeHeaders(a, b string) bool {
+	na, nb := strings.Join(headerWords(a), " "), strings.Join(headerWords(b), " ")
+	if na == "" || nb == "" {
+		return false
+	}
+	if na == nb {
+		return true
+	}
+	short := func(x, y string) bool {
+		x = strings.TrimSpace(x)
+		if n := utf8.RuneCountInString(x); n < 2 || n > 4 || strings.ToUpper(x) != x || !strings.ContainsFunc(x, unicode.IsLetter) {
+			return false
+		}
+		lx, ly := strings.ToLower(x), strings.ToLower(y)
+		if ly == "" || lx[0] != ly[0] {
+			return false
+		}
+		j := 0
+		for _, r := range lx {
+			k := strings.IndexRune(ly[j:], r)
+			if k < 0 {
+				return false
+			}
+			j += k + utf8.RuneLen(r)
+		}
+		return true
+	}
+	return short(a, b) || short(b, a)
 }
 
 // Intrinsic reports whether a column header names an attribute of the key

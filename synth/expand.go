@@ -189,6 +189,12 @@ func (s *synth) expandSlot(ctx context.Context, d *draft, li int, inR map[uint32
 		if len(res.Rows) != 1 || res.Rows[0][0] != e {
 			continue
 		}
+		// Nor another table under a header like it: "the headquarters of
+		// Addiko Bank" is Belgrade in the list of Serbia's banks and
+		// Zagreb, its "HQ", in Croatia's.
+		if s.aud.ReadOtherwise(f.other, f.rel, []uint32{e}, !f.subj) {
+			continue
+		}
 		old := d.slots[li].text
 		for i := range d.triples {
 			t := &d.triples[i]
