@@ -1232,12 +1232,18 @@ func setNamed(root, many string) (string, bool) {
 // filtered are the templates of tpls that read with a filter phrase:
 // none that puts its relative clause between "Which" and the verb
 // ("Which awards whose result is Nominated appear in …", which readers
-// of rounds 137 and 138 stopped over). Without a filter, all of them.
+// of rounds 137 and 138 stopped over), nor before a participle of the
+// sets, which would then read as the clause's ("every film whose
+// language is the language of Theofilos recorded in at least one of the
+// lists": Theofilos is in none, rounds 151 and 152). Without a filter,
+// all of them.
 func filtered(tpls []string, filter string) []string {
 	if filter == "" {
 		return tpls
 	}
-	out := slices.DeleteFunc(slices.Clone(tpls), func(t string) bool { return strings.Contains(t, "{many}{filter} appear") })
+	out := slices.DeleteFunc(slices.Clone(tpls), func(t string) bool {
+		return strings.Contains(t, "{many}{filter} appear") || strings.Contains(t, "{filter} recorded in") || strings.Contains(t, "{filter} that appears in")
+	})
 	if len(out) == 0 {
 		return tpls
 	}

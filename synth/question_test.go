@@ -546,6 +546,9 @@ func TestFilteredTemplates(t *testing.T) {
 			if strings.Contains(q, "Which awards whose") {
 				t.Errorf("%q reads \"Which … whose … appear\"", q)
 			}
+			if strings.Contains(q, "Nominated recorded in") || strings.Contains(q, "Nominated that appears in") {
+				t.Errorf("%q reads as if the filter's value were in the sets", q)
+			}
 		}
 		if got := filtered(tpls, ""); !slices.Equal(got, tpls) {
 			t.Errorf("filtered without a filter = %q, want all %d templates", got, len(tpls))
