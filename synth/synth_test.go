@@ -629,3 +629,56 @@ func TestOptionNamesAlone(t *testing.T) {
 	}
 	t.Logf("%d questions name a constant by its title, which another entity's bare name needs", checked)
 }
+
+// TestUnionFilterSaidAsWritten: a union's filter value is said as its
+// trees write it ("Mandarin", not its title "Mandarin Chinese"), where
+// one of them writes it otherwise, as the answer's rows give it. Nine
+// real OTT-QA tables of one theme, testdata/synth/academy.
+func TestUnionFilterSaidAsWritten(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(graphtest.RepoRoot(), "testdata", "synth", "academy")
+	if _, err := ingest.Run(context.Background(), dir, []string{in}, &ingest.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	g, err := graph.Open(store.GraphPath(dir), &graph.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Close()
+	checked := 0
+	for seed := int64(1); seed <= 6; seed++ {
+		tasks, _ := run(t, g, synth.Options{Variant: "union", N: 30, Seed: seed})
+		for _, tk := range tasks {
+			for _, x := range tk.Formalization {
+				if !x.S.Target || x.R == "in_tree" || len(x.O.Consts) != 1 {
+					continue
+				}
+				c := x.O.Consts[0]
+				ids, err := g.FindEntities(c, 0)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, id := range ids {
+					for _, tid := range tk.Trees {
+						tr, err := g.Tree(tid)
+						if err != nil {
+							t.Fatal(err)
+						}
+						w, ok := tr.Shown[id]
+						if !ok || w == c || !graph.Shows(c, w) {
+							continue
+						}
+						checked++
+						if strings.Contains(tk.Question, " is "+c) {
+							t.Errorf("%s: says %q, which tree %d writes %q: %q", tk.ID, c, tid, w, tk.Question)
+						}
+						break
+					}
+				}
+			}
+		}
+	}
+	if checked == 0 {
+		t.Error("no filter value that a tree writes otherwise: the test checks nothing")
+	}
+}

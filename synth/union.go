@@ -695,7 +695,12 @@ func (s *synth) union(ctx context.Context, group []int, rng *rand.Rand) (*draft,
 	if sp.op == OpUnion && op != OpCompare && len(cols) > 0 && (s.o.Expand > 0 || rng.IntN(3) == 0) {
 		var ok bool
 		nslots := len(d.slots)
-		f, ok, err = s.chooseFilter(d, mt, keys, cols, rng, s.o.Expand > 0)
+		// The filter's value is said as the trees write it, the first
+		// tree's first ("Yugoslavia" for Socialist Federal Republic of
+		// Yugoslavia), as the answer's rows are (shownNames).
+		ft := *mt
+		ft.Shown = shownNames(ts)
+		f, ok, err = s.chooseFilter(d, &ft, keys, cols, rng, s.o.Expand > 0)
 		if err != nil {
 			return nil, "", err
 		}
