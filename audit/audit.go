@@ -778,8 +778,8 @@ func (a *Auditor) resolveVar(v string, f *formal, r *Report, depth int) []uint32
 						r.add(Context, "an expansion reads %q of %q only where an occasion states it (%s), not of the thing itself", a.header(t.R), a.entity(s).Name, page)
 					}
 					vs := a.objects(t.R, s)
-					if v, page, ok := a.likeOther(s, t.R, vs, true); ok {
-						r.add(Mismatch, "an expansion reads %q of %q, which %s gives as %q", a.header(t.R), a.entity(s).Name, page, a.entity(v).Name)
+					if other, page, ok := a.likeOther(s, t.R, vs, true); ok {
+						r.add(Mismatch, "an expansion reads %q of %q, which %s gives as %q", a.header(t.R), a.entity(s).Name, page, a.entity(other).Name)
 					}
 					cand = append(cand, vs...)
 				}
