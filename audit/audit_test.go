@@ -769,25 +769,8 @@ func TestOccasionBound(t *testing.T) {
 // testdata/audit/occasion.
 func TestOccasionBoundExpansion(t *testing.T) {
 	ctx := context.Background()
-	dir := t.TempDir()
-	in := filepath.Join("..", "testdata", "audit", "occasion")
-	if _, err := ingest.Run(ctx, dir, []string{in}, &ingest.Options{}); err != nil {
-		t.Fatal(err)
-	}
-	g, err := graph.Open(store.GraphPath(dir), &graph.Options{ReadOnly: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer g.Close()
-	var superettan uint32
-	if err := g.EachTree(ctx, func(tr *graph.Tree) error {
-		if strings.Contains(tr.PageTitle, "Superettan") {
-			superettan = tr.ID
-		}
-		return nil
-	}); err != nil {
-		t.Fatal(err)
-	}
+	g := storetest.BuildGraph(t, "audit", "occasion")
+	superettan := treeOfPage(t, g, "Superettan")
 	a, err := audit.New(g)
 	if err != nil {
 		t.Fatal(err)
@@ -841,24 +824,8 @@ func TestLikeHeaders(t *testing.T) {
 // Three real OTT-QA tables, testdata/audit/like.
 func TestExpansionReadOtherwise(t *testing.T) {
 	ctx := context.Background()
-	dir := t.TempDir()
-	if _, err := ingest.Run(ctx, dir, []string{filepath.Join("..", "testdata", "audit", "like")}, &ingest.Options{}); err != nil {
-		t.Fatal(err)
-	}
-	g, err := graph.Open(store.GraphPath(dir), &graph.Options{ReadOnly: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer g.Close()
-	var teams uint32
-	if err := g.EachTree(ctx, func(tr *graph.Tree) error {
-		if strings.Contains(tr.PageTitle, "Handball") {
-			teams = tr.ID
-		}
-		return nil
-	}); err != nil {
-		t.Fatal(err)
-	}
+	g := storetest.BuildGraph(t, "audit", "like")
+	teams := treeOfPage(t, g, "Handball")
 	a, err := audit.New(g)
 	if err != nil {
 		t.Fatal(err)
@@ -879,4 +846,23 @@ func TestExpansionReadOtherwise(t *testing.T) {
 	if !strings.Contains(fmt.Sprint(r), `gives as "Zagreb"`) {
 		t.Errorf("Addiko Bank's headquarters, Zagreb under another header, not flagged: %v", r)
 	}
+}
+
+// treeOfPage is the id of the tree of g whose page title holds part.
+func treeOfPage(t *testing.T, g *graph.Store, part string) uint32 {
+	t.Helper()
+	var id uint32
+	found := false
+	if err := g.EachTree(context.Background(), func(tr *graph.Tree) error {
+		if strings.Contains(tr.PageTitle, part) {
+			id, found = tr.ID, true
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if !found {
+		t.Fatalf("no tree of a page titled with %q", part)
+	}
+	return id
 }

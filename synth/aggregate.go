@@ -98,7 +98,9 @@ func (s *synth) aggregate(ctx context.Context, d *draft, rng *rand.Rand) (string
 		var h, v string
 		if len(nums) > 0 {
 			nc = nums[rng.IntN(len(nums))]
-			h = amount(lowerFirst(words(d.cols[nc.j].header)))
+			// Said as the answer's columns are ("the number of floors",
+			// "wins"), not as the bare header ("the smallest seats").
+			h = lowerFirst(colWords([]column{d.cols[nc.j]}, d.trees)[0])
 			v = tb.vars[nc.j]
 		}
 		var agg *query.AggFunc
@@ -236,14 +238,4 @@ func (s *synth) keySaid(d *draft, k uint32) string {
 		}
 	}
 	return said
-}
-
-// amount is how a question asks for a figure headed h: a count headed by
-// a plural noun is the number of it ("the smallest number of seats", not
-// "the smallest seats"; "the number of floors of One Nationwide Plaza").
-func amount(h string) string {
-	if strings.Contains(h, " ") || len(h) < 4 || !strings.HasSuffix(h, "s") || strings.HasSuffix(h, "ss") || strings.HasSuffix(h, "us") || strings.HasSuffix(h, "is") {
-		return h
-	}
-	return "number of " + h
 }

@@ -714,14 +714,16 @@ func (s *synth) basicHops(t *graph.Tree, f filter, rng *rand.Rand) ([]column, bo
 	var cands []hc
 	need := max(3, int(basicHopMin*float64(len(keys))+0.999))
 	for r, ks := range has {
-		if reason, err := s.hopCheck(r, header[r], ks, need, shown); err != nil {
+		reason, off, err := s.hopCheck(r, header[r], ks, need, shown)
+		if err != nil {
 			return nil, false, err
-		} else if reason != "" {
+		}
+		if reason != "" {
 			s.hops[reason]++
 			continue
 		}
 		s.hops[hopTaken]++
-		cands = append(cands, hc{r, ks, s.offTable(r, ks, shown)})
+		cands = append(cands, hc{r, ks, off})
 	}
 	if len(cands) == 0 {
 		return nil, false, nil
@@ -767,48 +769,37 @@ const (
 )
 
 // hopCheck returns the check that relation r, headed header and held by
-// keys ks of the need a tree's keys require, fails as a hop, or "".
-func (s *synth) hopCheck(r, header string, ks []uint32, need int, shown map[uint32]bool) (string, error) {
+// keys ks of the need a tree's keys require, fails as a hop ("" for
+// none), and the distinct values of it the tree does not show.
+func (s *synth) hopCheck(r, header string, ks []uint32, need int, shown map[uint32]bool) (string, int, error) {
 	if len(ks) < need {
-		return hopNotEveryKey, nil
+		return hopNotEveryKey, 0, nil
 	}
 	if len(words(header)) < 2 || !plainHeader(header, true) {
-		return hopHeader, nil
+		return hopHeader, 0, nil
 	}
 	off := map[uint32]bool{}
 	for _, k := range ks {
 		v, err := s.objects(r, k)
 		if err != nil {
-			return "", err
+			return "", 0, err
 		}
 		if len(v) != 1 || plainMark(s.display(v[0])) {
-			return hopSeveral, nil // several values: which is the key's own?
+			return hopSeveral, 0, nil // several values: which is the key's own?
 		}
 		if !shown[v[0]] {
 			off[v[0]] = true
 		}
 	}
 	if len(off) < 2 || 2*len(off) < len(ks) {
-		return hopOnTable, nil
+		return hopOnTable, 0, nil
 	}
 	// Read store-wide, it must be the keys' own, not the tables'.
 	if own, err := s.ownAttr(header, ks); err != nil || !own {
-		return hopNotOwn, err
+		return hopNotOwn, 0, err
 	}
 	if st, err := s.stable(r, ks); err != nil || !st {
-		return hopUnstable, err
+		return hopUnstable, 0, err
 	}
-	return "", nil
-}
-
-// offTable counts the distinct values of relation r for keys ks that the
-// tree does not show (hopCheck has read them, one per key).
-func (s *synth) offTable(r string, ks []uint32, shown map[uint32]bool) int {
-	off := map[uint32]bool{}
-	for _, k := range ks {
-		if v, err := s.objects(r, k); err == nil && len(v) == 1 && !shown[v[0]] {
-			off[v[0]] = true
-		}
-	}
-	return len(off)
+	return "", len(off), nil
 }

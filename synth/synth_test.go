@@ -17,8 +17,6 @@ import (
 	"github.com/leaper-dev/leaper/ingest/storetest"
 
 	"github.com/leaper-dev/leaper/graph"
-	"github.com/leaper-dev/leaper/graph/graphtest"
-	"github.com/leaper-dev/leaper/ingest"
 	"github.com/leaper-dev/leaper/store"
 	"github.com/leaper-dev/leaper/synth"
 	"github.com/leaper-dev/leaper/task"
@@ -544,16 +542,7 @@ func TestBeyondTablesAgree(t *testing.T) {
 // 2012 K-League clubs that Hummel kits are asked with their city, read in
 // the 2008 table. The files are two of their pages' tables, so --cut.
 func TestHopOutcomes(t *testing.T) {
-	dir := t.TempDir()
-	in := filepath.Join(graphtest.RepoRoot(), "testdata", "synth", "hops")
-	if _, err := ingest.Run(context.Background(), dir, []string{in}, &ingest.Options{}); err != nil {
-		t.Fatal(err)
-	}
-	g, err := graph.Open(store.GraphPath(dir), &graph.Options{ReadOnly: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer g.Close()
+	g := storetest.BuildGraph(t, "synth", "hops")
 	tasks, st := run(t, g, synth.Options{Variant: "basic", N: 20, Seed: 1, Cut: true})
 	known := map[string]bool{"not_every_key": true, "header_unclear": true, "several_values": true,
 		"shown_on_table": true, "not_own": true, "changes_over_time": true, "taken": true}
@@ -635,16 +624,7 @@ func TestOptionNamesAlone(t *testing.T) {
 // one of them writes it otherwise, as the answer's rows give it. Nine
 // real OTT-QA tables of one theme, testdata/synth/academy.
 func TestUnionFilterSaidAsWritten(t *testing.T) {
-	dir := t.TempDir()
-	in := filepath.Join(graphtest.RepoRoot(), "testdata", "synth", "academy")
-	if _, err := ingest.Run(context.Background(), dir, []string{in}, &ingest.Options{}); err != nil {
-		t.Fatal(err)
-	}
-	g, err := graph.Open(store.GraphPath(dir), &graph.Options{ReadOnly: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer g.Close()
+	g := storetest.BuildGraph(t, "synth", "academy")
 	checked := 0
 	for seed := int64(1); seed <= 6; seed++ {
 		tasks, _ := run(t, g, synth.Options{Variant: "union", N: 30, Seed: seed})

@@ -697,7 +697,8 @@ func (s *synth) union(ctx context.Context, group []int, rng *rand.Rand) (*draft,
 		nslots := len(d.slots)
 		// The filter's value is said as the trees write it, the first
 		// tree's first ("Yugoslavia" for Socialist Federal Republic of
-		// Yugoslavia), as the answer's rows are (shownNames).
+		// Yugoslavia), as the answer's rows are (shownNames). Only here:
+		// mergedTree's first-tree forms are what plainColumns judged.
 		ft := *mt
 		ft.Shown = shownNames(ts)
 		f, ok, err = s.chooseFilter(d, &ft, keys, cols, rng, s.o.Expand > 0)

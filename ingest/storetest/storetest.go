@@ -5,6 +5,7 @@ package storetest
 import (
 	"context"
 	"os"
+	"path/filepath"
 	"sync"
 	"testing"
 
@@ -75,4 +76,22 @@ func OpenGraph(t testing.TB) *graph.Store {
 	}
 	t.Cleanup(func() { s.Close() })
 	return s.Graph()
+}
+
+// BuildGraph builds the corpus under testdata/path (a directory of the
+// repository's testdata, in any layout the build reads) into a store of
+// its own and opens its graph read-only, closed at cleanup.
+func BuildGraph(t testing.TB, path ...string) *graph.Store {
+	t.Helper()
+	d := t.TempDir()
+	in := filepath.Join(append([]string{graphtest.RepoRoot(), "testdata"}, path...)...)
+	if _, err := ingest.Run(context.Background(), d, []string{in}, &ingest.Options{}); err != nil {
+		t.Fatalf("storetest: build %s: %v", in, err)
+	}
+	g, err := graph.Open(store.GraphPath(d), &graph.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatalf("storetest: open graph of %s: %v", in, err)
+	}
+	t.Cleanup(func() { g.Close() })
+	return g
 }
