@@ -98,9 +98,7 @@ func (s *synth) aggregate(ctx context.Context, d *draft, rng *rand.Rand) (string
 		var h, v string
 		if len(nums) > 0 {
 			nc = nums[rng.IntN(len(nums))]
-			// Said as the answer's columns are ("the number of floors",
-			// "wins"), not as the bare header ("the smallest seats").
-			h = lowerFirst(colWords([]column{d.cols[nc.j]}, d.trees)[0])
+			h = lowerFirst(colWords([]column{d.cols[nc.j]}, d.trees)[0]) // "the number of seats", as the answer says
 			v = tb.vars[nc.j]
 		}
 		var agg *query.AggFunc
