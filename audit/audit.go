@@ -424,7 +424,74 @@ func (a *Auditor) Audit(ctx context.Context, t *task.Task) (*Report, error) {
 		}
 	}
 	a.derive(t, f, named, r)
+	a.statedTotals(t, f, trees, r)
+	rankedAsRows(t, r)
 	return r, nil
+}
+
+// rankedAsRows flags a top or bottom aggregate that names a key otherwise
+// than the answer's rows write it: "Athletics at the 2011 Southeast Asian
+// Games", the title of the link on "Athletics", or "Ghoul (novel)".
+func rankedAsRows(t *task.Task, r *Report) {
+	ag := t.Answer.Aggregate
+	if ag == nil || ag.Op != task.AggTop && ag.Op != task.AggBottom {
+		return
+	}
+	keys := map[string]bool{}
+	for _, row := range t.Answer.Rows {
+		if len(row) > 0 {
+			keys[row[0]] = true
+		}
+	}
+	for _, n := range strings.Split(ag.Value, "; ") {
+		if !keys[n] {
+			r.add(LinkValue, "the %s aggregate names %q, which no answer row writes so", ag.Op, n)
+		}
+	}
+}
+
+// statedTotals flags a sum or an average of a column whose table's own
+// total row states another total than the column's rows add up to:
+// Thailand's silver medals at the 2011 Southeast Asian Games add up to
+// 96, its Total row says 100, and a reader may answer either.
+func (a *Auditor) statedTotals(t *task.Task, f *formal, trees []*graph.Tree, r *Report) {
+	ag := t.Answer.Aggregate
+	if ag == nil || ag.Op != task.AggSum && ag.Op != task.AggAvg {
+		return
+	}
+	for _, c := range f.cols {
+		if c.v != ag.Column {
+			continue
+		}
+		for _, tr := range trees {
+			ci := slices.IndexFunc(tr.Columns, func(col graph.Column) bool { return col.Name == c.rel })
+			if ci < 0 {
+				continue
+			}
+			sum := 0.0
+			for _, row := range tr.Rows {
+				for _, v := range row.Values[ci] {
+					if x, ok := a.figure(v); ok {
+						sum += x
+					}
+				}
+			}
+			if st, other := tr.TotalOtherwise(c.rel, sum); other {
+				r.add(Mismatch, "%q of %q: its total row states %s, its rows add up to %s, and a reader may give either",
+					tr.Columns[ci].Header, tr.PageTitle, st, strconv.FormatFloat(sum, 'f', -1, 64))
+			}
+		}
+	}
+}
+
+// figure is the number a value names, if it is one.
+func (a *Auditor) figure(id uint32) (float64, bool) {
+	n, ok := graph.FigureName(a.entity(id).Name)
+	if !ok {
+		return 0, false
+	}
+	x, err := strconv.ParseFloat(n, 64)
+	return x, err == nil
 }
 
 // readShown sets a.shown from the Shown texts of the named trees, and of

@@ -866,3 +866,74 @@ func treeOfPage(t *testing.T, g *graph.Store, part string) uint32 {
 	}
 	return id
 }
+
+// TestStatedTotals: a sum or an average of a column whose table's own
+// Total row states another total than its rows add up to is flagged; one
+// whose total agrees is not. Thailand at the 2011 Southeast Asian Games
+// (testdata/synth/totals): 96 silver medals by its rows, 100 by its Total
+// row; 120 bronze by both.
+func TestStatedTotals(t *testing.T) {
+	ctx := context.Background()
+	g := storetest.BuildGraph(t, "synth", "totals")
+	thailand := treeOfPage(t, g, "Thailand")
+	a, err := audit.New(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	summed := func(op, rel, col string) *task.Task {
+		return &task.Task{ID: "basic-1-0", Variant: task.Basic,
+			Question: "List the sports of Thailand at the 2011 Southeast Asian Games. What is the total number of " + col + " medals across all of them?",
+			Formalization: []task.Triple{
+				{S: task.Term{Target: true}, R: "in_tree", O: task.C(fmt.Sprint(thailand))},
+				{S: task.Term{Target: true}, R: rel, O: task.V(col)},
+			},
+			Answer: task.Answer{Columns: []string{"Sport", col}, Aggregate: &task.Aggregate{Op: op, Column: col}},
+			Trees:  []uint32{thailand}}
+	}
+	for _, c := range []struct {
+		op, rel, col string
+		flagged      bool
+	}{
+		{task.AggSum, "has_silver", "Silver", true},
+		{task.AggAvg, "has_gold", "Gold", true},
+		{task.AggSum, "has_bronze", "Bronze", false},
+		{task.AggMax, "has_silver", "Silver", false},
+	} {
+		r, err := a.Audit(ctx, summed(c.op, c.rel, c.col))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Contains(fmt.Sprint(r), "total row states"); got != c.flagged {
+			t.Errorf("%s of %s: flagged %v, want %v: %v", c.op, c.col, got, c.flagged, r)
+		}
+	}
+}
+
+// TestRankedAsRows: a top aggregate that names a key by its link's title,
+// not as the answer's rows write it, is flagged.
+func TestRankedAsRows(t *testing.T) {
+	g := storetest.BuildGraph(t, "synth", "totals")
+	thailand := treeOfPage(t, g, "Thailand")
+	a, err := audit.New(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for value, flagged := range map[string]bool{"Athletics at the 2011 Southeast Asian Games": true, "Athletics": false} {
+		tk := &task.Task{ID: "basic-1-0", Variant: task.Basic,
+			Question: "List the sports of Thailand at the 2011 Southeast Asian Games. Which of them has the highest number of silver medals?",
+			Formalization: []task.Triple{
+				{S: task.Term{Target: true}, R: "in_tree", O: task.C(fmt.Sprint(thailand))},
+				{S: task.Term{Target: true}, R: "has_silver", O: task.V("Silver")},
+			},
+			Answer: task.Answer{Columns: []string{"Sport", "Silver"}, Rows: [][]string{{"Athletics", "8"}},
+				Aggregate: &task.Aggregate{Op: task.AggTop, Column: "Silver", Value: value}},
+			Trees: []uint32{thailand}}
+		r, err := a.Audit(context.Background(), tk)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Has(audit.LinkValue) != flagged {
+			t.Errorf("top %q: flagged %v, want %v: %v", value, r.Has(audit.LinkValue), flagged, r)
+		}
+	}
+}

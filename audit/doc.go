@@ -23,5 +23,7 @@
 //
 // The rules are lexicons and patterns: an attribute word not in the
 // intrinsic list is refused beyond the tables even when it is an entity's
-// own. Aggregates other than count are not re-computed.
+// own. Of the aggregates, a count is re-computed; a sum or an average is
+// checked only against the total row its table states (graph.Tree.Stated),
+// and a top or bottom only for naming its keys as the answer's rows do.
 package audit

@@ -269,7 +269,7 @@ func (b *Builder) AddPrepared(p *Prepared) (*Tree, *Reject, error) {
 	tr := &Tree{ID: b.nextT, TableKey: key, Source: t.Source, PageTitle: t.PageTitle, PageURL: t.PageURL,
 		TableIndex: t.Index, Section: t.Section, Caption: t.Caption, Group: sh.Group,
 		KeyHeader: sh.KeyHeader, KeyDatatype: sh.KeyDatatype, KeyDomain: sh.KeyDomain, Dropped: sh.Dropped, Untitled: t.Untitled, Cut: t.Cut, TwinInText: t.TwinInText,
-		SeveralKeys: sh.SeveralKeys}
+		SeveralKeys: sh.SeveralKeys, Stated: sh.Stated}
 	b.nextT++
 	for _, v := range sh.Question {
 		id, err := b.entity(v)

@@ -55,7 +55,7 @@ func TestTreeJSON(t *testing.T) {
 			TableIndex: 3, Section: "S", Caption: "C <b>", Group: "a|b", Question: []uint32{1, 2}, KeyHeader: "Name",
 			KeyDatatype: TypeEntity, KeyDomain: "person", Columns: []Column{{Header: "Year", Relation: 4, Name: "has_year", Datatype: TypeYear, Domain: "time"}, {}},
 			Rows: []Row{{Key: 1, Values: [][]uint32{{2}, nil}}, {Key: 3, Values: [][]uint32{{}, {4, 5}}}}, Dropped: []string{"x: y"}, Untitled: true, Cut: true, TwinInText: true, SeveralKeys: 2,
-			Shown: map[uint32]string{2: "Cork", 40: "Ünï \"q\""}, Decimals: map[string]int{"has_apg": 1, "Ünï \"q\"": 2}, Grouped: map[string]bool{"has_attendance": true, "x": false}, Comma: map[string]bool{"has_turnout": true}},
+			Shown: map[uint32]string{2: "Cork", 40: "Ünï \"q\""}, Decimals: map[string]int{"has_apg": 1, "Ünï \"q\"": 2}, Grouped: map[string]bool{"has_attendance": true, "x": false}, Comma: map[string]bool{"has_turnout": true}, Stated: map[string]string{"has_silver": "100", "Ünï \"q\"": "1,234"}},
 		{ID: 1, Question: []uint32{}, Columns: []Column{}, Rows: []Row{}, Dropped: []string{}},
 	}
 	for i, tr := range trees {

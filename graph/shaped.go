@@ -53,6 +53,9 @@ type Shaped struct {
 	// SeveralKeys counts the key cells that link several articles, each
 	// a thing of its own ("Marcus Kinhult Linnea Ström").
 	SeveralKeys int
+	// Stated holds what the table's own total row states for a column of
+	// figures, by relation name (see Tree.Stated).
+	Stated map[string]string
 }
 
 // Reject is why a table was not made into a tree.

@@ -342,3 +342,24 @@ func TestFigureIn(t *testing.T) {
 		t.Error("a list of figures is no figure")
 	}
 }
+
+// TestTotalOtherwise: a total row agrees with its rows when it writes
+// their sum rounded to its own decimals.
+func TestTotalOtherwise(t *testing.T) {
+	tr := &Tree{Stated: map[string]string{"has_silver": "100", "has_share": "12.3", "has_pop": "1,234", "has_turnout": "47,7", "has_note": "n/a"}}
+	for _, c := range []struct {
+		rel   string
+		sum   float64
+		other bool
+	}{
+		{"has_silver", 96, true}, {"has_silver", 100, false}, {"has_silver", 100.4, false},
+		{"has_share", 12.34, false}, {"has_share", 12.4, true},
+		{"has_pop", 1234, false}, {"has_pop", 1243, true},
+		{"has_turnout", 47.7, false}, {"has_turnout", 47.8, true},
+		{"has_note", 5, false}, {"has_gold", 5, false},
+	} {
+		if _, got := tr.TotalOtherwise(c.rel, c.sum); got != c.other {
+			t.Errorf("%s stated %q, sum %v: otherwise %v, want %v", c.rel, tr.Stated[c.rel], c.sum, got, c.other)
+		}
+	}
+}

@@ -85,6 +85,8 @@ func (t *Tree) fast(b []byte) error {
 			t.Cut, err = p.bool()
 		case "twin_in_text":
 			t.TwinInText, err = p.bool()
+		case "stated":
+			t.Stated, err = readObject(&p, p.key, p.s)
 		case "several_keys":
 			var v uint32
 			v, err = p.u32()

@@ -98,8 +98,12 @@ func Shape(t *table.Table, opts CleanOptions) (*graph.Shaped, *graph.Reject) {
 			s.Columns = append(s.Columns, graph.Column{Header: c.header, Name: graph.RelationName(c.header, c.idx), Datatype: c.typ, Domain: c.dom})
 		}
 	}
+	var totals []int
 	for i := range rows {
 		k := key.vals[i]
+		if totalRow(rows[i]) {
+			totals = append(totals, i) // dropped below: summaryRow holds
+		}
 		// A key cell that is its column's header ("Club" over "Pos", "W",
 		// "D": a second header row of sub-columns) is no key.
 		if k.Key == "" || summaryRow(rows[i]) || headerRow(rows[i], t.Header) || graph.NormText(rows[i][key.idx].Text) == graph.NormText(key.header) || ownGoals(rows[i][key.idx].Text) || wholeRow(rows[i][key.idx].Text, t.PageTitle) && !partLink(k, t.PageTitle) {
@@ -117,6 +121,9 @@ func Shape(t *table.Table, opts CleanOptions) (*graph.Shaped, *graph.Reject) {
 	// holds for the subtrees that remain.
 	if len(s.Keys) < opts.MinRows {
 		return nil, &graph.Reject{Reason: graph.RejectTooFewRows, Detail: fmt.Sprintf("%d < %d after cleaning", len(s.Keys), opts.MinRows)}
+	}
+	if len(totals) == 1 {
+		s.Stated = stated(rows[totals[0]], rel)
 	}
 	formerNames(s)
 	s.Group = isoGroup(t.Header)
@@ -1700,6 +1707,43 @@ func ownGoals(text string) bool {
 		return true
 	}
 	return false
+}
+
+// totalRow reports a row that totals the others and says so in one of its
+// first cells ("Total", "Grand total", "UGA Total"): a summaryRow whose
+// figures are the sums of the rows above, as its table states them.
+func totalRow(r []table.Cell) bool {
+	for j := 0; j < len(r) && j < 3; j++ {
+		switch n := graph.NormText(r[j].Text); n {
+		case "total", "totals", "grand total", "total (all)", "totals:", "total:", "team totals", "world total":
+			return true
+		default:
+			if strings.HasSuffix(n, " total") && len(strings.Fields(n)) == 2 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// stated is what a total row states for each of the columns of figures,
+// by relation name: the cells that are one number.
+func stated(r []table.Cell, rel []*colInfo) map[string]string {
+	var out map[string]string
+	for _, c := range rel {
+		if c.idx >= len(r) {
+			continue
+		}
+		t := strings.TrimSpace(r[c.idx].Text)
+		if _, ok := parseNumber(t); !ok || blank(t) {
+			continue
+		}
+		if out == nil {
+			out = map[string]string{}
+		}
+		out[graph.RelationName(c.header, c.idx)] = t
+	}
+	return out
 }
 
 func summaryRow(r []table.Cell) bool {

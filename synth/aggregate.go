@@ -27,30 +27,17 @@ func (s *synth) numeric(id uint32) (float64, bool) {
 	return f, err == nil
 }
 
-// aggregate turns the draft into a WebAggregator-style question: the same
-// set to collect (R is unchanged) and a value computed from it by the
-// engine — count, sum, avg, min, max, top-k, bottom-k, the difference
-// between two entities' values, or membership.
-func (s *synth) aggregate(ctx context.Context, d *draft, rng *rand.Rand) (string, error) {
-	tb, err := evalTable(ctx, s.g, d.triples, false)
-	if err != nil {
-		if ctx.Err() != nil {
-			return "", ctx.Err()
-		}
-		return DropEval, nil
-	}
-	n := len(tb.keys)
-	if n < 2 {
-		return DropSmall, nil
-	}
-	// Numeric single-valued columns.
-	type numCol struct {
-		j    int
-		vals []float64
-	}
+// numCol is a column of a draft's table whose every cell is one number.
+type numCol struct {
+	j    int
+	vals []float64
+}
+
+// numCols are the columns of tb whose every cell is one number.
+func (s *synth) numCols(tb *table) []numCol {
 	var nums []numCol
 	for j := range tb.vars {
-		vals := make([]float64, n)
+		vals := make([]float64, len(tb.keys))
 		ok := true
 		for i := range tb.keys {
 			c := tb.cells[i][j]
@@ -69,6 +56,54 @@ func (s *synth) aggregate(ctx context.Context, d *draft, rng *rand.Rand) (string
 			nums = append(nums, numCol{j, vals})
 		}
 	}
+	return nums
+}
+
+// totalOtherwise reports whether a tree of the draft states, in its own
+// total row, another total for relation rel than its rows add up to (an
+// error of the source: a reader may answer either), so that no sum or
+// average of rel is asked.
+func (s *synth) totalOtherwise(d *draft, rel string) bool {
+	for _, t := range d.trees {
+		if _, ok := t.Stated[rel]; !ok {
+			continue
+		}
+		ci := slices.IndexFunc(t.Columns, func(c graph.Column) bool { return c.Name == rel })
+		if ci < 0 {
+			continue
+		}
+		sum := 0.0
+		for _, r := range t.Rows {
+			if ci < len(r.Values) && len(r.Values[ci]) == 1 {
+				if f, ok := s.numeric(r.Values[ci][0]); ok {
+					sum += f
+				}
+			}
+		}
+		if _, other := t.TotalOtherwise(rel, sum); other {
+			return true
+		}
+	}
+	return false
+}
+
+// aggregate turns the draft into a WebAggregator-style question: the same
+// set to collect (R is unchanged) and a value computed from it by the
+// engine — count, sum, avg, min, max, top-k, bottom-k, the difference
+// between two entities' values, or membership.
+func (s *synth) aggregate(ctx context.Context, d *draft, rng *rand.Rand) (string, error) {
+	tb, err := evalTable(ctx, s.g, d.triples, false)
+	if err != nil {
+		if ctx.Err() != nil {
+			return "", ctx.Err()
+		}
+		return DropEval, nil
+	}
+	n := len(tb.keys)
+	if n < 2 {
+		return DropSmall, nil
+	}
+	nums := s.numCols(tb)
 	singleRows := true // every table cell single-valued: sum and avg count each key once
 	for i := range tb.cells {
 		for _, c := range tb.cells[i] {
@@ -107,12 +142,16 @@ func (s *synth) aggregate(ctx context.Context, d *draft, rng *rand.Rand) (string
 		case task.AggCount:
 			agg = &query.AggFunc{Op: op, Vars: []string{query.TargetVar}}
 			sentence = pick(rng, []string{"How many " + many + " is that in total?", "Also say how many " + many + " there are.", "How many such " + many + " are there?"})
-		case task.AggSum:
+		case task.AggSum, task.AggAvg:
+			if s.totalOtherwise(d, d.cols[nc.j].rel) {
+				continue // the table's own total says otherwise
+			}
 			agg = &query.AggFunc{Op: op, Vars: []string{v}}
-			sentence = pick(rng, []string{"What is the total " + h + " across all of them?", "Also give the sum of their " + h + "."})
-		case task.AggAvg:
-			agg = &query.AggFunc{Op: op, Vars: []string{v}}
-			sentence = pick(rng, []string{"What is their average " + h + "?", "What is the mean " + h + " among them?"})
+			if op == task.AggSum {
+				sentence = pick(rng, []string{"What is the total " + h + " across all of them?", "Also give the sum of their " + h + "."})
+			} else {
+				sentence = pick(rng, []string{"What is their average " + h + "?", "What is the mean " + h + " among them?"})
+			}
 		case task.AggMin:
 			agg = &query.AggFunc{Op: op, Vars: []string{v}}
 			sentence = pick(rng, []string{"What is the lowest " + h + " among them?", "What is the smallest " + h + " of any of them?"})

@@ -662,3 +662,60 @@ func TestUnionFilterSaidAsWritten(t *testing.T) {
 		t.Error("no filter value that a tree writes otherwise: the test checks nothing")
 	}
 }
+
+// TestNoSumAgainstStatedTotal: no sum or average is asked of a column
+// whose table's own Total row states another total than its rows add up
+// to. Thailand at the 2011 Southeast Asian Games (WTQ 204-csv/435,
+// testdata/synth/totals): its rows give 110 gold and 96 silver, its Total
+// row 109 and 100; bronze, 120, agrees.
+func TestNoSumAgainstStatedTotal(t *testing.T) {
+	g := storetest.BuildGraph(t, "synth", "totals")
+	asked := map[string]int{}
+	for seed := int64(1); seed <= 40; seed++ {
+		tasks, _ := run(t, g, synth.Options{Variant: "basic", N: 5, Seed: seed, Aggregate: true})
+		for _, tk := range tasks {
+			if a := tk.Answer.Aggregate; a != nil && (a.Op == task.AggSum || a.Op == task.AggAvg) {
+				asked[a.Column]++
+			}
+		}
+	}
+	for _, c := range []string{"Gold", "Silver", "Total"} {
+		if asked[c] > 0 {
+			t.Errorf("%d sums or averages of %s, which the table's Total row states otherwise", asked[c], c)
+		}
+	}
+	if asked["Bronze"] == 0 {
+		t.Errorf("no sum or average of Bronze, whose total agrees: the test checks nothing (%v)", asked)
+	}
+}
+
+// TestRankedSaidAsRows: a top or bottom aggregate names its keys as the
+// answer's rows write them: "Athletics", as Thailand's medal table
+// (testdata/synth/totals) does, not the title of its link, "Athletics at
+// the 2011 Southeast Asian Games".
+func TestRankedSaidAsRows(t *testing.T) {
+	g := storetest.BuildGraph(t, "synth", "totals")
+	checked := 0
+	for seed := int64(1); seed <= 40; seed++ {
+		tasks, _ := run(t, g, synth.Options{Variant: "basic", N: 5, Seed: seed, Aggregate: true})
+		for _, tk := range tasks {
+			a := tk.Answer.Aggregate
+			if a == nil || a.Op != task.AggTop && a.Op != task.AggBottom {
+				continue
+			}
+			keys := map[string]bool{}
+			for _, row := range tk.Answer.Rows {
+				keys[row[0]] = true
+			}
+			for _, n := range strings.Split(a.Value, "; ") {
+				checked++
+				if !keys[n] || strings.Contains(n, "Southeast Asian Games") {
+					t.Errorf("%s: %s names %q, which no answer row writes so", tk.ID, a.Op, n)
+				}
+			}
+		}
+	}
+	if checked == 0 {
+		t.Error("no top or bottom aggregate: the test checks nothing")
+	}
+}

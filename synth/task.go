@@ -582,11 +582,29 @@ func Check(ctx context.Context, g *graph.Store, t *task.Task) error {
 		if err != nil {
 			return fmt.Errorf("%w: aggregate: %v", ErrInvariant, err)
 		}
+		if res.Aggregate != nil && (a.Op == task.AggTop || a.Op == task.AggBottom) {
+			res.Aggregate.Value = saidKeys(res.Rows, tb.keys, rows)
+		}
 		if res.Aggregate == nil || res.Aggregate.Value != a.Value {
 			return fmt.Errorf("%w: aggregate %s is %q, the formalization gives %+v", ErrInvariant, a.Op, a.Value, res.Aggregate)
 		}
 	}
 	return nil
+}
+
+// saidKeys writes the keys a top or bottom aggregate ranks first as the
+// answer's rows write them: "Athletics", as Thailand's medal table does,
+// not its link's title "Athletics at the 2011 Southeast Asian Games", nor
+// "Ghoul (novel)" with its disambiguator. ranked are the aggregate's rows
+// (key first), keys the table's keys and rows its answer rows.
+func saidKeys(ranked [][]uint32, keys []uint32, rows [][]string) string {
+	names := make([]string, len(ranked))
+	for i, r := range ranked {
+		if j := slices.Index(keys, r[0]); j >= 0 && j < len(rows) && len(rows[j]) > 0 {
+			names[i] = rows[j][0]
+		}
+	}
+	return strings.Join(names, "; ")
 }
 
 // finish evaluates a draft into a task, or names the check it fails.
@@ -638,6 +656,7 @@ func (s *synth) finish(ctx context.Context, d *draft, rng *rand.Rand, st *Stats)
 			a.Column = d.agg.Const
 		case task.AggTop, task.AggBottom:
 			a.Column = d.agg.Vars[1]
+			a.Value = saidKeys(res.Rows, tb.keys, rows)
 		case task.AggCount:
 			a.Column = query.TargetVar
 		}
