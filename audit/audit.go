@@ -425,8 +425,40 @@ func (a *Auditor) Audit(ctx context.Context, t *task.Task) (*Report, error) {
 	}
 	a.derive(t, f, named, r)
 	a.statedTotals(t, f, trees, r)
+	ordinalFigures(t, trees, r)
 	rankedAsRows(t, r)
 	return r, nil
+}
+
+// ordinalFigures flags an aggregate of figures (a sum, an average, a
+// minimum or maximum, a ranking, a difference) over a column that numbers
+// places in an order: "the 3 highest picks" of a draft ranks each round's
+// pick numbers (30 above 7), where a reader takes the first chosen; "how
+// much higher is the heat of Nigeria" subtracts labels.
+func ordinalFigures(t *task.Task, trees []*graph.Tree, r *Report) {
+	ag := t.Answer.Aggregate
+	if ag == nil || ag.Op == task.AggCount || ag.Op == task.AggMember || ag.Op == task.AggCountDiff {
+		return
+	}
+	vars := map[string]bool{ag.Column: true}
+	if ag.Op == task.AggDiff {
+		for _, v := range strings.Split(ag.Column, "-") {
+			vars[v] = true
+		}
+	}
+	for _, x := range t.Formalization {
+		if !vars[x.O.Var] {
+			continue
+		}
+		for _, tr := range trees {
+			for _, c := range tr.Columns {
+				if c.Name == x.R && OrdinalHeader(c.Header) {
+					r.add(Mismatch, "the %s aggregate is of %q of %q, which numbers places in an order, not an amount", ag.Op, c.Header, tr.PageTitle)
+					return
+				}
+			}
+		}
+	}
 }
 
 // rankedAsRows flags a top or bottom aggregate that names a key otherwise

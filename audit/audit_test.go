@@ -937,3 +937,44 @@ func TestRankedAsRows(t *testing.T) {
 		}
 	}
 }
+
+// TestOrdinalHeader: headers of places in an order, not of amounts.
+func TestOrdinalHeader(t *testing.T) {
+	for h, want := range map[string]bool{
+		"Pick": true, "Overall": true, "Draft order Round": true, "Heat": true, "Rank": true, "Pos.": true, "No.": true,
+		"#": true, "Seed": true, "Finishing position 2014-15 season": true, "Number": true, "No. in series": true,
+		"Number of seats": false, "Silver": false, "Capacity": false, "Points": false, "Games": false, "Age": false, "Year": false,
+	} {
+		if got := audit.OrdinalHeader(h); got != want {
+			t.Errorf("OrdinalHeader(%q) = %v, want %v", h, got, want)
+		}
+	}
+}
+
+// TestOrdinalFigures: an aggregate of figures over picks is flagged; a
+// count is not.
+func TestOrdinalFigures(t *testing.T) {
+	g := storetest.BuildGraph(t, "synth", "ordinal")
+	owls := treeOfPage(t, g, "Florida Atlantic")
+	a, err := audit.New(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for op, flagged := range map[string]bool{task.AggTop: true, task.AggAvg: true, task.AggCount: false} {
+		tk := &task.Task{ID: "basic-1-0", Variant: task.Basic,
+			Question: "List the players of the list of Florida Atlantic Owls in the NFL Draft, with each one's pick. Which of them has the highest pick?",
+			Formalization: []task.Triple{
+				{S: task.Term{Target: true}, R: "in_tree", O: task.C(fmt.Sprint(owls))},
+				{S: task.Term{Target: true}, R: "has_pick", O: task.V("Pick")},
+			},
+			Answer: task.Answer{Columns: []string{"Player", "Pick"}, Aggregate: &task.Aggregate{Op: op, Column: "Pick"}},
+			Trees:  []uint32{owls}}
+		r, err := a.Audit(context.Background(), tk)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Contains(fmt.Sprint(r), "numbers places in an order"); got != flagged {
+			t.Errorf("%s of Pick: flagged %v, want %v: %v", op, got, flagged, r)
+		}
+	}
+}

@@ -372,6 +372,27 @@ func Words(h string) string {
 // symbols.
 func RawHeader(h string) bool { return rawHeaders.Get(h) }
 
+// OrdinalHeader reports whether a column of figures numbers a place in an
+// order (a rank, a pick, a position, a seed, a round, "No."): its highest
+// is no amount ("the highest pick" is the first chosen, and a round's
+// pick 30 is not above another round's 7), and its figures are not added.
+// "Number of seats" is an amount.
+func OrdinalHeader(h string) bool {
+	ws := strings.FieldsFunc(strings.ToLower(h), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '#' })
+	for i, w := range ws {
+		switch w {
+		case "rank", "ranking", "rk", "pick", "pos", "position", "place", "placing", "seed", "seeding", "round", "rd",
+			"overall", "draw", "lane", "bib", "heat", "week", "episode", "order", "pl":
+			return true
+		case "no", "number", "#", "nr":
+			if i+1 >= len(ws) || ws[i+1] != "of" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 var rawHeaders = memo.New(rawHeader)
 
 func rawHeader(h string) bool {

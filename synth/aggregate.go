@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/leaper-dev/leaper/audit"
 	"github.com/leaper-dev/leaper/graph"
 	"github.com/leaper-dev/leaper/query"
 	"github.com/leaper-dev/leaper/task"
@@ -59,6 +60,19 @@ func (s *synth) numCols(tb *table) []numCol {
 	return nums
 }
 
+// yearColumn reports whether a tree of ts writes years under relation rel
+// ("Year of birth").
+func yearColumn(ts []*graph.Tree, rel string) bool {
+	for _, t := range ts {
+		for _, c := range t.Columns {
+			if c.Name == rel && c.Datatype == graph.TypeYear {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // totalOtherwise reports whether a tree of the draft states, in its own
 // total row, another total for relation rel than its rows add up to (an
 // error of the source: a reader may answer either), so that no sum or
@@ -103,7 +117,7 @@ func (s *synth) aggregate(ctx context.Context, d *draft, rng *rand.Rand) (string
 	if n < 2 {
 		return DropSmall, nil
 	}
-	nums := s.numCols(tb)
+	nums := slices.DeleteFunc(s.numCols(tb), func(c numCol) bool { return audit.OrdinalHeader(d.cols[c.j].header) })
 	singleRows := true // every table cell single-valued: sum and avg count each key once
 	for i := range tb.cells {
 		for _, c := range tb.cells[i] {
@@ -143,8 +157,8 @@ func (s *synth) aggregate(ctx context.Context, d *draft, rng *rand.Rand) (string
 			agg = &query.AggFunc{Op: op, Vars: []string{query.TargetVar}}
 			sentence = pick(rng, []string{"How many " + many + " is that in total?", "Also say how many " + many + " there are.", "How many such " + many + " are there?"})
 		case task.AggSum, task.AggAvg:
-			if s.totalOtherwise(d, d.cols[nc.j].rel) {
-				continue // the table's own total says otherwise
+			if s.totalOtherwise(d, d.cols[nc.j].rel) || yearColumn(d.trees, d.cols[nc.j].rel) {
+				continue // the table's own total says otherwise; a sum of years means nothing
 			}
 			agg = &query.AggFunc{Op: op, Vars: []string{v}}
 			if op == task.AggSum {

@@ -719,3 +719,40 @@ func TestRankedSaidAsRows(t *testing.T) {
 		t.Error("no top or bottom aggregate: the test checks nothing")
 	}
 }
+
+// TestNoFiguresOfOrder: no sum, average, extreme, ranking or difference
+// is asked of a column that numbers places in an order (a draft's round,
+// pick and overall pick), and no sum or average of years. The Florida
+// Atlantic Owls' draft picks (testdata/synth/ordinal).
+func TestNoFiguresOfOrder(t *testing.T) {
+	g := storetest.BuildGraph(t, "synth", "ordinal")
+	asked := 0
+	for seed := int64(1); seed <= 40; seed++ {
+		tasks, _ := run(t, g, synth.Options{Variant: "basic", N: 5, Seed: seed, Aggregate: true})
+		for _, tk := range tasks {
+			a := tk.Answer.Aggregate
+			if a == nil {
+				continue
+			}
+			asked++
+			var rels []string
+			for _, x := range tk.Formalization {
+				if x.O.Var != "" && strings.Contains(a.Column, x.O.Var) {
+					rels = append(rels, x.R)
+				}
+			}
+			switch a.Op {
+			case task.AggCount, task.AggMember:
+				continue
+			}
+			for _, r := range rels {
+				if r == "has_round" || r == "has_pick" || r == "has_overall" || r == "has_year" && (a.Op == task.AggSum || a.Op == task.AggAvg) {
+					t.Errorf("%s: %s of %s: %q", tk.ID, a.Op, r, tk.Question)
+				}
+			}
+		}
+	}
+	if asked == 0 {
+		t.Error("no aggregate task: the test checks nothing")
+	}
+}
