@@ -982,3 +982,17 @@ func TestNeededClues(t *testing.T) {
 		}
 	}
 }
+
+// TestTwoNames: a clue cell naming two people joined by "&" is said as
+// two ("whose directors are Philippe Arthuys and Jean-Louis
+// Levi-Alvarès"); a firm's or a duo's name is one.
+func TestTwoNames(t *testing.T) {
+	for in, want := range map[string]bool{
+		"Philippe Arthuys & Jean-Louis Levi-Alvarès": true, "Philippe Boon & Laurent Brandenbourger": true,
+		"Procter & Gamble": false, "Simon & Garfunkel": false, "Marks & Spencer plc": false, "Arkansas AM&N": false,
+	} {
+		if got := twoNames.MatchString(in); got != want {
+			t.Errorf("twoNames(%q) = %v, want %v", in, got, want)
+		}
+	}
+}

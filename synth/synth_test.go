@@ -756,3 +756,26 @@ func TestNoFiguresOfOrder(t *testing.T) {
 		t.Error("no aggregate task: the test checks nothing")
 	}
 }
+
+// TestClueOfTwoDirectors: a Reverse-Union clue whose cell names two
+// directors joined by "&" says "whose directors are … and …", not "whose
+// director is … & …" (round 155; The Glass Cage, the 38th Academy
+// Awards' submissions, testdata/synth/academy).
+func TestClueOfTwoDirectors(t *testing.T) {
+	g := storetest.BuildGraph(t, "synth", "academy")
+	said := 0
+	for seed := int64(1); seed <= 40 && said == 0; seed++ {
+		tasks, _ := run(t, g, synth.Options{Variant: "reverse-union", N: 30, Seed: seed})
+		for _, tk := range tasks {
+			if strings.Contains(tk.Question, "Arthuys &") {
+				t.Errorf("%s: %q", tk.ID, tk.Question)
+			}
+			if strings.Contains(tk.Question, "whose directors are Philippe Arthuys and Jean-Louis") {
+				said++
+			}
+		}
+	}
+	if said == 0 {
+		t.Error("no clue of The Glass Cage's directors: the test checks nothing")
+	}
+}

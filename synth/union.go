@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"math/rand/v2"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -1202,6 +1203,11 @@ func neededClues(space *roaring.Bitmap, clues []clueFact, holders func(clueFact)
 // reverseDraft writes a Reverse-Union task's formalization, columns and
 // question: the anchor described by its clues, the pivot it shares with
 // the targets, and the columns asked of them.
+// twoNames matches a cell naming two people joined by "&", each of two
+// capitalised words or more ("Philippe Boon & Laurent Brandenbourger"; not
+// "Procter & Gamble").
+var twoNames = regexp.MustCompile(`^(\p{Lu}[\p{L}.'-]*(?: \p{Lu}[\p{L}.'-]*)+) & (\p{Lu}[\p{L}.'-]*(?: \p{Lu}[\p{L}.'-]*)+)$`)
+
 func (s *synth) reverseDraft(ctx context.Context, ts []*graph.Tree, base []int, space *roaring.Bitmap, pc pivotCand, clues []clueFact, rels map[string]string, rng *rand.Rand) (*draft, string, error) {
 	anchor := pc.anchor
 	pivot := column{rel: pc.rel, header: rels[pc.rel]}
@@ -1222,9 +1228,15 @@ func (s *synth) reverseDraft(ctx context.Context, ts []*graph.Tree, base []int, 
 		if w, ok := written.of(anchor, c.v); ok && graph.Shows(name, w) && !audit.LinkLabel(w) {
 			said = w
 		}
+		h, is := clueHeader(c.header), " is "
+		if m := twoNames.FindStringSubmatch(said); m != nil && !strings.Contains(h, " ") && !strings.HasSuffix(h, "s") {
+			// "Philippe Arthuys & Jean-Louis Levi-Alvarès": two
+			// directors, not one
+			said, h, is = m[1]+" and "+m[2], h+"s", " are "
+		}
 		ref := d.addSlot(name, c.v, said)
 		anchorTriples = append(anchorTriples, task.Triple{S: A, R: c.rel, O: task.C(name)})
-		cluePhrases = append(cluePhrases, clueHeader(c.header)+" is "+ref)
+		cluePhrases = append(cluePhrases, h+is+ref)
 	}
 	// The clues must single out the anchor for the engine too (names
 	// resolve to every entity so named).
