@@ -434,7 +434,8 @@ func (a *Auditor) Audit(ctx context.Context, t *task.Task) (*Report, error) {
 // minimum or maximum, a ranking, a difference) over a column that numbers
 // places in an order: "the 3 highest picks" of a draft ranks each round's
 // pick numbers (30 above 7), where a reader takes the first chosen; "how
-// much higher is the heat of Nigeria" subtracts labels.
+// much higher is the heat of Nigeria" subtracts labels. So does a sum or
+// an average of years ("the sum of their year" of an actress's films).
 func ordinalFigures(t *task.Task, trees []*graph.Tree, r *Report) {
 	ag := t.Answer.Aggregate
 	if ag == nil || ag.Op == task.AggCount || ag.Op == task.AggMember || ag.Op == task.AggCountDiff {
@@ -452,8 +453,15 @@ func ordinalFigures(t *task.Task, trees []*graph.Tree, r *Report) {
 		}
 		for _, tr := range trees {
 			for _, c := range tr.Columns {
-				if c.Name == x.R && OrdinalHeader(c.Header) {
+				if c.Name != x.R {
+					continue
+				}
+				if OrdinalHeader(c.Header) {
 					r.add(Mismatch, "the %s aggregate is of %q of %q, which numbers places in an order, not an amount", ag.Op, c.Header, tr.PageTitle)
+					return
+				}
+				if (ag.Op == task.AggSum || ag.Op == task.AggAvg) && (c.Datatype == graph.TypeYear || YearHeader(c.Header)) {
+					r.add(Mismatch, "the %s aggregate is of %q of %q, years, which no reader adds up", ag.Op, c.Header, tr.PageTitle)
 					return
 				}
 			}
@@ -752,6 +760,23 @@ func (a *Auditor) sources(k uint32, rel string) []*graph.Tree {
 // when v is not 0) states it as an occasion's (OccasionBound), with the
 // page of the first.
 func (a *Auditor) boundFact(k uint32, rel string, v uint32) (string, bool) {
+	return a.everyRow(k, rel, v, func(t *graph.Tree, row graph.Row, c int) bool {
+		return OccasionBound(t, row, t.Columns[c].Header, a.nameOf)
+	})
+}
+
+// otherwiseFact reports whether every row that states rel of k (with
+// value v, when v is not 0) writes k or its value otherwise than their
+// titles (RowWritesOtherwise), with the page of the first.
+func (a *Auditor) otherwiseFact(k uint32, rel string, v uint32) (string, bool) {
+	return a.everyRow(k, rel, v, func(t *graph.Tree, row graph.Row, c int) bool {
+		return RowWritesOtherwise(t, row, c, a.nameOf)
+	})
+}
+
+// everyRow reports whether every row that states rel of k (with value v,
+// when v is not 0) is such that is holds, with the page of the first.
+func (a *Auditor) everyRow(k uint32, rel string, v uint32, is func(t *graph.Tree, row graph.Row, c int) bool) (string, bool) {
 	page := ""
 	for _, t := range a.sources(k, rel) {
 		c := slices.IndexFunc(t.Columns, func(c graph.Column) bool { return c.Name == rel })
@@ -759,7 +784,7 @@ func (a *Auditor) boundFact(k uint32, rel string, v uint32) (string, bool) {
 			if row.Key != k || v != 0 && !slices.Contains(row.Values[c], v) {
 				continue
 			}
-			if !OccasionBound(t, row, t.Columns[c].Header, a.nameOf) {
+			if !is(t, row, c) {
 				return "", false
 			}
 			if page == "" {
@@ -857,6 +882,12 @@ func (a *Auditor) resolveVar(v string, f *formal, r *Report, depth int) []uint32
 						if page, ok := a.boundFact(x, t.R, o); ok {
 							r.add(Context, "an expansion identifies %q by its %q, which only an occasion's table states (%s)", a.entity(x).Name, a.header(t.R), page)
 						}
+						if page, ok := a.otherwiseFact(x, t.R, o); ok {
+							r.add(Context, "an expansion identifies %q by its %q, which only a row writing it otherwise states (%s): another thing of the name may be meant", a.entity(x).Name, a.header(t.R), page)
+						}
+						if Competition(a.entity(o).Name) {
+							r.add(Context, "an expansion identifies %q by %q, a competition's: a season's fact", a.entity(x).Name, a.entity(o).Name)
+						}
 						cand = append(cand, x)
 					}
 					if x, page, ok := a.likeOther(o, t.R, xs, false); ok {
@@ -876,7 +907,15 @@ func (a *Auditor) resolveVar(v string, f *formal, r *Report, depth int) []uint32
 					if page, ok := a.boundFact(s, t.R, 0); ok {
 						r.add(Context, "an expansion reads %q of %q only where an occasion states it (%s), not of the thing itself", a.header(t.R), a.entity(s).Name, page)
 					}
+					if page, ok := a.otherwiseFact(s, t.R, 0); ok {
+						r.add(Context, "an expansion reads %q of %q only where a row writes it otherwise (%s): another thing of the name may be meant", a.header(t.R), a.entity(s).Name, page)
+					}
 					vs := a.objects(t.R, s)
+					for _, x := range vs {
+						if Competition(a.entity(x).Name) {
+							r.add(Context, "an expansion reads %q of %q, a competition: a season's fact", a.header(t.R), a.entity(x).Name)
+						}
+					}
 					if other, page, ok := a.likeOther(s, t.R, vs, true); ok {
 						r.add(Mismatch, "an expansion reads %q of %q, which %s gives as %q", a.header(t.R), a.entity(s).Name, page, a.entity(other).Name)
 					}

@@ -978,3 +978,61 @@ func TestOrdinalFigures(t *testing.T) {
 		}
 	}
 }
+
+// TestExpansionWrittenOtherwise: an expansion through a row that writes
+// its thing otherwise than the linked title is flagged: "NLB banka |
+// Belgrade" in the list of Serbia's banks links Nova Ljubljanska banka,
+// whose own seat is Ljubljana (round 156; testdata/audit/like). Addiko
+// Bank, written as its title there, is not flagged for it.
+func TestExpansionWrittenOtherwise(t *testing.T) {
+	ctx := context.Background()
+	g := storetest.BuildGraph(t, "audit", "like")
+	teams := treeOfPage(t, g, "Handball")
+	a, err := audit.New(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for bank, flagged := range map[string]bool{"Nova Ljubljanska banka": true, "Addiko Bank": false} {
+		tk := &task.Task{ID: "basic-1-0", Variant: task.Basic, Expand: 1,
+			Question: "Find all teams in Handball League of Serbia (current teams) whose city is the headquarters of " + bank + " and report each one's arena.",
+			Formalization: []task.Triple{
+				{S: task.Term{Target: true}, R: "in_tree", O: task.C(fmt.Sprint(teams))},
+				{S: task.Term{Target: true}, R: "has_city", O: task.V("XHeadquarters")},
+				{S: task.Term{Target: true}, R: "has_arena", O: task.V("Arena")},
+				{S: task.C(bank), R: "has_headquarters", O: task.V("XHeadquarters")},
+			},
+			Answer: task.Answer{Columns: []string{"Team", "Arena"}}, Trees: []uint32{teams}}
+		r, err := a.Audit(ctx, tk)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Contains(fmt.Sprint(r), "writes it otherwise"); got != flagged {
+			t.Errorf("the headquarters of %s: flagged %v, want %v: %v", bank, got, flagged, r)
+		}
+	}
+}
+
+// TestWritesTitle: a table's text for a linked thing reads as its title
+// when each word begins a word of the title.
+func TestWritesTitle(t *testing.T) {
+	for _, c := range []struct {
+		text, title string
+		want        bool
+	}{
+		{"Drumcondra", "Drumcondra, Dublin", true},
+		{"Jim Thomas", "Jimmy Thomas (American football)", true},
+		{"Botafogo", "Botafogo de Futebol e Regatas", true},
+		{"NLB banka", "Nova Ljubljanska banka", false},
+		{"Rio de Janeiro", "Campeonato Carioca", false},
+		{"Greek feminine name", "Greek language", false},
+	} {
+		if got := audit.WritesTitle(c.text, c.title); got != c.want {
+			t.Errorf("WritesTitle(%q, %q) = %v, want %v", c.text, c.title, got, c.want)
+		}
+	}
+	for name, want := range map[string]bool{"Campeonato Carioca": true, "Serie A": true, "FA Cup": true, "Botafogo de Futebol e Regatas": false, "Newport, Rhode Island": false} {
+		if got := audit.Competition(name); got != want {
+			t.Errorf("Competition(%q) = %v, want %v", name, got, want)
+		}
+	}
+}

@@ -123,6 +123,61 @@ func OccasionBound(t *graph.Tree, row graph.Row, header string, name func(uint32
 	return false
 }
 
+// WritesTitle reports whether text, as a table writes a linked thing,
+// reads as its title: each of its words begins a word of the title,
+// disambiguator and all ("Drumcondra" of "Drumcondra, Dublin", "Jim
+// Thomas" of "Jimmy Thomas (American football)"). "NLB banka", linking
+// Nova Ljubljanska banka from the list of Serbia's banks, does not: the
+// row is of another thing of the name (the Serbian subsidiary), and what
+// it states is not the title's.
+func WritesTitle(text, title string) bool {
+	split := func(s string) []string {
+		return strings.FieldsFunc(Fold(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+	}
+	tw := split(title)
+	for _, w := range split(text) {
+		if !slices.ContainsFunc(tw, func(t string) bool { return strings.HasPrefix(t, w) }) {
+			return false
+		}
+	}
+	return true
+}
+
+// RowWritesOtherwise reports whether row of t writes its key, or the one
+// value of its column c, otherwise than the linked article's title
+// (WritesTitle): what it states may be another thing's of the name.
+// name gives an entity's name and whether it is an article.
+func RowWritesOtherwise(t *graph.Tree, row graph.Row, c int, name func(uint32) (string, bool)) bool {
+	ids := []uint32{row.Key}
+	if c >= 0 && c < len(row.Values) && len(row.Values[c]) == 1 {
+		ids = append(ids, row.Values[c][0])
+	}
+	for _, id := range ids {
+		sh, ok := t.Shown[id]
+		if !ok {
+			continue
+		}
+		if n, article := name(id); article && !WritesTitle(sh, n) {
+			return true
+		}
+	}
+	return false
+}
+
+// Competition reports whether a name is a competition's ("Campeonato
+// Carioca", "Serie A", "FA Cup"): what links a team or a player to one
+// (its champion, its league) is a season's, not the thing's own.
+func Competition(name string) bool {
+	for _, w := range strings.FieldsFunc(Fold(name), func(r rune) bool { return !unicode.IsLetter(r) }) {
+		switch w {
+		case "championship", "championships", "campeonato", "cup", "copa", "coppa", "coupe", "tournament", "trophy",
+			"olympics", "games", "prix", "league", "liga", "serie", "division", "premiership", "bundesliga":
+			return true
+		}
+	}
+	return false
+}
+
 // LikeHeaders reports whether two column headers may name one attribute
 // for a reader: the same words, or one the other's letters in capitals
 // ("HQ" of "Headquarters", "GP" of "Games played"). It is loose: what it
@@ -371,6 +426,19 @@ func Words(h string) string {
 // abbreviation or code ("GER", "#GM", "Q1 order", "P Regular season"), or
 // symbols.
 func RawHeader(h string) bool { return rawHeaders.Get(h) }
+
+// YearHeader reports whether a column's header says its figures are years
+// ("Year", "Year of birth", "Founded", "Opened"), which no one adds up,
+// whatever the cells link to ("1999" linking "1999 in film").
+func YearHeader(h string) bool {
+	for _, w := range strings.FieldsFunc(strings.ToLower(h), func(r rune) bool { return !unicode.IsLetter(r) }) {
+		switch w {
+		case "year", "born", "founded", "established", "opened", "built", "formed", "debut", "completed", "introduced", "inaugurated", "incorporated":
+			return true
+		}
+	}
+	return false
+}
 
 // OrdinalHeader reports whether a column of figures numbers a place in an
 // order (a rank, a pick, a position, a seed, a round, "No."): its highest

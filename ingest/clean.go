@@ -61,7 +61,7 @@ func Shape(t *table.Table, opts CleanOptions) (*graph.Shaped, *graph.Reject) {
 		return nil, &graph.Reject{Reason: graph.RejectBlocks, Detail: fmt.Sprintf("%d blocks of %d columns", ncol/k, k)}
 	}
 	s := &graph.Shaped{}
-	rows, rej := records(t, opts, s)
+	rows, whole, rej := records(t, opts, s)
 	if rej != nil {
 		return nil, rej
 	}
@@ -122,8 +122,14 @@ func Shape(t *table.Table, opts CleanOptions) (*graph.Shaped, *graph.Reject) {
 	if len(s.Keys) < opts.MinRows {
 		return nil, &graph.Reject{Reason: graph.RejectTooFewRows, Detail: fmt.Sprintf("%d < %d after cleaning", len(s.Keys), opts.MinRows)}
 	}
-	if len(totals) == 1 {
+	switch {
+	case len(totals) == 1 && whole == nil:
 		s.Stated = stated(rows[totals[0]], rel)
+	case len(totals) == 0 && whole != nil:
+		// "League total" beside an empty "Pos": the row records
+		// dropped as the whole, its "Average" the league's 515 where
+		// the teams' averages give 515.44
+		s.Stated = stated(whole, rel)
 	}
 	formerNames(s)
 	s.Group = isoGroup(t.Header)
@@ -250,12 +256,13 @@ func formerName(surface, title string) bool {
 // records returns t's rows that are records: full width, and no section
 // heading or note spanning the row; it counts the others in
 // s.DroppedRows, and refuses a table with too few or too many records or
-// too many cells merged across columns.
-func records(t *table.Table, opts CleanOptions, s *graph.Shaped) ([][]table.Cell, *graph.Reject) {
+// too many cells merged across columns. whole is the row it drops as the
+// sum of the others (sumRow), if any.
+func records(t *table.Table, opts CleanOptions, s *graph.Shaped) (rows [][]table.Cell, whole []table.Cell, rej *graph.Reject) {
 	ncol := len(t.Header)
 	// Full-width rows ("1990s", "Season cancelled") are section headings of
 	// the table, not records.
-	rows := make([][]table.Cell, 0, len(t.Rows))
+	rows = make([][]table.Cell, 0, len(t.Rows))
 	horiz, cells := 0, 0
 	for i, r := range t.Rows {
 		if len(r) != ncol {
@@ -280,6 +287,7 @@ func records(t *table.Table, opts CleanOptions, s *graph.Shaped) ([][]table.Cell
 	if i := sumRow(rows); i >= 0 {
 		// "Chile | 756,096.3 | 291,930.4" under Chile's regions by area:
 		// the whole, not one of them.
+		whole = rows[i]
 		rows = slices.Delete(rows, i, i+1)
 		s.DroppedRows++
 	}
@@ -290,13 +298,13 @@ func records(t *table.Table, opts CleanOptions, s *graph.Shaped) ([][]table.Cell
 		s.DroppedRows += len(whole)
 	}
 	if len(rows) < opts.MinRows {
-		return nil, &graph.Reject{Reason: graph.RejectTooFewRows, Detail: fmt.Sprintf("%d < %d", len(rows), opts.MinRows)}
+		return nil, nil, &graph.Reject{Reason: graph.RejectTooFewRows, Detail: fmt.Sprintf("%d < %d", len(rows), opts.MinRows)}
 	}
 	if len(rows) > opts.MaxRows {
-		return nil, &graph.Reject{Reason: graph.RejectTooManyRows, Detail: fmt.Sprintf("%d > %d", len(rows), opts.MaxRows)}
+		return nil, nil, &graph.Reject{Reason: graph.RejectTooManyRows, Detail: fmt.Sprintf("%d > %d", len(rows), opts.MaxRows)}
 	}
 	if cells > 0 && float64(horiz)/float64(cells) > opts.MaxMerged {
-		return nil, &graph.Reject{Reason: graph.RejectMerged, Detail: fmt.Sprintf("%.0f%% of cells merged across columns", 100*float64(horiz)/float64(cells))}
+		return nil, nil, &graph.Reject{Reason: graph.RejectMerged, Detail: fmt.Sprintf("%.0f%% of cells merged across columns", 100*float64(horiz)/float64(cells))}
 	}
 	for i, r := range rows {
 		if n := slices.IndexFunc(r, func(c table.Cell) bool { return doubled(c.Text) }); n >= 0 &&
@@ -304,10 +312,10 @@ func records(t *table.Table, opts CleanOptions, s *graph.Shaped) ([][]table.Cell
 			// "Gold Coast Suns Gold Coast Suns reserves | Carrara Carrara |
 			// AFL NEAFL": two rows the export ran into one, which no key
 			// or value of it names
-			return nil, &graph.Reject{Reason: graph.RejectMerged, Detail: fmt.Sprintf("row %d: two rows in one (%q)", i+1, r[n].Text)}
+			return nil, nil, &graph.Reject{Reason: graph.RejectMerged, Detail: fmt.Sprintf("row %d: two rows in one (%q)", i+1, r[n].Text)}
 		}
 	}
-	return rows, nil
+	return rows, whole, nil
 }
 
 // doubled reports whether a cell writes one text twice, a line each, run

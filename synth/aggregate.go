@@ -61,11 +61,12 @@ func (s *synth) numCols(tb *table) []numCol {
 }
 
 // yearColumn reports whether a tree of ts writes years under relation rel
-// ("Year of birth").
+// ("Year of birth"), as figures or as links ("1999" linking "1999 in
+// film").
 func yearColumn(ts []*graph.Tree, rel string) bool {
 	for _, t := range ts {
 		for _, c := range t.Columns {
-			if c.Name == rel && c.Datatype == graph.TypeYear {
+			if c.Name == rel && (c.Datatype == graph.TypeYear || audit.YearHeader(c.Header)) {
 				return true
 			}
 		}

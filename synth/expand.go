@@ -126,7 +126,12 @@ func (s *synth) expandSlot(ctx context.Context, d *draft, li int, inR map[uint32
 		for _, r := range t.Rows {
 			// What only an occasion's table states ("the manufacturer of
 			// USM Alger" in a season's kits) is no fact of the thing.
-			bound := func(c int) bool { return audit.OccasionBound(t, r, t.Columns[c].Header, s.nameOf) }
+			// Nor what a row writing the thing otherwise states ("NLB
+			// banka | Belgrade" linking Nova Ljubljanska banka: its
+			// Serbian subsidiary's seat).
+			bound := func(c int) bool {
+				return audit.OccasionBound(t, r, t.Columns[c].Header, s.nameOf) || audit.RowWritesOtherwise(t, r, c, s.nameOf)
+			}
 			if r.Key == e {
 				for c, vs := range r.Values {
 					if len(vs) == 1 && !bound(c) {
@@ -162,8 +167,8 @@ func (s *synth) expandSlot(ctx context.Context, d *draft, li int, inR map[uint32
 		// an occasion (a season, an edition).
 		if ok, err := s.ownAttr(f.header, []uint32{e, f.other}); err != nil {
 			return false, err
-		} else if !ok || audit.IsOccasion(s.name(e)) || audit.IsOccasion(oname) {
-			continue
+		} else if !ok || audit.IsOccasion(s.name(e)) || audit.IsOccasion(oname) || competitionValue(f, s.name(e), oname) {
+			continue // a team's league or championship is a season's
 		}
 		tries++
 		x := d.newVar("X " + words(f.header))
@@ -225,6 +230,17 @@ func (s *synth) expandSlot(ctx context.Context, d *draft, li int, inR map[uint32
 		return true, nil
 	}
 	return false, nil
+}
+
+// competitionValue reports whether fact f, describing e (named ename) by
+// the entity named oname, links a thing to a competition as its value
+// ("Botafogo | State: Campeonato Carioca"): a season's fact. A
+// competition's own town or founding is its own.
+func competitionValue(f idFact, ename, oname string) bool {
+	if f.subj {
+		return audit.Competition(oname) // e's row, other its value
+	}
+	return audit.Competition(ename) // other's row, e its value
 }
 
 // nameOf is an entity's name and whether it is an article's.

@@ -667,7 +667,9 @@ func TestUnionFilterSaidAsWritten(t *testing.T) {
 // whose table's own Total row states another total than its rows add up
 // to. Thailand at the 2011 Southeast Asian Games (WTQ 204-csv/435,
 // testdata/synth/totals): its rows give 110 gold and 96 silver, its Total
-// row 109 and 100; bronze, 120, agrees.
+// row 109 and 100; bronze, 120, agrees. The 2001 Japan Football League
+// (WTQ 203-csv/561): its unnamed total row, which the build drops as the
+// whole, states the league's average.
 func TestNoSumAgainstStatedTotal(t *testing.T) {
 	g := storetest.BuildGraph(t, "synth", "totals")
 	asked := map[string]int{}
@@ -686,6 +688,11 @@ func TestNoSumAgainstStatedTotal(t *testing.T) {
 	}
 	if asked["Bronze"] == 0 {
 		t.Errorf("no sum or average of Bronze, whose total agrees: the test checks nothing (%v)", asked)
+	}
+	// The 2001 Japan Football League's attendances: "League total"
+	// states an average of 515, the teams' averages give 515.44.
+	if asked["Average"] > 0 {
+		t.Errorf("%d sums or averages of the JFL's Average, which its League total row states otherwise", asked["Average"])
 	}
 }
 
@@ -777,5 +784,26 @@ func TestClueOfTwoDirectors(t *testing.T) {
 	}
 	if said == 0 {
 		t.Error("no clue of The Glass Cage's directors: the test checks nothing")
+	}
+}
+
+// TestNoExpansionThroughAnotherName: no expansion describes a thing by
+// what a row writing it otherwise states: "the headquarters of Nova
+// Ljubljanska banka" read off "NLB banka | Belgrade", its Serbian
+// subsidiary's row (round 156; testdata/audit/like).
+func TestNoExpansionThroughAnotherName(t *testing.T) {
+	g := storetest.BuildGraph(t, "audit", "like")
+	expanded := 0
+	for seed := int64(1); seed <= 30; seed++ {
+		tasks, _ := run(t, g, synth.Options{Variant: "basic", N: 10, Seed: seed, Expand: 1})
+		for _, tk := range tasks {
+			expanded++
+			if strings.Contains(tk.Question, "Nova Ljubljanska") {
+				t.Errorf("%s: %q", tk.ID, tk.Question)
+			}
+		}
+	}
+	if expanded == 0 {
+		t.Error("no expanded task: the test checks nothing")
 	}
 }
