@@ -949,6 +949,11 @@ func TestOrdinalHeader(t *testing.T) {
 			t.Errorf("OrdinalHeader(%q) = %v, want %v", h, got, want)
 		}
 	}
+	for h, want := range map[string]bool{"Year": true, "Year of birth": true, "Founded": true, "Opened": true, "Years": false, "Capacity": false, "Goals": false} {
+		if got := audit.YearHeader(h); got != want {
+			t.Errorf("YearHeader(%q) = %v, want %v", h, got, want)
+		}
+	}
 }
 
 // TestOrdinalFigures: an aggregate of figures over picks is flagged; a
