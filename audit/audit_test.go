@@ -943,7 +943,7 @@ func TestOrdinalHeader(t *testing.T) {
 	for h, want := range map[string]bool{
 		"Pick": true, "Overall": true, "Draft order Round": true, "Heat": true, "Rank": true, "Pos.": true, "No.": true,
 		"#": true, "Seed": true, "Finishing position 2014-15 season": true, "Number": true, "No. in series": true,
-		"Number of seats": false, "Silver": false, "Capacity": false, "Points": false, "Games": false, "Age": false, "Year": false,
+		"Production code": true, "Number of seats": false, "Silver": false, "Capacity": false, "Points": false, "Games": false, "Age": false, "Year": false,
 	} {
 		if got := audit.OrdinalHeader(h); got != want {
 			t.Errorf("OrdinalHeader(%q) = %v, want %v", h, got, want)

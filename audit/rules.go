@@ -441,16 +441,18 @@ func YearHeader(h string) bool {
 }
 
 // OrdinalHeader reports whether a column of figures numbers a place in an
-// order (a rank, a pick, a position, a seed, a round, "No."): its highest
-// is no amount ("the highest pick" is the first chosen, and a round's
-// pick 30 is not above another round's 7), and its figures are not added.
-// "Number of seats" is an amount.
+// order (a rank, a pick, a position, a seed, a round, "No.") or labels its
+// row (a production code, a ZIP code): its highest is no amount ("the
+// highest pick" is the first chosen, and a round's pick 30 is not above
+// another round's 7), and its figures are not added. "Number of seats" is
+// an amount.
 func OrdinalHeader(h string) bool {
 	ws := strings.FieldsFunc(strings.ToLower(h), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '#' })
 	for i, w := range ws {
 		switch w {
 		case "rank", "ranking", "rk", "pick", "pos", "position", "place", "placing", "seed", "seeding", "round", "rd",
-			"overall", "draw", "lane", "bib", "heat", "week", "episode", "order", "pl":
+			"overall", "draw", "lane", "bib", "heat", "week", "episode", "order", "pl",
+			"code", "id", "zip", "postcode", "isbn", "serial", "catalog", "catalogue":
 			return true
 		case "no", "number", "#", "nr":
 			if i+1 >= len(ws) || ws[i+1] != "of" {

@@ -146,11 +146,14 @@ func (s *synth) aggregate(ctx context.Context, d *draft, rng *rand.Rand) (string
 	for _, op := range ops {
 		var nc numCol
 		var h, v string
+		year := false
 		if len(nums) > 0 {
 			nc = nums[rng.IntN(len(nums))]
 			h = lowerFirst(colWords([]column{d.cols[nc.j]}, d.trees)[0]) // "the number of seats", as the answer says
 			v = tb.vars[nc.j]
+			year = yearColumn(d.trees, d.cols[nc.j].rel)
 		}
+		hi, lo, big, small := extremes(year)
 		var agg *query.AggFunc
 		var sentence string
 		switch op {
@@ -158,7 +161,7 @@ func (s *synth) aggregate(ctx context.Context, d *draft, rng *rand.Rand) (string
 			agg = &query.AggFunc{Op: op, Vars: []string{query.TargetVar}}
 			sentence = pick(rng, []string{"How many " + many + " is that in total?", "Also say how many " + many + " there are.", "How many such " + many + " are there?"})
 		case task.AggSum, task.AggAvg:
-			if s.totalOtherwise(d, d.cols[nc.j].rel) || yearColumn(d.trees, d.cols[nc.j].rel) {
+			if year || s.totalOtherwise(d, d.cols[nc.j].rel) {
 				continue // the table's own total says otherwise; a sum of years means nothing
 			}
 			agg = &query.AggFunc{Op: op, Vars: []string{v}}
@@ -169,10 +172,10 @@ func (s *synth) aggregate(ctx context.Context, d *draft, rng *rand.Rand) (string
 			}
 		case task.AggMin:
 			agg = &query.AggFunc{Op: op, Vars: []string{v}}
-			sentence = pick(rng, []string{"What is the lowest " + h + " among them?", "What is the smallest " + h + " of any of them?"})
+			sentence = pick(rng, []string{"What is the " + lo + " " + h + " among them?", "What is the " + small + " " + h + " of any of them?"})
 		case task.AggMax:
 			agg = &query.AggFunc{Op: op, Vars: []string{v}}
-			sentence = pick(rng, []string{"What is the highest " + h + " among them?", "What is the largest " + h + " of any of them?"})
+			sentence = pick(rng, []string{"What is the " + hi + " " + h + " among them?", "What is the " + big + " " + h + " of any of them?"})
 		case task.AggTop, task.AggBottom:
 			k := 3
 			if n <= 4 {
@@ -187,9 +190,9 @@ func (s *synth) aggregate(ctx context.Context, d *draft, rng *rand.Rand) (string
 				continue
 			}
 			agg = &query.AggFunc{Op: op, K: k, Vars: []string{query.TargetVar, v}}
-			word := "highest"
+			word := hi
 			if op == task.AggBottom {
-				word = "lowest"
+				word = lo
 			}
 			if k == 1 {
 				sentence = "Which of them has the " + word + " " + h + "?"
@@ -215,8 +218,7 @@ func (s *synth) aggregate(ctx context.Context, d *draft, rng *rand.Rand) (string
 				task.Triple{S: task.C(nb), R: rel, O: task.V(vb)})
 			ra, rb := d.addSlot(na, tb.keys[i], s.keySaid(d, tb.keys[i])), d.addSlot(nb, tb.keys[j], s.keySaid(d, tb.keys[j]))
 			agg = &query.AggFunc{Op: op, Vars: []string{va, vb}}
-			sentence = pick(rng, []string{"How much higher is the " + h + " of " + ra + " than that of " + rb + "?",
-				"By how much does the " + h + " of " + ra + " exceed that of " + rb + "?"})
+			sentence = pick(rng, diffSentences(h, ra, rb, year))
 		case task.AggMember:
 			c, id, ok := s.memberConst(d, tb, rng)
 			if !ok {
@@ -234,6 +236,27 @@ func (s *synth) aggregate(ctx context.Context, d *draft, rng *rand.Rand) (string
 		return "", nil
 	}
 	return DropAggregate, nil
+}
+
+// extremes are the words of a column's high and low ends: "highest" and
+// "lowest", "largest" and "smallest"; a year's "latest" and "earliest"
+// ("the smallest year" reads as a reader would not ask).
+func extremes(year bool) (hi, lo, big, small string) {
+	if year {
+		return "latest", "earliest", "latest", "earliest"
+	}
+	return "highest", "lowest", "largest", "smallest"
+}
+
+// diffSentences ask how much a's figure h exceeds b's: for years, how many
+// years later it is.
+func diffSentences(h, a, b string, year bool) []string {
+	if year {
+		return []string{"How many years later is the " + h + " of " + a + " than that of " + b + "?",
+			"How many years after the " + h + " of " + b + " is that of " + a + "?"}
+	}
+	return []string{"How much higher is the " + h + " of " + a + " than that of " + b + "?",
+		"By how much does the " + h + " of " + a + " exceed that of " + b + "?"}
 }
 
 // memberConst picks the name of an answer key (true) or of another key of

@@ -729,8 +729,9 @@ func TestRankedSaidAsRows(t *testing.T) {
 
 // TestNoFiguresOfOrder: no sum, average, extreme, ranking or difference
 // is asked of a column that numbers places in an order (a draft's round,
-// pick and overall pick), and no sum or average of years. The Florida
-// Atlantic Owls' draft picks (testdata/synth/ordinal).
+// pick and overall pick), and no sum or average of years; years are the
+// earliest and latest, not the lowest and highest. The Florida Atlantic
+// Owls' draft picks (testdata/synth/ordinal).
 func TestNoFiguresOfOrder(t *testing.T) {
 	g := storetest.BuildGraph(t, "synth", "ordinal")
 	asked := 0
@@ -746,6 +747,11 @@ func TestNoFiguresOfOrder(t *testing.T) {
 			for _, x := range tk.Formalization {
 				if x.O.Var != "" && strings.Contains(a.Column, x.O.Var) {
 					rels = append(rels, x.R)
+				}
+			}
+			for _, w := range []string{"highest year", "lowest year", "largest year", "smallest year", "higher is the year"} {
+				if strings.Contains(tk.Question, w) {
+					t.Errorf("%s: %q says %q of years", tk.ID, tk.Question, w)
 				}
 			}
 			switch a.Op {
