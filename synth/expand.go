@@ -3,6 +3,7 @@ package synth
 import (
 	"context"
 	"math/rand/v2"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -218,8 +219,10 @@ func (s *synth) expandSlot(ctx context.Context, d *draft, li int, inR map[uint32
 		// Said by its title, disambiguator and all: out of its table a
 		// bare name may be another's ("the college of Larry Smith", of
 		// four Larry Smiths on the web; "the city of Rosenborg" for
-		// Rosenborg BK's), whether or not the store knows another.
-		ref := d.addSlot(oname, f.other, oname)
+		// Rosenborg BK's), whether or not the store knows another. A
+		// disambiguator that names a kind is said before the name, as
+		// a person says it: "the film Theofilos".
+		ref := d.addSlot(oname, f.other, kindFirst(oname))
 		h := lowerFirst(words(f.header))
 		if f.subj {
 			d.slots[li].phrase = "the " + f.noun.one + " whose " + h + " is " + ref
@@ -231,6 +234,19 @@ func (s *synth) expandSlot(ctx context.Context, d *draft, li int, inR map[uint32
 	}
 	return false, nil
 }
+
+// kindFirst says a title whose disambiguator names a kind in lower case
+// with the kind first ("Theofilos (film)" → "the film Theofilos", "Larry
+// Smith (footballer)" → "the footballer Larry Smith"); any other title as
+// it is ("Jim Thomas (American football)", "Get Free (1997 song)").
+func kindFirst(title string) string {
+	if m := kindTitle.FindStringSubmatch(title); m != nil {
+		return "the " + m[2] + " " + m[1]
+	}
+	return title
+}
+
+var kindTitle = regexp.MustCompile(`^(.*\S) \(([a-z]+(?: [a-z]+){0,2})\)$`)
 
 // competitionValue reports whether fact f, describing e (named ename) by
 // the entity named oname, links a thing to a competition as its value

@@ -996,3 +996,22 @@ func TestTwoNames(t *testing.T) {
 		}
 	}
 }
+
+// TestKindFirst: a title whose disambiguator names a kind is said with
+// the kind first; any other title as it is.
+func TestKindFirst(t *testing.T) {
+	for in, want := range map[string]string{
+		"Theofilos (film)":               "the film Theofilos",
+		"Larry Smith (footballer)":       "the footballer Larry Smith",
+		"Le Chant du monde (film)":       "the film Le Chant du monde",
+		"Jim Thomas (American football)": "Jim Thomas (American football)",
+		"Get Free (1997 song)":           "Get Free (1997 song)",
+		"Al-Hilal (Kadougli)":            "Al-Hilal (Kadougli)",
+		"Ingmar Bergman":                 "Ingmar Bergman",
+		"Those Wonderful Movie Cranks":   "Those Wonderful Movie Cranks",
+	} {
+		if got := kindFirst(in); got != want {
+			t.Errorf("kindFirst(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

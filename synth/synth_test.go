@@ -813,3 +813,24 @@ func TestNoExpansionThroughAnotherName(t *testing.T) {
 		t.Error("no expanded task: the test checks nothing")
 	}
 }
+
+// TestExpansionSaysKindFirst: an expansion names a film "the film
+// Theofilos", not "Theofilos (film)" (round 157; testdata/synth/academy).
+func TestExpansionSaysKindFirst(t *testing.T) {
+	g := storetest.BuildGraph(t, "synth", "academy")
+	said := 0
+	for seed := int64(1); seed <= 20; seed++ {
+		tasks, _ := run(t, g, synth.Options{Variant: "union", N: 10, Seed: seed, Expand: 1})
+		for _, tk := range tasks {
+			if strings.Contains(tk.Question, " (film)") {
+				t.Errorf("%s: %q", tk.ID, tk.Question)
+			}
+			if strings.Contains(tk.Question, "of the film ") {
+				said++
+			}
+		}
+	}
+	if said == 0 {
+		t.Error("no expansion through a film: the test checks nothing")
+	}
+}
