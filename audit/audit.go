@@ -457,7 +457,7 @@ func ordinalFigures(t *task.Task, trees []*graph.Tree, r *Report) {
 					continue
 				}
 				if OrdinalHeader(c.Header) {
-					r.add(Mismatch, "the %s aggregate is of %q of %q, which numbers places in an order, not an amount", ag.Op, c.Header, tr.PageTitle)
+					r.add(Mismatch, "the %s aggregate is of %q of %q, which numbers or labels its rows, not an amount", ag.Op, c.Header, tr.PageTitle)
 					return
 				}
 				if (ag.Op == task.AggSum || ag.Op == task.AggAvg) && (c.Datatype == graph.TypeYear || YearHeader(c.Header)) {

@@ -179,6 +179,7 @@ func TestRules(t *testing.T) {
 		"Nationality": true, "Date of birth": true, "College": true, "Founded": true,
 		"National Championship": false, "Zone": false, "Time": false, "Ballpark": false,
 		"Last execution date": false, "Host city": false, "Position": false, "#GM": false,
+		"Location of directorate": false, "Country of origin": true, "City of license": true,
 	} {
 		if got := audit.Intrinsic(h); got != want {
 			t.Errorf("Intrinsic(%q) = %v, want %v", h, got, want)
@@ -978,7 +979,7 @@ func TestOrdinalFigures(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := strings.Contains(fmt.Sprint(r), "numbers places in an order"); got != flagged {
+		if got := strings.Contains(fmt.Sprint(r), "numbers or labels its rows"); got != flagged {
 			t.Errorf("%s of Pick: flagged %v, want %v: %v", op, got, flagged, r)
 		}
 	}

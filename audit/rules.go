@@ -219,6 +219,12 @@ func Intrinsic(header string) bool {
 	if len(ws) == 0 {
 		return false
 	}
+	// "Location of directorate" of a voivodeship in the table of a rail
+	// company's regional offices is the office's location, not the
+	// voivodeship's; "Place of birth" is the key's.
+	if i := slices.Index(ws, "of"); i >= 0 && i+1 < len(ws) && !ownOf[ws[i+1]] {
+		return false
+	}
 	ok := false
 	for _, w := range ws {
 		if eventWords[w] {
@@ -229,6 +235,14 @@ func Intrinsic(header string) bool {
 		}
 	}
 	return ok
+}
+
+// ownOf are the words after "of" in a header of the key's own attribute
+// ("Place of birth", "Country of origin", "City of license").
+var ownOf = map[string]bool{
+	"birth": true, "death": true, "origin": true, "foundation": true, "founding": true, "establishment": true,
+	"residence": true, "citizenship": true, "incorporation": true, "formation": true, "license": true, "licence": true,
+	"construction": true, "completion": true, "opening": true, "manufacture": true,
 }
 
 func headerWords(h string) []string {
