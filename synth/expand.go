@@ -222,7 +222,7 @@ func (s *synth) expandSlot(ctx context.Context, d *draft, li int, inR map[uint32
 		// Rosenborg BK's), whether or not the store knows another. A
 		// disambiguator that names a kind is said before the name, as
 		// a person says it: "the film Theofilos".
-		ref := d.addSlot(oname, f.other, kindFirst(oname))
+		ref := d.addSlot(oname, f.other, kindSaid(oname, f))
 		h := lowerFirst(words(f.header))
 		if f.subj {
 			d.slots[li].phrase = "the " + f.noun.one + " whose " + h + " is " + ref
@@ -245,6 +245,24 @@ func kindFirst(title string) string {
 	}
 	return title
 }
+
+// kindSaid is how an expansion names the entity it describes by, titled
+// title: kind first where its disambiguator names one (kindFirst); else,
+// where it is the key of its fact's row, with its table's noun for its
+// keys ("the language of the film The Spring Festival", which alone
+// reads as a holiday; "the municipality of the mayor Robert L. Butler").
+func kindSaid(title string, f idFact) string {
+	if k := kindFirst(title); k != title || f.subj {
+		return k
+	}
+	if one := f.noun.one; one != "" && !strings.ContainsAny(one, " -") && !vagueNouns[one] && strings.ToLower(one) == one {
+		return "the " + one + " " + title
+	}
+	return title
+}
+
+// vagueNouns are key nouns that say nothing of a thing.
+var vagueNouns = map[string]bool{"thing": true, "work": true, "subject": true, "entry": true, "item": true, "name": true, "title": true, "entity": true, "one": true, "person": true, "people": true}
 
 var kindTitle = regexp.MustCompile(`^(.*\S) \(([a-z]+(?: [a-z]+){0,2})\)$`)
 

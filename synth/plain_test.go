@@ -1015,3 +1015,24 @@ func TestKindFirst(t *testing.T) {
 		}
 	}
 }
+
+// TestKindSaid: an expansion names the row key it describes by with its
+// table's noun, unless the noun says nothing or the title has a kind.
+func TestKindSaid(t *testing.T) {
+	film := idFact{noun: noun{"film", "films"}}
+	for _, c := range []struct {
+		title string
+		f     idFact
+		want  string
+	}{
+		{"The Spring Festival", film, "the film The Spring Festival"},
+		{"Theofilos (film)", film, "the film Theofilos"},
+		{"The Spring Festival", idFact{subj: true, noun: noun{"film", "films"}}, "The Spring Festival"},
+		{"Rabbit of Seville", idFact{noun: noun{"work", "works"}}, "Rabbit of Seville"},
+		{"Robert L. Butler", idFact{noun: noun{"mayor", "mayors"}}, "the mayor Robert L. Butler"},
+	} {
+		if got := kindSaid(c.title, c.f); got != c.want {
+			t.Errorf("kindSaid(%q, %+v) = %q, want %q", c.title, c.f, got, c.want)
+		}
+	}
+}
