@@ -223,7 +223,7 @@ func (s *synth) expandSlot(ctx context.Context, d *draft, li int, inR map[uint32
 		// disambiguator that names a kind is said before the name, as
 		// a person says it: "the film Theofilos".
 		ref := d.addSlot(oname, f.other, kindSaid(oname, f))
-		h := lowerFirst(words(f.header))
+		h := pairHeader.ReplaceAllString(lowerFirst(words(f.header)), "$1 and $2") // "the city and state of", not "the city, state of"
 		if f.subj {
 			d.slots[li].phrase = "the " + f.noun.one + " whose " + h + " is " + ref
 		} else {
@@ -255,7 +255,9 @@ func kindSaid(title string, f idFact) string {
 	if k := kindFirst(title); k != title || f.subj {
 		return k
 	}
-	if one := f.noun.one; one != "" && !strings.ContainsAny(one, " -") && !vagueNouns[one] && strings.ToLower(one) == one {
+	ws := strings.Fields(strings.ToLower(title))
+	if one := f.noun.one; one != "" && !strings.ContainsAny(one, " -") && !vagueNouns[one] && strings.ToLower(one) == one &&
+		!slices.Contains(ws, one) { // "Achimota School" says it is a school
 		return "the " + one + " " + title
 	}
 	return title
@@ -263,6 +265,10 @@ func kindSaid(title string, f idFact) string {
 
 // vagueNouns are key nouns that say nothing of a thing.
 var vagueNouns = map[string]bool{"thing": true, "work": true, "subject": true, "entry": true, "item": true, "name": true, "title": true, "entity": true, "one": true, "person": true, "people": true}
+
+// pairHeader matches a header of two attributes joined by a comma ("City,
+// State", OTT-QA's "City , State").
+var pairHeader = regexp.MustCompile(`^(\pL+(?: \pL+)?) ?, (\pL+(?: \pL+)?)$`)
 
 var kindTitle = regexp.MustCompile(`^(.*\S) \(([a-z]+(?: [a-z]+){0,2})\)$`)
 

@@ -1030,9 +1030,19 @@ func TestKindSaid(t *testing.T) {
 		{"The Spring Festival", idFact{subj: true, noun: noun{"film", "films"}}, "The Spring Festival"},
 		{"Rabbit of Seville", idFact{noun: noun{"work", "works"}}, "Rabbit of Seville"},
 		{"Robert L. Butler", idFact{noun: noun{"mayor", "mayors"}}, "the mayor Robert L. Butler"},
+		{"Achimota School", idFact{noun: noun{"school", "schools"}}, "Achimota School"},
 	} {
 		if got := kindSaid(c.title, c.f); got != c.want {
 			t.Errorf("kindSaid(%q, %+v) = %q, want %q", c.title, c.f, got, c.want)
+		}
+	}
+}
+
+// TestPairHeader: "City, State" is said "city and state".
+func TestPairHeader(t *testing.T) {
+	for in, want := range map[string]string{"city, state": "city and state", "city , state": "city and state", "city or town": "city or town", "location": "location"} {
+		if got := pairHeader.ReplaceAllString(in, "$1 and $2"); got != want {
+			t.Errorf("%q → %q, want %q", in, got, want)
 		}
 	}
 }
