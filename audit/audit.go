@@ -765,6 +765,26 @@ func (a *Auditor) boundFact(k uint32, rel string, v uint32) (string, bool) {
 	})
 }
 
+// cutBeside reports whether tree t is cut by its source, or a tree of
+// its page is and has column c's relation: rows beyond the cut may give
+// the same value to another key.
+func (a *Auditor) cutBeside(t *graph.Tree, _ graph.Row, c int) bool {
+	if t.Cut {
+		return true
+	}
+	ids, err := a.g.TreesOfPage(t.PageURL)
+	if err != nil {
+		return false
+	}
+	for _, id := range ids {
+		o, err := a.tree(id)
+		if err == nil && o.Cut && slices.ContainsFunc(o.Columns, func(col graph.Column) bool { return col.Name == t.Columns[c].Name }) {
+			return true
+		}
+	}
+	return false
+}
+
 // otherwiseFact reports whether every row that states rel of k (with
 // value v, when v is not 0) writes k or its value otherwise than their
 // titles (RowWritesOtherwise), with the page of the first.
@@ -881,6 +901,9 @@ func (a *Auditor) resolveVar(v string, f *formal, r *Report, depth int) []uint32
 					for _, x := range xs {
 						if page, ok := a.boundFact(x, t.R, o); ok {
 							r.add(Context, "an expansion identifies %q by its %q, which only an occasion's table states (%s)", a.entity(x).Name, a.header(t.R), page)
+						}
+						if page, ok := a.everyRow(x, t.R, o, a.cutBeside); ok {
+							r.add(CutTable, "an expansion identifies %q as the one whose %q is %q where a table of its page is cut (%s): the rest may hold another", a.entity(x).Name, a.header(t.R), a.entity(o).Name, page)
 						}
 						if page, ok := a.otherwiseFact(x, t.R, o); ok {
 							r.add(Context, "an expansion identifies %q by its %q, which only a row writing it otherwise states (%s): another thing of the name may be meant", a.entity(x).Name, a.header(t.R), page)

@@ -1042,3 +1042,40 @@ func TestWritesTitle(t *testing.T) {
 		}
 	}
 }
+
+// TestExpansionBesideCut: an expansion that singles a thing out by a
+// value ("the urban area whose region is Marlborough Region") is flagged
+// where a table of its page is cut: OTT-QA's "1,000 to 9,999" table stops
+// before Picton, in Marlborough too (round 159; testdata/audit/cut).
+func TestExpansionBesideCut(t *testing.T) {
+	g := storetest.BuildGraph(t, "audit", "cut")
+	var suburbs uint32
+	if err := g.EachTree(context.Background(), func(tr *graph.Tree) error {
+		if strings.Contains(tr.Caption+tr.Section, "Others") {
+			suburbs = tr.ID
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	a, err := audit.New(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tk := &task.Task{ID: "basic-1-0", Variant: task.Basic, Expand: 1,
+		Question: "List the suburbs of the list of cities and towns in the South Island by population (Major Suburbs, Others) whose town is the urban area whose region is Marlborough Region, with the population of each.",
+		Formalization: []task.Triple{
+			{S: task.Term{Target: true}, R: "in_tree", O: task.C(fmt.Sprint(suburbs))},
+			{S: task.Term{Target: true}, R: "has_town", O: task.V("XRegion")},
+			{S: task.Term{Target: true}, R: "has_population", O: task.V("Population")},
+			{S: task.V("XRegion"), R: "has_region", O: task.C("Marlborough Region")},
+		},
+		Answer: task.Answer{Columns: []string{"Suburb", "Population"}}, Trees: []uint32{suburbs}}
+	r, err := a.Audit(context.Background(), tk)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !r.Has(audit.CutTable) || !strings.Contains(fmt.Sprint(r), "a table of its page is cut") {
+		t.Errorf("Blenheim as the urban area of Marlborough, beside a cut table, not flagged: %v", r)
+	}
+}

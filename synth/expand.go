@@ -135,7 +135,11 @@ func (s *synth) expandSlot(ctx context.Context, d *draft, li int, inR map[uint32
 			}
 			if r.Key == e {
 				for c, vs := range r.Values {
-					if len(vs) == 1 && !bound(c) {
+					// "the urban area whose region is Marlborough
+					// Region" is one only as far as the page's tables
+					// are whole: OTT-QA's first 20 rows of its "1,000 to
+					// 9,999" table leave out Picton
+					if len(vs) == 1 && !bound(c) && !s.cutRel(t.PageURL, t.Columns[c].Name) {
 						facts = append(facts, idFact{true, t.Columns[c].Name, t.Columns[c].Header, vs[0], keyNoun(t)})
 					}
 				}
@@ -223,7 +227,7 @@ func (s *synth) expandSlot(ctx context.Context, d *draft, li int, inR map[uint32
 		// disambiguator that names a kind is said before the name, as
 		// a person says it: "the film Theofilos".
 		ref := d.addSlot(oname, f.other, kindSaid(oname, f))
-		h := pairHeader.ReplaceAllString(lowerFirst(words(f.header)), "$1 and $2") // "the city and state of", not "the city, state of"
+		h := oneOrMany(pairHeader.ReplaceAllString(lowerFirst(words(f.header)), "$1 and $2")) // "the city and state of", not "the city, state of"
 		if f.subj {
 			d.slots[li].phrase = "the " + f.noun.one + " whose " + h + " is " + ref
 		} else {
@@ -233,6 +237,29 @@ func (s *synth) expandSlot(ctx context.Context, d *draft, li int, inR map[uint32
 		return true, nil
 	}
 	return false, nil
+}
+
+// cutRel reports whether a tree of the page at url that its source cut
+// has relation rel: the rows beyond the cut may give rel's value to
+// another key, so no key is "the one whose rel is" a value there.
+func (s *synth) cutRel(url, rel string) bool {
+	if s.cutRels == nil {
+		s.cutRels = map[string]map[string]bool{}
+		for _, t := range s.trees {
+			if !t.Cut {
+				continue
+			}
+			m := s.cutRels[t.PageURL]
+			if m == nil {
+				m = map[string]bool{}
+				s.cutRels[t.PageURL] = m
+			}
+			for _, c := range t.Columns {
+				m[c.Name] = true
+			}
+		}
+	}
+	return s.cutRels[url][rel]
 }
 
 // kindFirst says a title whose disambiguator names a kind in lower case
@@ -264,7 +291,23 @@ func kindSaid(title string, f idFact) string {
 }
 
 // vagueNouns are key nouns that say nothing of a thing.
-var vagueNouns = map[string]bool{"thing": true, "work": true, "subject": true, "entry": true, "item": true, "name": true, "title": true, "entity": true, "one": true, "person": true, "people": true}
+var vagueNouns = map[string]bool{"thing": true, "work": true, "subject": true,
+	// a role in the table, not a kind: "the winner Eduardo Mendoza
+	// Garriga" beside an Academy Awards list reads as an Oscar's
+	"winner": true, "recipient": true, "laureate": true, "nominee": true, "crew": true, "entrant": true,
+	"inductee": true, "honoree": true, "holder": true, "champion": true, "entry": true, "item": true, "name": true, "title": true, "entity": true, "one": true, "person": true, "people": true}
+
+// oneOrMany says a header of one thing or several of it as the one: "the
+// capital city of", not "the capital city or cities of".
+func oneOrMany(h string) string {
+	if one, many, ok := strings.Cut(h, " or "); ok {
+		ws := strings.Fields(one)
+		if len(ws) > 0 && !strings.Contains(many, " ") && plural(ws[len(ws)-1]) == many {
+			return one
+		}
+	}
+	return h
+}
 
 // pairHeader matches a header of two attributes joined by a comma ("City,
 // State", OTT-QA's "City , State").

@@ -1046,3 +1046,12 @@ func TestPairHeader(t *testing.T) {
 		}
 	}
 }
+
+// TestOneOrMany: "capital city or cities" is said "capital city".
+func TestOneOrMany(t *testing.T) {
+	for in, want := range map[string]string{"capital city or cities": "capital city", "city or town": "city or town", "location": "location", "team or teams": "team"} {
+		if got := oneOrMany(in); got != want {
+			t.Errorf("oneOrMany(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -390,6 +390,9 @@ type synth struct {
 	mentions map[mention]bool
 	// pageTrees caches the number of trees of a page (alonePage).
 	pageTrees map[string]int
+	// cutRels holds, by page, the relations of its trees their source
+	// cut (cutRel).
+	cutRels map[string]map[string]bool
 	// misprints caches misprinted by tree and column; plainCols
 	// plainColumn of a tree's every row (plainPivot).
 	misprints, plainCols map[[2]uint32]bool
