@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"math/rand/v2"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -163,6 +164,7 @@ func (s *synth) chooseFilter(d *draft, t *graph.Tree, keys []uint32, cols []int,
 			var good []uint32
 			for _, v := range vals {
 				if by[v] >= 2 && by[v] < n && len(es[v].Name) >= 2 && !placeholder(es[v].Name) && !audit.LinkLabel(es[v].Name) && plainClue(es[v].Name) &&
+					!spanCell.MatchString(es[v].Name) &&
 					!slices.ContainsFunc(vals, func(o uint32) bool {
 						return o != v && (typoOf(es[o].Name, es[v].Name) || kindOf(es[o].Name, es[v].Name))
 					}) &&
@@ -213,6 +215,11 @@ func (s *synth) chooseFilter(d *draft, t *graph.Tree, keys []uint32, cols []int,
 	}
 	return filter{}, false, nil
 }
+
+// spanCell matches a cell that spans figures ("Series 3-4", "1992–1995"):
+// "whose series is Series 3-4" reads as "who appeared in series 3 to 4",
+// which takes in "Series 1-8" too.
+var spanCell = regexp.MustCompile(`\d\s*[-–—]\s*\d`)
 
 // rangeFilter is a filter of years or numbers on column c of t: a range
 // of years, or a lower bound on a quantity; by counts the keys of each

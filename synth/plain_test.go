@@ -1055,3 +1055,12 @@ func TestOneOrMany(t *testing.T) {
 		}
 	}
 }
+
+// TestSpanCell: a cell that spans figures is no filter value.
+func TestSpanCell(t *testing.T) {
+	for in, want := range map[string]bool{"Series 3-4": true, "1992–1995": true, "3 - 4": true, "Series 3": false, "A-ha": false, "Jean-Louis": false, "B-52": false} {
+		if got := spanCell.MatchString(in); got != want {
+			t.Errorf("spanCell(%q) = %v, want %v", in, got, want)
+		}
+	}
+}
