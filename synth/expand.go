@@ -285,10 +285,20 @@ func kindSaid(title string, f idFact) string {
 	ws := strings.Fields(strings.ToLower(title))
 	if one := f.noun.one; one != "" && !strings.ContainsAny(one, " -") && !vagueNouns[one] && strings.ToLower(one) == one &&
 		!slices.Contains(ws, one) { // "Achimota School" says it is a school
+		// A disambiguator of two words or more says what the thing is
+		// of: "the Burn Notice episode Friends and Family", "the
+		// American football player Eddie Hinton"; one word may be a
+		// place ("Southwestern University (Philippines)") and stays.
+		if m := disambigTitle.FindStringSubmatch(title); m != nil && len(strings.Fields(m[2])) >= 2 {
+			return "the " + m[2] + " " + one + " " + m[1]
+		}
 		return "the " + one + " " + title
 	}
 	return title
 }
+
+// disambigTitle splits a title into its name and its disambiguator.
+var disambigTitle = regexp.MustCompile(`^(.*\S) \(([^()]+)\)$`)
 
 // vagueNouns are key nouns that say nothing of a thing.
 var vagueNouns = map[string]bool{"thing": true, "work": true, "subject": true,

@@ -1031,6 +1031,9 @@ func TestKindSaid(t *testing.T) {
 		{"Rabbit of Seville", idFact{noun: noun{"work", "works"}}, "Rabbit of Seville"},
 		{"Robert L. Butler", idFact{noun: noun{"mayor", "mayors"}}, "the mayor Robert L. Butler"},
 		{"Achimota School", idFact{noun: noun{"school", "schools"}}, "Achimota School"},
+		{"Friends and Family (Burn Notice)", idFact{noun: noun{"episode", "episodes"}}, "the Burn Notice episode Friends and Family"},
+		{"Eddie Hinton (American football)", idFact{noun: noun{"player", "players"}}, "the American football player Eddie Hinton"},
+		{"Southwestern University (Philippines)", idFact{noun: noun{"school", "schools"}}, "the school Southwestern University (Philippines)"},
 	} {
 		if got := kindSaid(c.title, c.f); got != c.want {
 			t.Errorf("kindSaid(%q, %+v) = %q, want %q", c.title, c.f, got, c.want)
