@@ -951,6 +951,43 @@ var numbered = regexp.MustCompile(`^(\d{1,3})\s+(\p{Lu}.*)$`)
 // more are numbered, each by another figure ("1 Copenhagen Municipality",
 // "16 Bornholm": a map's numbers). "3 Doors Down" among bands keeps its
 // name.
+// figureNotes cuts a parenthesised note off a figure in a column of
+// figures: "36.38% (52% in 2010)" among a 2000 census's shares is 36.38%,
+// the note another year's, which the answer would otherwise give whole
+// beside its neighbours' plain figures. Most of the column's filled cells
+// must be figures already.
+func figureNotes(col []table.Cell) {
+	figures, filled := 0, 0
+	for _, c := range col {
+		t := strings.TrimSpace(c.Text)
+		if t == "" {
+			continue
+		}
+		filled++
+		if _, ok := parseNumber(t); ok {
+			figures++
+		}
+	}
+	if filled < 3 || 5*figures < 4*filled {
+		return
+	}
+	for i, c := range col {
+		t := strings.TrimSpace(c.Text)
+		m := figureWithNote.FindStringSubmatch(t)
+		if m == nil {
+			continue
+		}
+		if _, ok := parseNumber(m[1]); ok {
+			col[i].Text = m[1]
+		}
+	}
+}
+
+// figureWithNote matches a figure followed by a parenthesised note in
+// words ("(52% in 2010)"); a parenthesis of figures alone ("42 (1)", a
+// player's appearances and those as a substitute) is data and stays.
+var figureWithNote = regexp.MustCompile(`^(\S+)\s*\([^()]*\pL[^()]*\)$`)
+
 func cutNumbers(col []table.Cell) {
 	n, filled := 0, 0
 	seen := map[string]bool{}
@@ -1123,6 +1160,7 @@ func noteNames(col []table.Cell) map[string]int {
 // told keeps the cell's first. col holds copies of the table's cells.
 func cutNotes(col []table.Cell) {
 	cutNumbers(col)
+	figureNotes(col)
 	cutSecondScript(col)
 	// A member's style comes off only where the column writes it twice or
 	// more: "Hon Hai Precision" alone is a company.

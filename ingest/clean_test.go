@@ -1237,3 +1237,34 @@ func TestListOfNames(t *testing.T) {
 		}
 	}
 }
+
+// TestFigureNotes: a note in words after a figure, in a column of
+// figures, comes off ("36.38% (52% in 2010)", round 158 and 161); a
+// parenthesis of figures ("42 (1)", appearances as a substitute) stays,
+// and so does a note in a column that is not of figures.
+func TestFigureNotes(t *testing.T) {
+	cells := func(ss ...string) []table.Cell {
+		var out []table.Cell
+		for _, s := range ss {
+			out = append(out, table.Cell{Text: s})
+		}
+		return out
+	}
+	col := cells("17.24%", "36.38% (52% in 2010)", "12.5%", "9.1%", "8%", "7%", "6%", "5%", "4%", "3%", "7,500 ( 4,900 seats )")
+	figureNotes(col)
+	for i, want := range []string{"17.24%", "36.38%", "12.5%", "9.1%", "8%", "7%", "6%", "5%", "4%", "3%", "7,500"} {
+		if col[i].Text != want {
+			t.Errorf("cell %d: %q, want %q", i, col[i].Text, want)
+		}
+	}
+	apps := cells("40", "38", "36", "35", "30", "42 (1)")
+	figureNotes(apps)
+	if apps[5].Text != "42 (1)" {
+		t.Errorf("a parenthesis of figures cut: %q", apps[5].Text)
+	}
+	words := cells("Paris (France)", "Lyon", "Nice", "12 (est.)")
+	figureNotes(words)
+	if words[3].Text != "12 (est.)" {
+		t.Errorf("a column of names cut a figure's note: %q", words[3].Text)
+	}
+}
