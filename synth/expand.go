@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/leaper-dev/leaper/audit"
 	"github.com/leaper-dev/leaper/query"
@@ -289,23 +290,51 @@ func kindSaid(title string, f idFact) string {
 		// of: "the Burn Notice episode Friends and Family", "the
 		// American football player Eddie Hinton"; one word may be a
 		// place ("Southwestern University (Philippines)") and stays.
+		// ("Moons Milk (In Four Phases)" has none).
 		if m := disambigTitle.FindStringSubmatch(title); m != nil && len(strings.Fields(m[2])) >= 2 {
-			return "the " + m[2] + " " + one + " " + m[1]
+			if _, ok := audit.Disambiguated(title); ok || ofWork(m[2]) {
+				return "the " + m[2] + " " + one + " " + m[1]
+			}
 		}
 		return "the " + one + " " + title
 	}
 	return title
 }
 
-// disambigTitle splits a title into its name and its disambiguator.
+// disambigTitle splits a title into its name and its closing
+// parenthesis.
 var disambigTitle = regexp.MustCompile(`^(.*\S) \(([^()]+)\)$`)
 
-// vagueNouns are key nouns that say nothing of a thing.
-var vagueNouns = map[string]bool{"thing": true, "work": true, "subject": true,
-	// a role in the table, not a kind: "the winner Eduardo Mendoza
-	// Garriga" beside an Academy Awards list reads as an Oscar's
+// ofWork reports whether a parenthesis names a work as Wikipedia
+// disambiguates an episode or a character by it ("Burn Notice"): words
+// each capitalised, the first no function word ("In Four Phases" is part
+// of an album's name).
+func ofWork(p string) bool {
+	fs := strings.Fields(p)
+	if len(fs) == 0 {
+		return false
+	}
+	switch strings.ToLower(fs[0]) {
+	case "in", "of", "the", "a", "an", "and", "for", "to", "on", "at", "from", "with":
+		return false
+	}
+	for _, f := range fs {
+		if r := []rune(f); !unicode.IsUpper(r[0]) {
+			return false
+		}
+	}
+	return true
+}
+
+// vagueNouns are key nouns that say nothing of a thing, and roles in a
+// table that are no kind: "the winner Eduardo Mendoza Garriga" beside an
+// Academy Awards list reads as an Oscar's.
+var vagueNouns = map[string]bool{
+	"thing": true, "work": true, "subject": true, "entry": true, "item": true, "name": true, "title": true,
+	"entity": true, "one": true, "person": true, "people": true,
 	"winner": true, "recipient": true, "laureate": true, "nominee": true, "crew": true, "entrant": true,
-	"inductee": true, "honoree": true, "holder": true, "champion": true, "entry": true, "item": true, "name": true, "title": true, "entity": true, "one": true, "person": true, "people": true}
+	"inductee": true, "honoree": true, "holder": true, "champion": true,
+}
 
 // oneOrMany says a header of one thing or several of it as the one: "the
 // capital city of", not "the capital city or cities of".
@@ -323,6 +352,8 @@ func oneOrMany(h string) string {
 // State", OTT-QA's "City , State").
 var pairHeader = regexp.MustCompile(`^(\pL+(?: \pL+)?) ?, (\pL+(?: \pL+)?)$`)
 
+// kindTitle matches a title whose disambiguator is a kind in lower case
+// ("Theofilos (film)", "Larry Smith (footballer)").
 var kindTitle = regexp.MustCompile(`^(.*\S) \(([a-z]+(?: [a-z]+){0,2})\)$`)
 
 // competitionValue reports whether fact f, describing e (named ename) by
