@@ -460,7 +460,7 @@ func ordinalFigures(t *task.Task, trees []*graph.Tree, r *Report) {
 					r.add(Mismatch, "the %s aggregate is of %q of %q, which numbers or labels its rows, not an amount", ag.Op, c.Header, tr.PageTitle)
 					return
 				}
-				if (ag.Op == task.AggSum || ag.Op == task.AggAvg) && (c.Datatype == graph.TypeYear || YearHeader(c.Header)) {
+				if (ag.Op == task.AggSum || ag.Op == task.AggAvg) && YearColumn(c) {
 					r.add(Mismatch, "the %s aggregate is of %q of %q, years, which no reader adds up", ag.Op, c.Header, tr.PageTitle)
 					return
 				}

@@ -831,22 +831,27 @@ func TestExpansionReadOtherwise(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tk := &task.Task{ID: "basic-1-0", Variant: task.Basic, Expand: 1,
-		Question: "Find all teams in Handball League of Serbia (current teams) whose city is the headquarters of Addiko Bank and report each one's arena.",
-		Formalization: []task.Triple{
-			{S: task.Term{Target: true}, R: "in_tree", O: task.C(fmt.Sprint(teams))},
-			{S: task.Term{Target: true}, R: "has_city", O: task.V("XHeadquarters")},
-			{S: task.Term{Target: true}, R: "has_arena", O: task.V("Arena")},
-			{S: task.C("Addiko Bank"), R: "has_headquarters", O: task.V("XHeadquarters")},
-		},
-		Answer: task.Answer{Columns: []string{"Team", "Arena"}}, Trees: []uint32{teams}}
-	r, err := a.Audit(ctx, tk)
+	r, err := a.Audit(ctx, bankSeatTask(teams, "Addiko Bank"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(fmt.Sprint(r), `gives as "Zagreb"`) {
 		t.Errorf("Addiko Bank's headquarters, Zagreb under another header, not flagged: %v", r)
 	}
+}
+
+// bankSeatTask asks for the teams of the Handball League of Serbia's tree
+// teams whose city is the headquarters of bank (testdata/audit/like).
+func bankSeatTask(teams uint32, bank string) *task.Task {
+	return &task.Task{ID: "basic-1-0", Variant: task.Basic, Expand: 1,
+		Question: "Find all teams in Handball League of Serbia (current teams) whose city is the headquarters of " + bank + " and report each one's arena.",
+		Formalization: []task.Triple{
+			{S: task.Term{Target: true}, R: "in_tree", O: task.C(fmt.Sprint(teams))},
+			{S: task.Term{Target: true}, R: "has_city", O: task.V("XHeadquarters")},
+			{S: task.Term{Target: true}, R: "has_arena", O: task.V("Arena")},
+			{S: task.C(bank), R: "has_headquarters", O: task.V("XHeadquarters")},
+		},
+		Answer: task.Answer{Columns: []string{"Team", "Arena"}}, Trees: []uint32{teams}}
 }
 
 // treeOfPage is the id of the tree of g whose page title holds part.
@@ -999,16 +1004,7 @@ func TestExpansionWrittenOtherwise(t *testing.T) {
 		t.Fatal(err)
 	}
 	for bank, flagged := range map[string]bool{"Nova Ljubljanska banka": true, "Addiko Bank": false} {
-		tk := &task.Task{ID: "basic-1-0", Variant: task.Basic, Expand: 1,
-			Question: "Find all teams in Handball League of Serbia (current teams) whose city is the headquarters of " + bank + " and report each one's arena.",
-			Formalization: []task.Triple{
-				{S: task.Term{Target: true}, R: "in_tree", O: task.C(fmt.Sprint(teams))},
-				{S: task.Term{Target: true}, R: "has_city", O: task.V("XHeadquarters")},
-				{S: task.Term{Target: true}, R: "has_arena", O: task.V("Arena")},
-				{S: task.C(bank), R: "has_headquarters", O: task.V("XHeadquarters")},
-			},
-			Answer: task.Answer{Columns: []string{"Team", "Arena"}}, Trees: []uint32{teams}}
-		r, err := a.Audit(ctx, tk)
+		r, err := a.Audit(ctx, bankSeatTask(teams, bank))
 		if err != nil {
 			t.Fatal(err)
 		}

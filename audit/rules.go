@@ -302,14 +302,25 @@ var disambig = regexp.MustCompile(`^(.*\S)\s+\(([^()]+)\)$`)
 // one. A name whose parenthesis is its own (a score, a code) is not
 // passed here: only article titles carry disambiguators.
 func Disambiguated(name string) (string, bool) {
-	if !strings.HasSuffix(name, ")") {
-		return name, false // what disambig needs, without running it
-	}
-	m := disambig.FindStringSubmatch(name)
-	if m == nil || !disambiguator(m[2]) || graph.Initials(m[2], m[1]) {
+	base, p, ok := SplitParen(name)
+	if !ok || !disambiguator(p) || graph.Initials(p, base) {
 		return name, false
 	}
-	return m[1], true
+	return base, true
+}
+
+// SplitParen splits a title into its name and its closing parenthesis
+// ("Theofilos (film)" → "Theofilos", "film"), whether or not the
+// parenthesis is a disambiguator, and reports whether it has one.
+func SplitParen(title string) (name, paren string, ok bool) {
+	if !strings.HasSuffix(title, ")") {
+		return title, "", false // what disambig needs, without running it
+	}
+	m := disambig.FindStringSubmatch(title)
+	if m == nil {
+		return title, "", false
+	}
+	return m[1], m[2], true
 }
 
 // disambiguator reports whether a title's closing parenthesis reads as
@@ -440,6 +451,10 @@ func Words(h string) string {
 // abbreviation or code ("GER", "#GM", "Q1 order", "P Regular season"), or
 // symbols.
 func RawHeader(h string) bool { return rawHeaders.Get(h) }
+
+// YearColumn reports whether a column holds years: typed so, or headed so
+// (YearHeader) whatever its cells link.
+func YearColumn(c graph.Column) bool { return c.Datatype == graph.TypeYear || YearHeader(c.Header) }
 
 // YearHeader reports whether a column's header says its figures are years
 // ("Year", "Year of birth", "Founded", "Opened"), which no one adds up,

@@ -66,7 +66,7 @@ func (s *synth) numCols(tb *table) []numCol {
 func yearColumn(ts []*graph.Tree, rel string) bool {
 	for _, t := range ts {
 		for _, c := range t.Columns {
-			if c.Name == rel && (c.Datatype == graph.TypeYear || audit.YearHeader(c.Header)) {
+			if c.Name == rel && audit.YearColumn(c) {
 				return true
 			}
 		}

@@ -268,8 +268,8 @@ func (s *synth) cutRel(url, rel string) bool {
 // Smith (footballer)" → "the footballer Larry Smith"); any other title as
 // it is ("Jim Thomas (American football)", "Get Free (1997 song)").
 func kindFirst(title string) string {
-	if m := kindTitle.FindStringSubmatch(title); m != nil {
-		return "the " + m[2] + " " + m[1]
+	if name, p, ok := audit.SplitParen(title); ok && kindWords.MatchString(p) {
+		return "the " + p + " " + name
 	}
 	return title
 }
@@ -291,19 +291,15 @@ func kindSaid(title string, f idFact) string {
 		// American football player Eddie Hinton"; one word may be a
 		// place ("Southwestern University (Philippines)") and stays.
 		// ("Moons Milk (In Four Phases)" has none).
-		if m := disambigTitle.FindStringSubmatch(title); m != nil && len(strings.Fields(m[2])) >= 2 {
-			if _, ok := audit.Disambiguated(title); ok || ofWork(m[2]) {
-				return "the " + m[2] + " " + one + " " + m[1]
+		if name, p, ok := audit.SplitParen(title); ok && len(strings.Fields(p)) >= 2 {
+			if _, dis := audit.Disambiguated(title); dis || ofWork(p) {
+				return "the " + p + " " + one + " " + name
 			}
 		}
 		return "the " + one + " " + title
 	}
 	return title
 }
-
-// disambigTitle splits a title into its name and its closing
-// parenthesis.
-var disambigTitle = regexp.MustCompile(`^(.*\S) \(([^()]+)\)$`)
 
 // ofWork reports whether a parenthesis names a work as Wikipedia
 // disambiguates an episode or a character by it ("Burn Notice"): words
@@ -352,9 +348,9 @@ func oneOrMany(h string) string {
 // State", OTT-QA's "City , State").
 var pairHeader = regexp.MustCompile(`^(\pL+(?: \pL+)?) ?, (\pL+(?: \pL+)?)$`)
 
-// kindTitle matches a title whose disambiguator is a kind in lower case
-// ("Theofilos (film)", "Larry Smith (footballer)").
-var kindTitle = regexp.MustCompile(`^(.*\S) \(([a-z]+(?: [a-z]+){0,2})\)$`)
+// kindWords matches a disambiguator that is a kind in lower case, of one
+// to three words ("film", "American football" is not).
+var kindWords = regexp.MustCompile(`^[a-z]+(?: [a-z]+){0,2}$`)
 
 // competitionValue reports whether fact f, describing e (named ename) by
 // the entity named oname, links a thing to a competition as its value

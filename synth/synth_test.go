@@ -36,6 +36,19 @@ func run(t *testing.T, g *graph.Store, opts synth.Options) ([]*task.Task, *synth
 	return tasks, st
 }
 
+// seeded runs synthesis with opts under seeds 1 to n and returns every
+// task.
+func seeded(t *testing.T, g *graph.Store, opts synth.Options, n int) []*task.Task {
+	t.Helper()
+	var all []*task.Task
+	for seed := int64(1); seed <= int64(n); seed++ {
+		opts.Seed = seed
+		tasks, _ := run(t, g, opts)
+		all = append(all, tasks...)
+	}
+	return all
+}
+
 func encode(t *testing.T, tasks []*task.Task) []byte {
 	t.Helper()
 	var b bytes.Buffer
@@ -626,34 +639,31 @@ func TestOptionNamesAlone(t *testing.T) {
 func TestUnionFilterSaidAsWritten(t *testing.T) {
 	g := storetest.BuildGraph(t, "synth", "academy")
 	checked := 0
-	for seed := int64(1); seed <= 6; seed++ {
-		tasks, _ := run(t, g, synth.Options{Variant: "union", N: 30, Seed: seed})
-		for _, tk := range tasks {
-			for _, x := range tk.Formalization {
-				if !x.S.Target || x.R == "in_tree" || len(x.O.Consts) != 1 {
-					continue
-				}
-				c := x.O.Consts[0]
-				ids, err := g.FindEntities(c, 0)
-				if err != nil {
-					t.Fatal(err)
-				}
-				for _, id := range ids {
-					for _, tid := range tk.Trees {
-						tr, err := g.Tree(tid)
-						if err != nil {
-							t.Fatal(err)
-						}
-						w, ok := tr.Shown[id]
-						if !ok || w == c || !graph.Shows(c, w) {
-							continue
-						}
-						checked++
-						if strings.Contains(tk.Question, " is "+c) {
-							t.Errorf("%s: says %q, which tree %d writes %q: %q", tk.ID, c, tid, w, tk.Question)
-						}
-						break
+	for _, tk := range seeded(t, g, synth.Options{Variant: "union", N: 30}, 6) {
+		for _, x := range tk.Formalization {
+			if !x.S.Target || x.R == "in_tree" || len(x.O.Consts) != 1 {
+				continue
+			}
+			c := x.O.Consts[0]
+			ids, err := g.FindEntities(c, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, id := range ids {
+				for _, tid := range tk.Trees {
+					tr, err := g.Tree(tid)
+					if err != nil {
+						t.Fatal(err)
 					}
+					w, ok := tr.Shown[id]
+					if !ok || w == c || !graph.Shows(c, w) {
+						continue
+					}
+					checked++
+					if strings.Contains(tk.Question, " is "+c) {
+						t.Errorf("%s: says %q, which tree %d writes %q: %q", tk.ID, c, tid, w, tk.Question)
+					}
+					break
 				}
 			}
 		}
@@ -673,12 +683,9 @@ func TestUnionFilterSaidAsWritten(t *testing.T) {
 func TestNoSumAgainstStatedTotal(t *testing.T) {
 	g := storetest.BuildGraph(t, "synth", "totals")
 	asked := map[string]int{}
-	for seed := int64(1); seed <= 40; seed++ {
-		tasks, _ := run(t, g, synth.Options{Variant: "basic", N: 5, Seed: seed, Aggregate: true})
-		for _, tk := range tasks {
-			if a := tk.Answer.Aggregate; a != nil && (a.Op == task.AggSum || a.Op == task.AggAvg) {
-				asked[a.Column]++
-			}
+	for _, tk := range seeded(t, g, synth.Options{Variant: "basic", N: 5, Aggregate: true}, 40) {
+		if a := tk.Answer.Aggregate; a != nil && (a.Op == task.AggSum || a.Op == task.AggAvg) {
+			asked[a.Column]++
 		}
 	}
 	for _, c := range []string{"Gold", "Silver", "Total"} {
@@ -703,22 +710,19 @@ func TestNoSumAgainstStatedTotal(t *testing.T) {
 func TestRankedSaidAsRows(t *testing.T) {
 	g := storetest.BuildGraph(t, "synth", "totals")
 	checked := 0
-	for seed := int64(1); seed <= 40; seed++ {
-		tasks, _ := run(t, g, synth.Options{Variant: "basic", N: 5, Seed: seed, Aggregate: true})
-		for _, tk := range tasks {
-			a := tk.Answer.Aggregate
-			if a == nil || a.Op != task.AggTop && a.Op != task.AggBottom {
-				continue
-			}
-			keys := map[string]bool{}
-			for _, row := range tk.Answer.Rows {
-				keys[row[0]] = true
-			}
-			for _, n := range strings.Split(a.Value, "; ") {
-				checked++
-				if !keys[n] || strings.Contains(n, "Southeast Asian Games") {
-					t.Errorf("%s: %s names %q, which no answer row writes so", tk.ID, a.Op, n)
-				}
+	for _, tk := range seeded(t, g, synth.Options{Variant: "basic", N: 5, Aggregate: true}, 40) {
+		a := tk.Answer.Aggregate
+		if a == nil || a.Op != task.AggTop && a.Op != task.AggBottom {
+			continue
+		}
+		keys := map[string]bool{}
+		for _, row := range tk.Answer.Rows {
+			keys[row[0]] = true
+		}
+		for _, n := range strings.Split(a.Value, "; ") {
+			checked++
+			if !keys[n] || strings.Contains(n, "Southeast Asian Games") {
+				t.Errorf("%s: %s names %q, which no answer row writes so", tk.ID, a.Op, n)
 			}
 		}
 	}
@@ -735,33 +739,30 @@ func TestRankedSaidAsRows(t *testing.T) {
 func TestNoFiguresOfOrder(t *testing.T) {
 	g := storetest.BuildGraph(t, "synth", "ordinal")
 	asked := 0
-	for seed := int64(1); seed <= 40; seed++ {
-		tasks, _ := run(t, g, synth.Options{Variant: "basic", N: 5, Seed: seed, Aggregate: true})
-		for _, tk := range tasks {
-			a := tk.Answer.Aggregate
-			if a == nil {
-				continue
+	for _, tk := range seeded(t, g, synth.Options{Variant: "basic", N: 5, Aggregate: true}, 40) {
+		a := tk.Answer.Aggregate
+		if a == nil {
+			continue
+		}
+		asked++
+		var rels []string
+		for _, x := range tk.Formalization {
+			if x.O.Var != "" && strings.Contains(a.Column, x.O.Var) {
+				rels = append(rels, x.R)
 			}
-			asked++
-			var rels []string
-			for _, x := range tk.Formalization {
-				if x.O.Var != "" && strings.Contains(a.Column, x.O.Var) {
-					rels = append(rels, x.R)
-				}
+		}
+		for _, w := range []string{"highest year", "lowest year", "largest year", "smallest year", "higher is the year"} {
+			if strings.Contains(tk.Question, w) {
+				t.Errorf("%s: %q says %q of years", tk.ID, tk.Question, w)
 			}
-			for _, w := range []string{"highest year", "lowest year", "largest year", "smallest year", "higher is the year"} {
-				if strings.Contains(tk.Question, w) {
-					t.Errorf("%s: %q says %q of years", tk.ID, tk.Question, w)
-				}
-			}
-			switch a.Op {
-			case task.AggCount, task.AggMember:
-				continue
-			}
-			for _, r := range rels {
-				if r == "has_round" || r == "has_pick" || r == "has_overall" || r == "has_year" && (a.Op == task.AggSum || a.Op == task.AggAvg) {
-					t.Errorf("%s: %s of %s: %q", tk.ID, a.Op, r, tk.Question)
-				}
+		}
+		switch a.Op {
+		case task.AggCount, task.AggMember:
+			continue
+		}
+		for _, r := range rels {
+			if r == "has_round" || r == "has_pick" || r == "has_overall" || r == "has_year" && (a.Op == task.AggSum || a.Op == task.AggAvg) {
+				t.Errorf("%s: %s of %s: %q", tk.ID, a.Op, r, tk.Question)
 			}
 		}
 	}
@@ -777,15 +778,12 @@ func TestNoFiguresOfOrder(t *testing.T) {
 func TestClueOfTwoDirectors(t *testing.T) {
 	g := storetest.BuildGraph(t, "synth", "academy")
 	said := 0
-	for seed := int64(1); seed <= 40 && said == 0; seed++ {
-		tasks, _ := run(t, g, synth.Options{Variant: "reverse-union", N: 30, Seed: seed})
-		for _, tk := range tasks {
-			if strings.Contains(tk.Question, "Arthuys &") {
-				t.Errorf("%s: %q", tk.ID, tk.Question)
-			}
-			if strings.Contains(tk.Question, "whose directors are Philippe Arthuys and Jean-Louis") {
-				said++
-			}
+	for _, tk := range seeded(t, g, synth.Options{Variant: "reverse-union", N: 30}, 12) {
+		if strings.Contains(tk.Question, "Arthuys &") {
+			t.Errorf("%s: %q", tk.ID, tk.Question)
+		}
+		if strings.Contains(tk.Question, "whose directors are Philippe Arthuys and Jean-Louis") {
+			said++
 		}
 	}
 	if said == 0 {
@@ -800,13 +798,10 @@ func TestClueOfTwoDirectors(t *testing.T) {
 func TestNoExpansionThroughAnotherName(t *testing.T) {
 	g := storetest.BuildGraph(t, "audit", "like")
 	expanded := 0
-	for seed := int64(1); seed <= 30; seed++ {
-		tasks, _ := run(t, g, synth.Options{Variant: "basic", N: 10, Seed: seed, Expand: 1})
-		for _, tk := range tasks {
-			expanded++
-			if strings.Contains(tk.Question, "Nova Ljubljanska") {
-				t.Errorf("%s: %q", tk.ID, tk.Question)
-			}
+	for _, tk := range seeded(t, g, synth.Options{Variant: "basic", N: 10, Expand: 1}, 30) {
+		expanded++
+		if strings.Contains(tk.Question, "Nova Ljubljanska") {
+			t.Errorf("%s: %q", tk.ID, tk.Question)
 		}
 	}
 	if expanded == 0 {
@@ -819,15 +814,12 @@ func TestNoExpansionThroughAnotherName(t *testing.T) {
 func TestExpansionSaysKindFirst(t *testing.T) {
 	g := storetest.BuildGraph(t, "synth", "academy")
 	said := 0
-	for seed := int64(1); seed <= 20; seed++ {
-		tasks, _ := run(t, g, synth.Options{Variant: "union", N: 10, Seed: seed, Expand: 1})
-		for _, tk := range tasks {
-			if strings.Contains(tk.Question, " (film)") {
-				t.Errorf("%s: %q", tk.ID, tk.Question)
-			}
-			if strings.Contains(tk.Question, "of the film ") {
-				said++
-			}
+	for _, tk := range seeded(t, g, synth.Options{Variant: "union", N: 10, Expand: 1}, 20) {
+		if strings.Contains(tk.Question, " (film)") {
+			t.Errorf("%s: %q", tk.ID, tk.Question)
+		}
+		if strings.Contains(tk.Question, "of the film ") {
+			said++
 		}
 	}
 	if said == 0 {
