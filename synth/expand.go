@@ -284,7 +284,11 @@ func kindSaid(title string, f idFact) string {
 		return k
 	}
 	ws := strings.Fields(strings.ToLower(title))
-	if one := f.noun.one; one != "" && !strings.ContainsAny(one, " -") && !vagueNouns[one] && strings.ToLower(one) == one &&
+	one := f.noun.one
+	if k, ok := namesKind[one]; ok {
+		one = k // "the city and state of the station KFNB"
+	}
+	if one != "" && !strings.ContainsAny(one, " -") && !vagueNouns[one] && strings.ToLower(one) == one &&
 		!slices.Contains(ws, one) { // "Achimota School" says it is a school
 		// A disambiguator of two words or more says what the thing is
 		// of: "the Burn Notice episode Friends and Family", "the
@@ -331,6 +335,10 @@ var vagueNouns = map[string]bool{
 	"winner": true, "recipient": true, "laureate": true, "nominee": true, "crew": true, "entrant": true,
 	"inductee": true, "honoree": true, "holder": true, "champion": true,
 }
+
+// namesKind are key nouns that are a name of a kind of thing, not the
+// kind: a call sign is a station's.
+var namesKind = map[string]string{"call sign": "station", "callsign": "station", "call letters": "station"}
 
 // oneOrMany says a header of one thing or several of it as the one: "the
 // capital city of", not "the capital city or cities of".

@@ -1034,6 +1034,8 @@ func TestKindSaid(t *testing.T) {
 		{"Friends and Family (Burn Notice)", idFact{noun: noun{"episode", "episodes"}}, "the Burn Notice episode Friends and Family"},
 		{"Eddie Hinton (American football)", idFact{noun: noun{"player", "players"}}, "the American football player Eddie Hinton"},
 		{"Southwestern University (Philippines)", idFact{noun: noun{"school", "schools"}}, "the school Southwestern University (Philippines)"},
+		{"KFNB", idFact{noun: noun{"call sign", "call signs"}}, "the station KFNB"},
+		{"KFNB", idFact{noun: noun{"channel name", "channel names"}}, "KFNB"},
 	} {
 		if got := kindSaid(c.title, c.f); got != c.want {
 			t.Errorf("kindSaid(%q, %+v) = %q, want %q", c.title, c.f, got, c.want)
