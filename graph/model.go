@@ -559,7 +559,7 @@ func unnicknamed(s string) string {
 	return s
 }
 
-var nickname = regexp.MustCompile(`\s+["“][^"“”]{2,40}["”]\s+`)
+var nickname = regexp.MustCompile(`\s+["“][^"“”]{2,40}["”](?:/["“][^"“”]{2,40}["”])*\s+`) // Nils "Lidas"/"Greven" Liedholm
 
 // capitalWord reports whether w is one capitalised word ("Ray" of Ray
 // County, Missouri), which a table writes as a name, not a code ("USA",

@@ -72,3 +72,23 @@ func FuzzMatchNames(f *testing.F) {
 		}
 	})
 }
+
+// TestWithoutNickname: a quoted nickname between a person's names is left
+// out; other quotes and names stay.
+func TestWithoutNickname(t *testing.T) {
+	for in, want := range map[string]string{
+		`Sune "Mona-Lisa" Andersson`:       "Sune Andersson",
+		`Nils "Lidas"/"Greven" Liedholm`:   "Nils Liedholm",
+		"Louis “Speedy” Thomas":            "Louis Thomas",
+		`Eugene "Mercury" Morris`:          "Eugene Morris",
+		`Henry Carlsson`:                   "",
+		`"Weird Al" Yankovic`:              "",
+		`Song "Title" and more words here`: "",
+		`The "Hits" Album`:                 "",
+	} {
+		got, ok := WithoutNickname(in)
+		if want == "" && ok || want != "" && got != want {
+			t.Errorf("WithoutNickname(%q) = %q, %v; want %q", in, got, ok, want)
+		}
+	}
+}

@@ -114,3 +114,17 @@ func NormText(s string) string {
 // CleanHeader is a header without footnote marks and repeated spaces: the
 // text RelationName and Domain read.
 func CleanHeader(h string) string { return cleanHeader(h) }
+
+// WithoutNickname returns a person's name without the nickname a table
+// writes in quotes ("Sune Andersson" of Sune "Mona-Lisa" Andersson), and
+// whether it had one.
+func WithoutNickname(name string) (string, bool) {
+	plain := unnicknamed(name)
+	if plain == name || !personName.MatchString(plain) || !personLike(NormText(plain)) {
+		return "", false
+	}
+	return plain, true
+}
+
+// personName matches two to four capitalised words.
+var personName = regexp.MustCompile(`^\p{Lu}[\p{L}.'-]*(?: \p{Lu}[\p{L}.'-]*){1,3}$`)

@@ -1,0 +1,74 @@
+package ingest
+
+import (
+	"context"
+	"slices"
+	"testing"
+
+	"github.com/leaper-dev/leaper/graph"
+)
+
+// TestNicknameAlias: a player the table writes unlinked with a nickname in
+// quotes (Sune "Mona-Lisa" Andersson, as 1947–48 in Swedish football does)
+// is also called without it, as the linked rows beside it are named by
+// their articles; his name stays as the table writes it.
+func TestNicknameAlias(t *testing.T) {
+	g, err := graph.Open(t.TempDir(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Close()
+	b, err := g.NewBuilder()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tb := mk([]string{"Name", "Pos.", "Caps", "Club"}, [][]string{
+		{"@Olle Åhlund", "MF", "1", "@Degerfors IF"},
+		{`Sune "Mona-Lisa" Andersson`, "MF", "5", "@AIK Solna"},
+		{`Nils "Lidas"/"Greven" Liedholm`, "MF", "3", "@IFK Norrköping"},
+		{"Thure Grahn", "DF", "1", "@AIK Solna"},
+		{"@Gunnar Gren", "FW", "5", "@IFK Norrköping"},
+	})
+	clean := DefaultCleanOptions()
+	clean.MinRows = 3
+	tr, rej, err := b.AddPrepared(Prepare(tb, clean))
+	if err != nil || rej != nil {
+		t.Fatal(err, rej)
+	}
+	if err := b.Finalize(context.Background(), nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	ids := make([]uint32, len(tr.Rows))
+	for i, r := range tr.Rows {
+		ids[i] = r.Key
+	}
+	es, err := g.Entities(ids)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string][]string{
+		`Sune "Mona-Lisa" Andersson`:     {"Sune Andersson"},
+		`Nils "Lidas"/"Greven" Liedholm`: {"Nils Liedholm"},
+		"Thure Grahn":                    nil,
+	}
+	seen := 0
+	for _, e := range es {
+		w, ok := want[e.Name]
+		if !ok {
+			continue
+		}
+		seen++
+		if !slices.Equal(e.Aliases, w) {
+			t.Errorf("%s: aliases %q, want %q", e.Name, e.Aliases, w)
+		}
+	}
+	if seen != len(want) {
+		for _, e := range es {
+			t.Logf("%+v", *e)
+		}
+		t.Errorf("found %d of the %d unlinked names", seen, len(want))
+	}
+}
