@@ -770,6 +770,11 @@ func nounBefore(sub string) bool {
 		return false // "the television of Athena Chu": a medium her works are in, no part of her
 	case "appearances":
 		return false // "Which players appear in the appearances of …": the section's name, in parentheses
+	case "points", "tries", "goals", "caps", "assists", "wickets", "runs", "rebounds", "touchdowns", "yards", "receptions", "sacks", "interceptions", "strikeouts", "saves":
+		// "Career points", "Most tries": a list of those who scored
+		// them; "every player of the career points of …" reads as the
+		// points of a list
+		return false
 	case "locations", "stadia", "grounds", "kits", "personnel", "career":
 		// "every team of the stadiums and locations of …", "of the
 		// personnel and kits of …": where they play, who runs them, no

@@ -205,6 +205,8 @@ func TestNounBefore(t *testing.T) {
 		"notable":         false,
 		"players by club": false,
 		"appearances":     false, // not "the players who appear in the appearances of …"
+		"career points":   false, // not "every player of the career points of …"
+		"most tries":      false,
 	} {
 		if got := nounBefore(sub); got != want {
 			t.Errorf("nounBefore(%q) = %v, want %v", sub, got, want)
