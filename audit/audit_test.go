@@ -1075,3 +1075,34 @@ func TestExpansionBesideCut(t *testing.T) {
 		t.Errorf("Blenheim as the urban area of Marlborough, beside a cut table, not flagged: %v", r)
 	}
 }
+
+// TestOccasionBoundPick: in a draft round keyed by the team that picks,
+// the college and nationality are the pick's, not the team's; keyed by
+// the player, his college is his own (round 163; testdata/audit/occasion).
+func TestOccasionBoundPick(t *testing.T) {
+	g := storetest.BuildGraph(t, "audit", "occasion")
+	tr, err := g.Tree(treeOfPage(t, g, "Development League draft"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	name := func(id uint32) (string, bool) {
+		es, err := g.Entities([]uint32{id})
+		if err != nil || len(es) == 0 {
+			return "", false
+		}
+		return es[0].Name, strings.HasPrefix(es[0].Key, "w:")
+	}
+	if tr.KeyHeader != "Team" {
+		t.Fatalf("the round is keyed by %q, want Team", tr.KeyHeader)
+	}
+	for _, h := range []string{"College/From", "Nationality"} {
+		if !audit.OccasionBound(tr, tr.Rows[0], h, name) {
+			t.Errorf("%s of a team in a draft round taken for the team's own", h)
+		}
+	}
+	player := *tr
+	player.KeyHeader, player.KeyDomain = "Player", "person"
+	if audit.OccasionBound(&player, tr.Rows[0], "College/From", name) {
+		t.Error("a player's college in a draft round taken for the draft's")
+	}
+}

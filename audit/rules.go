@@ -82,6 +82,24 @@ func Lasting(header string) bool {
 	return false
 }
 
+// personal reports whether a header names a person's lasting attribute
+// (schooling, birth, death, nationality): lasting of a person, but in an
+// occasion's table keyed by a team the pick's ("Bakersfield Jam | … |
+// College/From: Phoenix Suns" in a draft round). A team's hometown is its
+// own.
+func personal(header string) bool {
+	for _, w := range headerWords(header) {
+		switch w {
+		case "college", "alma", "education", "nationality", "citizenship", "born", "birth", "birthplace", "died", "death":
+			return true
+		}
+	}
+	return false
+}
+
+// nonPerson are key domains of things that are no person.
+var nonPerson = map[string]bool{"organization": true, "place": true, "event": true, "work": true}
+
 // workWords are the words of a key header whose rows are works (a film, a
 // song, a book): what an occasion's table (a ceremony's submissions, a
 // festival's entries) states of one is the work's own, made once.
@@ -102,7 +120,7 @@ var workWords = map[string]bool{
 // are the occasion's; a film's director in a ceremony's list is the
 // film's. name gives an entity's name and whether it is an article.
 func OccasionBound(t *graph.Tree, row graph.Row, header string, name func(uint32) (string, bool)) bool {
-	if Lasting(header) {
+	if Lasting(header) && !(personal(header) && nonPerson[t.KeyDomain]) {
 		return false
 	}
 	for _, w := range headerWords(t.KeyHeader) {
