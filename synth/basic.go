@@ -293,7 +293,7 @@ func rangeFilter(t *graph.Tree, c int, h string, vals []uint32, es map[uint32]*g
 		}
 		lo = len(nums)/4 + rng.IntN(max(1, len(nums)/2))
 		hi = len(nums) - 1
-		h = venueCapacity([]*graph.Tree{t}, h)
+		h = squared(venueCapacity([]*graph.Tree{t}, h))
 		least = es[nums[lo].id].Name
 		if f, ok := t.FigureIn(col.Name, least); ok {
 			least = f // "at least 174,128", as the column writes it

@@ -1131,8 +1131,20 @@ func colWord(h string) string {
 	if p, ok := strings.CutSuffix(w, " co."); ok {
 		return p + " company" // "Production co.": the header's shorthand
 	}
-	return w
+	return squared(w)
 }
+
+// squared gives an area's header the ² of its unit that the crawl lost:
+// "area (km²)" for "Area ( km )".
+func squared(h string) string {
+	if m := lostSquare.FindStringSubmatch(h); m != nil {
+		return m[1] + "(" + m[2] + "²)"
+	}
+	return h
+}
+
+// lostSquare matches an area's header whose unit lost its ² ("area (km)").
+var lostSquare = regexp.MustCompile(`(?i)^(.*\barea\b.*?)\(\s*(km|mi)\s*\)$`)
 
 // timeParticiples are one-word headers that name when something happened
 // ("Opened", "Founded"); another participle ("Penanced": a count of

@@ -155,6 +155,7 @@ func TestColWord(t *testing.T) {
 		"Took office": "date of taking office", "Capacity": "capacity", "Based on": "based on",
 		"Born": "date of birth", "Died": "date of death", "Term expires": "end of term",
 		"Draft order Choice": "draft pick", "Production co.": "production company",
+		"Area ( km )": "area (km²)", "Land area (mi)": "land area (mi²)", "Area (ha)": "area (ha)", "Diameter (km)": "diameter (km)",
 	} {
 		if got := colWord(h); got != want {
 			t.Errorf("colWord(%q) = %q, want %q", h, got, want)
