@@ -159,7 +159,9 @@ func (s *synth) aggregate(ctx context.Context, d *draft, rng *rand.Rand) (string
 		switch op {
 		case task.AggCount:
 			agg = &query.AggFunc{Op: op, Vars: []string{query.TargetVar}}
-			sentence = pick(rng, []string{"How many " + many + " is that in total?", "Also say how many " + many + " there are.", "How many such " + many + " are there?"})
+			// "Also say how many tracks there are" reads as the album's
+			// tracks, not those listed
+			sentence = pick(rng, []string{"How many " + many + " is that in total?", "Also say how many of them there are.", "How many such " + many + " are there?"})
 		case task.AggSum, task.AggAvg:
 			if year || s.totalOtherwise(d, d.cols[nc.j].rel) {
 				continue // the table's own total says otherwise; a sum of years means nothing
