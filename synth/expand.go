@@ -296,6 +296,15 @@ func kindSaid(title string, f idFact) string {
 		// place ("Southwestern University (Philippines)") and stays.
 		// ("Moons Milk (In Four Phases)" has none).
 		if name, p, ok := audit.SplitParen(title); ok && len(strings.Fields(p)) >= 2 {
+			if ps := strings.Fields(p); strings.ToLower(ps[len(ps)-1]) == one {
+				// "the railway station San Bernardo", not "the Railway
+				// station station"; "the Burn Notice episode …" keeps
+				// its name's capitals
+				if !slices.ContainsFunc(ps[1:], func(w string) bool { return unicode.IsUpper([]rune(w)[0]) }) {
+					p = strings.ToLower(p)
+				}
+				return "the " + p + " " + name
+			}
 			if _, dis := audit.Disambiguated(title); dis || ofWork(p) {
 				return "the " + p + " " + one + " " + name
 			}

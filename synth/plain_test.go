@@ -1035,6 +1035,8 @@ func TestKindSaid(t *testing.T) {
 		{"Eddie Hinton (American football)", idFact{noun: noun{"player", "players"}}, "the American football player Eddie Hinton"},
 		{"Southwestern University (Philippines)", idFact{noun: noun{"school", "schools"}}, "the school Southwestern University (Philippines)"},
 		{"KFNB", idFact{noun: noun{"call sign", "call signs"}}, "the station KFNB"},
+		{"San Bernardo (Railway station)", idFact{noun: noun{"station", "stations"}}, "the railway station San Bernardo"},
+		{"Pilot (Burn Notice episode)", idFact{noun: noun{"episode", "episodes"}}, "the Burn Notice episode Pilot"},
 		{"KFNB", idFact{noun: noun{"channel name", "channel names"}}, "KFNB"},
 	} {
 		if got := kindSaid(c.title, c.f); got != c.want {
