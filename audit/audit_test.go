@@ -1078,7 +1078,9 @@ func TestExpansionBesideCut(t *testing.T) {
 
 // TestOccasionBoundPick: in a draft round keyed by the team that picks,
 // the college and nationality are the pick's, not the team's; keyed by
-// the player, his college is his own (round 163; testdata/audit/occasion).
+// the player, his college is his own (round 163). In a list of marks
+// keyed by athlete, a mark's location is not his (round 164;
+// testdata/audit/occasion).
 func TestOccasionBoundPick(t *testing.T) {
 	g := storetest.BuildGraph(t, "audit", "occasion")
 	tr, err := g.Tree(treeOfPage(t, g, "Development League draft"))
@@ -1104,5 +1106,26 @@ func TestOccasionBoundPick(t *testing.T) {
 	player.KeyHeader, player.KeyDomain = "Player", "person"
 	if audit.OccasionBound(&player, tr.Rows[0], "College/From", name) {
 		t.Error("a player's college in a draft round taken for the draft's")
+	}
+	// The hammer throw's marks: where each was set is no athlete's own;
+	// his birthplace would be.
+	marks, err := g.Tree(treeOfPage(t, g, "Hammer throw"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if marks.KeyDomain != "person" {
+		t.Fatalf("the marks are keyed by %q (%s), want athletes", marks.KeyHeader, marks.KeyDomain)
+	}
+	if !audit.OccasionBound(marks, marks.Rows[0], "Location", name) {
+		t.Error("the location of a mark taken for the athlete's own")
+	}
+	if audit.OccasionBound(marks, marks.Rows[0], "Place of birth", name) {
+		t.Error("an athlete's place of birth taken for a mark's")
+	}
+	// Keyed by "Name" (an air base, a herbarium), a location is its own.
+	named := *marks
+	named.KeyHeader = "Name"
+	if audit.OccasionBound(&named, marks.Rows[0], "Location", name) {
+		t.Error("the location of a thing keyed by Name taken for an event's")
 	}
 }

@@ -97,6 +97,36 @@ func personal(header string) bool {
 	return false
 }
 
+// venueOf reports whether a header names where something took place
+// (location, venue, city, stadium...): of a person, a row's event's place,
+// not the person's own; "Place of birth" and "Hometown" are his.
+func venueOf(header string) bool {
+	if personal(header) {
+		return false
+	}
+	for _, w := range headerWords(header) {
+		switch w {
+		case "location", "venue", "place", "city", "site", "stadium", "ground", "arena", "circuit", "track":
+			return true
+		}
+	}
+	return false
+}
+
+// personKey reports whether t's key header names people by a word of
+// their own ("Athlete", "Player"), not by "Name" alone, which the build
+// takes for people where no other word says what is named (a list of air
+// bases, of herbaria).
+func personKey(t *graph.Tree) bool {
+	var ws []string
+	for _, w := range headerWords(t.KeyHeader) {
+		if w != "name" && w != "names" {
+			ws = append(ws, w)
+		}
+	}
+	return len(ws) > 0 && graph.Domain(strings.Join(ws, " "), t.KeyDatatype) == "person"
+}
+
 // nonPerson are key domains of things that are no person.
 var nonPerson = map[string]bool{"organization": true, "place": true, "event": true, "work": true}
 
@@ -118,8 +148,13 @@ var workWords = map[string]bool{
 // nationality, its founding). A club's kit maker in a season's table, a
 // rider's manufacturer in a race's, a singer's language in a contest's
 // are the occasion's; a film's director in a ceremony's list is the
-// film's. name gives an entity's name and whether it is an article.
+// film's. Of a person, where something took place (venueOf) is always a
+// row's event's. name gives an entity's name and whether it is an
+// article.
 func OccasionBound(t *graph.Tree, row graph.Row, header string, name func(uint32) (string, bool)) bool {
+	if personKey(t) && venueOf(header) {
+		return true // "84.62 m | Igor Astapkovich | Seville": where a mark was set, not where he is from
+	}
 	if Lasting(header) && !(personal(header) && nonPerson[t.KeyDomain]) {
 		return false
 	}
