@@ -463,6 +463,27 @@ func describedKey(t *graph.Tree) bool {
 	return false
 }
 
+// nounOfColumn reports whether n, t's noun for its keys where the key
+// header names none (genericKey: from a section, a caption, the page),
+// heads another column's header: "Miss Earth countries (entrants)" keyed
+// by "National title" lists its countries under "Country/Territory", and
+// "every country" of it are not "Miss Angola", "Miss Earth Bahamas".
+func nounOfColumn(t *graph.Tree, n noun) bool {
+	if !genericKey(t) || n.one == "" {
+		return false
+	}
+	for _, c := range t.Columns {
+		if c.Datatype != graph.TypeEntity && c.Datatype != graph.TypeText {
+			continue // "Episode" numbering the episodes titled in the key
+		}
+		ws := strings.FieldsFunc(strings.ToLower(c.Header), func(r rune) bool { return !unicode.IsLetter(r) })
+		if len(ws) > 0 && len(ws) <= 3 && (ws[0] == n.one || ws[0] == n.many) {
+			return true
+		}
+	}
+	return false
+}
+
 // basicColumns are the columns of t a Basic task may ask for of keys,
 // all its rows: usable and askable. A base is drawn in each round; they
 // are kept per tree. The slice is the caller's.
@@ -491,7 +512,7 @@ func (s *synth) basic(ctx context.Context, t *graph.Tree, rng *rand.Rand) (*draf
 	// A question that can only call its keys "entries" is not one a
 	// person asks: nothing says what they are.
 	kn := keyNoun(t)
-	if kn.many == "entries" || !s.commonKeyNoun(t, kn) || describedKey(t) {
+	if kn.many == "entries" || !s.commonKeyNoun(t, kn) || describedKey(t) || nounOfColumn(t, kn) {
 		return nil, DropNoNoun, nil
 	}
 	// "The complete set of cities from Province of Bergamo": its ten

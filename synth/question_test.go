@@ -558,3 +558,26 @@ func TestFilteredTemplates(t *testing.T) {
 		}
 	}
 }
+
+// TestNounOfColumn: a noun for keys that the key header does not give
+// ("countries" of "List of Miss Earth countries", keyed by "National
+// title") is refused where another column holds those things
+// ("Country/Territory"); a column numbering the keys ("Episode") is none.
+func TestNounOfColumn(t *testing.T) {
+	pageant := &graph.Tree{KeyHeader: "National title", PageTitle: "List of Miss Earth countries", Columns: []graph.Column{
+		{Header: "Country/Territory", Datatype: graph.TypeEntity}, {Header: "Debut", Datatype: graph.TypeEntity},
+	}}
+	if !nounOfColumn(pageant, noun{"country", "countries"}) {
+		t.Error("Miss Earth's national titles taken for its countries")
+	}
+	episodes := &graph.Tree{KeyHeader: "Title", Columns: []graph.Column{
+		{Header: "Episode", Datatype: graph.TypeNumber}, {Header: "Original air date", Datatype: graph.TypeDate},
+	}}
+	if nounOfColumn(episodes, noun{"episode", "episodes"}) {
+		t.Error("episodes' titles refused for a column numbering them")
+	}
+	players := &graph.Tree{KeyHeader: "Player", Columns: []graph.Column{{Header: "Player number", Datatype: graph.TypeText}}}
+	if nounOfColumn(players, noun{"player", "players"}) {
+		t.Error("a key header's own noun refused")
+	}
+}
