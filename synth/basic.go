@@ -163,8 +163,10 @@ func (s *synth) chooseFilter(d *draft, t *graph.Tree, keys []uint32, cols []int,
 		case graph.TypeEntity, graph.TypeText:
 			var good []uint32
 			for _, v := range vals {
+				// Nor a cell of people joined by a comma ("whose producer
+				// is Lootpack, Tha Alkaholiks" reads as one name).
 				if by[v] >= 2 && by[v] < n && len(es[v].Name) >= 2 && !placeholder(es[v].Name) && !audit.LinkLabel(es[v].Name) && plainClue(es[v].Name) &&
-					!spanCell.MatchString(es[v].Name) &&
+					!spanCell.MatchString(es[v].Name) && !(col.Domain == "person" && strings.Contains(es[v].Name, ", ")) &&
 					!slices.ContainsFunc(vals, func(o uint32) bool {
 						return o != v && (typoOf(es[o].Name, es[v].Name) || kindOf(es[o].Name, es[v].Name))
 					}) &&
