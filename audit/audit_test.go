@@ -1122,10 +1122,34 @@ func TestOccasionBoundPick(t *testing.T) {
 	if audit.OccasionBound(marks, marks.Rows[0], "Place of birth", name) {
 		t.Error("an athlete's place of birth taken for a mark's")
 	}
-	// Keyed by "Name" (an air base, a herbarium), a location is its own.
+	// Keyed by "Name" (an air base, a herbarium), undated, a location is
+	// its own.
 	named := *marks
 	named.KeyHeader = "Name"
+	named.Columns = slices.DeleteFunc(slices.Clone(marks.Columns), func(c graph.Column) bool { return c.Header == "Date" })
 	if audit.OccasionBound(&named, marks.Rows[0], "Location", name) {
 		t.Error("the location of a thing keyed by Name taken for an event's")
+	}
+}
+
+// TestEventRowVenue: where a row dated as an event's took place is the
+// event's ("1998 | Bangkok | Yayuk Basuki" of Tennis at the Asian Games'
+// medalists, round 165); a place's or a founded thing's city is its own.
+func TestEventRowVenue(t *testing.T) {
+	none := func(uint32) (string, bool) { return "", false }
+	medalists := &graph.Tree{PageTitle: "Tennis at the Asian Games", KeyHeader: "Gold", KeyDomain: "measure",
+		Columns: []graph.Column{{Header: "Year", Datatype: graph.TypeYear}, {Header: "Location", Datatype: graph.TypeEntity}}}
+	if !audit.OccasionBound(medalists, graph.Row{}, "Location", none) {
+		t.Error("the Games' location taken for the gold medallist's")
+	}
+	venues := *medalists
+	venues.KeyHeader, venues.KeyDomain = "Stadium", "place"
+	if audit.OccasionBound(&venues, graph.Row{}, "Location", none) {
+		t.Error("a stadium's location taken for an event's")
+	}
+	clubs := &graph.Tree{PageTitle: "List of football clubs", KeyHeader: "Club", KeyDomain: "organization",
+		Columns: []graph.Column{{Header: "Founded", Datatype: graph.TypeYear}, {Header: "City", Datatype: graph.TypeEntity}}}
+	if audit.OccasionBound(clubs, graph.Row{}, "City", none) {
+		t.Error("a club's city, beside its founding year, taken for an event's")
 	}
 }

@@ -127,6 +127,21 @@ func personKey(t *graph.Tree) bool {
 	return len(ws) > 0 && graph.Domain(strings.Join(ws, " "), t.KeyDatatype) == "person"
 }
 
+// eventRows reports whether each row of t is an event's, dated by a
+// column headed "Year", "Date", "Season" or "Edition" (not "Founded",
+// "Opened": a thing's own year).
+func eventRows(t *graph.Tree) bool {
+	for _, c := range t.Columns {
+		if ws := headerWords(c.Header); len(ws) == 1 {
+			switch ws[0] {
+			case "year", "date", "season", "edition":
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // nonPerson are key domains of things that are no person.
 var nonPerson = map[string]bool{"organization": true, "place": true, "event": true, "work": true}
 
@@ -148,12 +163,15 @@ var workWords = map[string]bool{
 // nationality, its founding). A club's kit maker in a season's table, a
 // rider's manufacturer in a race's, a singer's language in a contest's
 // are the occasion's; a film's director in a ceremony's list is the
-// film's. Of a person, where something took place (venueOf) is always a
-// row's event's. name gives an entity's name and whether it is an
-// article.
+// film's. Of a person, or of a row dated as an event's (eventRows), where
+// something took place (venueOf) is the event's. name gives an entity's
+// name and whether it is an article.
 func OccasionBound(t *graph.Tree, row graph.Row, header string, name func(uint32) (string, bool)) bool {
-	if personKey(t) && venueOf(header) {
-		return true // "84.62 m | Igor Astapkovich | Seville": where a mark was set, not where he is from
+	if venueOf(header) && (personKey(t) || t.KeyDomain != "place" && eventRows(t)) {
+		// "84.62 m | Igor Astapkovich | Seville": where a mark was set,
+		// not where he is from; "1998 | Bangkok | Yayuk Basuki": where
+		// the Games were held
+		return true
 	}
 	if Lasting(header) && !(personal(header) && nonPerson[t.KeyDomain]) {
 		return false
