@@ -176,6 +176,9 @@ func (s *synth) expandSlot(ctx context.Context, d *draft, li int, inR map[uint32
 		} else if !ok || audit.IsOccasion(s.name(e)) || audit.IsOccasion(oname) || competitionValue(f, s.name(e), oname) {
 			continue // a team's league or championship is a season's
 		}
+		if f.subj && vagueNouns[f.noun.one] {
+			continue // "the host whose city is Evanston, Illinois": of which tournament?
+		}
 		tries++
 		x := d.newVar("X " + words(f.header))
 		X := task.V(x)
@@ -337,12 +340,13 @@ func ofWork(p string) bool {
 
 // vagueNouns are key nouns that say nothing of a thing, and roles in a
 // table that are no kind: "the winner Eduardo Mendoza Garriga" beside an
-// Academy Awards list reads as an Oscar's.
+// Academy Awards list reads as an Oscar's; "the host whose city is
+// Evanston, Illinois" says not of what.
 var vagueNouns = map[string]bool{
 	"thing": true, "work": true, "subject": true, "entry": true, "item": true, "name": true, "title": true,
 	"entity": true, "one": true, "person": true, "people": true,
 	"winner": true, "recipient": true, "laureate": true, "nominee": true, "crew": true, "entrant": true,
-	"inductee": true, "honoree": true, "holder": true, "champion": true,
+	"inductee": true, "honoree": true, "holder": true, "champion": true, "host": true,
 }
 
 // namesKind are key nouns that are a name of a kind of thing, not the
