@@ -858,7 +858,19 @@ func (s *synth) commonKeyNoun(t *graph.Tree, kn noun) bool {
 // a plain column (plainColumn), telling the keys apart (informative),
 // headed as other pages head such columns (commonHeader).
 func (s *synth) askable(t *graph.Tree, c int, keys []uint32) bool {
-	return s.plainColumn(t, c, keys) && s.informative(t, c, keys) && s.commonHeader(t, c) && !sharedHead(t, c) && !eventsPlace(t, c)
+	return s.plainColumn(t, c, keys) && s.informative(t, c, keys) && s.commonHeader(t, c) && !sharedHead(t, c) && !eventsPlace(t, c) && !appearanceText(t, c)
+}
+
+// appearanceText reports whether column c of t says in words what a
+// person appeared in ("Appearance" of a filmography: an episode's title,
+// "66 episodes", "Series regular"): "with the appearance of each" (rounds
+// 164, 166) says not which. A count of appearances is a number.
+func appearanceText(t *graph.Tree, c int) bool {
+	switch headerKey(t.Columns[c].Header) {
+	case "appearance", "appearances":
+		return t.Columns[c].Datatype != graph.TypeNumber
+	}
+	return false
 }
 
 // eventsPlace reports whether column c of t places the event of a row its

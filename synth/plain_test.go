@@ -1071,3 +1071,16 @@ func TestSpanCell(t *testing.T) {
 		}
 	}
 }
+
+// TestAppearanceText: a filmography's "Appearance" in words is not asked;
+// a count of appearances is.
+func TestAppearanceText(t *testing.T) {
+	tr := &graph.Tree{Columns: []graph.Column{
+		{Header: "Appearance", Datatype: graph.TypeText}, {Header: "Appearances", Datatype: graph.TypeNumber}, {Header: "Role", Datatype: graph.TypeText},
+	}}
+	for c, want := range []bool{true, false, false} {
+		if got := appearanceText(tr, c); got != want {
+			t.Errorf("appearanceText(%q) = %v, want %v", tr.Columns[c].Header, got, want)
+		}
+	}
+}
