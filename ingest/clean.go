@@ -99,10 +99,13 @@ func Shape(t *table.Table, opts CleanOptions) (*graph.Shaped, *graph.Reject) {
 		}
 	}
 	var totals []int
+	var pageWhole []table.Cell // the whole the page divides, keyless: "Maharashtra | - | … | 307,713"
 	for i := range rows {
 		k := key.vals[i]
 		if totalRow(rows[i]) {
 			totals = append(totals, i) // dropped below: summaryRow holds
+		} else if k.Key == "" && pageWhole == nil && slices.ContainsFunc(rows[i][:min(2, len(rows[i]))], func(c table.Cell) bool { return wholeRow(c.Text, t.PageTitle) }) {
+			pageWhole = rows[i]
 		}
 		// A key cell that is its column's header ("Club" over "Pos", "W",
 		// "D": a second header row of sub-columns) is no key.
@@ -130,6 +133,11 @@ func Shape(t *table.Table, opts CleanOptions) (*graph.Shaped, *graph.Reject) {
 		// dropped as the whole, its "Average" the league's 515 where
 		// the teams' averages give 515.44
 		s.Stated = stated(whole, rel)
+	case len(totals) == 0 && pageWhole != nil:
+		// "Maharashtra" under "No", its "Name" "-", closing the List of
+		// districts of Maharashtra: its Area, 307,713, where the 35
+		// districts' add up to 306,160.7
+		s.Stated = stated(pageWhole, rel)
 	}
 	formerNames(s)
 	s.Group = isoGroup(t.Header)
@@ -291,11 +299,16 @@ func records(t *table.Table, opts CleanOptions, s *graph.Shaped) (rows [][]table
 		rows = slices.Delete(rows, i, i+1)
 		s.DroppedRows++
 	}
-	if whole := wholeRows(rows); len(whole) > 0 {
-		for k := len(whole) - 1; k >= 0; k-- { // in order: from the last
-			rows = slices.Delete(rows, whole[k], whole[k]+1)
+	if ws := wholeRows(rows); len(ws) > 0 {
+		if len(ws) == 1 && whole == nil {
+			// "Maharashtra | 307,713" closing its 35 districts, whose
+			// areas add up to 306,160.7: the table's own total
+			whole = rows[ws[0]]
 		}
-		s.DroppedRows += len(whole)
+		for k := len(ws) - 1; k >= 0; k-- { // in order: from the last
+			rows = slices.Delete(rows, ws[k], ws[k]+1)
+		}
+		s.DroppedRows += len(ws)
 	}
 	if len(rows) < opts.MinRows {
 		return nil, nil, &graph.Reject{Reason: graph.RejectTooFewRows, Detail: fmt.Sprintf("%d < %d", len(rows), opts.MinRows)}

@@ -1,0 +1,42 @@
+package ingest
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/leaper-dev/leaper/ingest/table"
+)
+
+// TestPageWholeStated: a whole ranked among its parts ("Maharashtra |
+// 307,713", its "No" empty, closing the List of districts of Maharashtra,
+// whose districts' areas add up to 306,160.7; round 167) is dropped and
+// its figures are the table's stated totals.
+func TestWholeRowStated(t *testing.T) {
+	names := []string{"Ahmednagar", "Akola", "Amravati", "Aurangabad", "Beed", "Bhandara", "Buldhana", "Chandrapur", "Dhule", "Gadchiroli"}
+	rows := rowsOf(len(names), func(i int) []string {
+		return []string{fmt.Sprint(i + 1), "@" + names[i] + " district", "@" + names[i], fmt.Sprintf("%d,%03d", 5+i, 100+i), fmt.Sprintf("%d,000,000", 1+i)}
+	})
+	tb := mk([]string{"No", "Name", "Headquarters", "Area (km²)", "Population"}, append(rows, []string{"", "Maharashtra", "-", "307,713", "96,878,627"}))
+	tb.PageTitle, tb.PageURL = "List of districts of Maharashtra", table.URL("List of districts of Maharashtra")
+	clean := DefaultCleanOptions()
+	clean.MinRows = 3
+	s, rej := Shape(tb, clean)
+	if rej != nil {
+		t.Fatal(rej)
+	}
+	if len(s.Keys) != 10 {
+		t.Errorf("%d keys, want the 10 districts", len(s.Keys))
+	}
+	if got := s.Stated["has_area_km"]; got != "307,713" {
+		t.Errorf("stated area %q, want 307,713 (stated %v)", got, s.Stated)
+	}
+	// As the page writes it: "Maharashtra" under "No", the Name "-".
+	tb.Rows[len(tb.Rows)-1] = []table.Cell{{Text: "Maharashtra"}, {Text: "-"}, {Text: "-"}, {Text: "307,713"}, {Text: "96,878,627"}}
+	s, rej = Shape(tb, clean)
+	if rej != nil {
+		t.Fatal(rej)
+	}
+	if got := s.Stated["has_area_km"]; len(s.Keys) != 10 || got != "307,713" {
+		t.Errorf("keyless whole: %d keys, stated area %q, want 10 and 307,713", len(s.Keys), got)
+	}
+}
