@@ -1153,3 +1153,22 @@ func TestEventRowVenue(t *testing.T) {
 		t.Error("a club's city, beside its founding year, taken for an event's")
 	}
 }
+
+// TestYearColumn: a column typed or headed as years holds years; one of
+// amounts whose figures look like years ("Total Points" of a basketball
+// team's all-time leaders, 1247 to 1861; round 167) does not.
+func TestYearColumn(t *testing.T) {
+	for _, c := range []struct {
+		col  graph.Column
+		want bool
+	}{
+		{graph.Column{Header: "Year", Datatype: graph.TypeYear, Domain: "time"}, true},
+		{graph.Column{Header: "Founded", Datatype: graph.TypeNumber, Domain: "time"}, true},
+		{graph.Column{Header: "Total Points", Datatype: graph.TypeYear, Domain: "measure"}, false},
+		{graph.Column{Header: "Points", Datatype: graph.TypeNumber, Domain: "measure"}, false},
+	} {
+		if got := audit.YearColumn(c.col); got != c.want {
+			t.Errorf("YearColumn(%q, %s, %s) = %v, want %v", c.col.Header, c.col.Datatype, c.col.Domain, got, c.want)
+		}
+	}
+}

@@ -524,8 +524,11 @@ func Words(h string) string {
 func RawHeader(h string) bool { return rawHeaders.Get(h) }
 
 // YearColumn reports whether a column holds years: typed so, or headed so
-// (YearHeader) whatever its cells link.
-func YearColumn(c graph.Column) bool { return c.Datatype == graph.TypeYear || YearHeader(c.Header) }
+// (YearHeader) whatever its cells link. A column of amounts the build
+// typed as years by their figures ("Total Points": 1258, 1861) is none.
+func YearColumn(c graph.Column) bool {
+	return c.Datatype == graph.TypeYear && c.Domain != "measure" || YearHeader(c.Header)
+}
 
 // YearHeader reports whether a column's header says its figures are years
 // ("Year", "Year of birth", "Founded", "Opened"), which no one adds up,
