@@ -906,6 +906,9 @@ func colWords(cols []column, ts []*graph.Tree) []string {
 			out[i] = "year " + rest // "Opened" over 1998: the year opened, no date
 		}
 		out[i] = venueCapacity(ts, out[i])
+		if strings.EqualFold(out[i], "pick") && hasHeader(ts, "overall") {
+			out[i] = "pick in the round" // beside "Overall": "the pick" may be either (round 167)
+		}
 		if many, ok := countNouns[out[i]]; ok && numeric(ts, c.rel) {
 			out[i] = many // "Win", "Loss": a coach's wins and losses
 		}
@@ -917,6 +920,17 @@ func colWords(cols []column, ts []*graph.Tree) []string {
 		}
 	}
 	return out
+}
+
+// hasHeader reports whether a tree of ts has a column headed h, case
+// aside.
+func hasHeader(ts []*graph.Tree, h string) bool {
+	for _, t := range ts {
+		if slices.ContainsFunc(t.Columns, func(c graph.Column) bool { return strings.EqualFold(strings.TrimSpace(c.Header), h) }) {
+			return true
+		}
+	}
+	return false
 }
 
 // venueCapacity is w, a column's noun, as a question reads it of keys

@@ -581,3 +581,17 @@ func TestNounOfColumn(t *testing.T) {
 		t.Error("a key header's own noun refused")
 	}
 }
+
+// TestPickBesideOverall: a draft table's "Pick" beside its "Overall" is
+// asked as the pick in the round; alone, as the pick.
+func TestPickBesideOverall(t *testing.T) {
+	both := &graph.Tree{Columns: []graph.Column{{Header: "Pick", Name: "has_pick", Datatype: graph.TypeNumber}, {Header: "Overall", Name: "has_overall", Datatype: graph.TypeNumber}}}
+	alone := &graph.Tree{Columns: []graph.Column{{Header: "Pick", Name: "has_pick", Datatype: graph.TypeNumber}}}
+	cols := []column{{rel: "has_pick", header: "Pick"}}
+	if got := colWords(cols, []*graph.Tree{both})[0]; got != "pick in the round" {
+		t.Errorf("Pick beside Overall said %q", got)
+	}
+	if got := colWords(cols, []*graph.Tree{alone})[0]; got != "pick" {
+		t.Errorf("Pick alone said %q", got)
+	}
+}
