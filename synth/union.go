@@ -771,8 +771,10 @@ func (s *synth) union(ctx context.Context, group []int, rng *rand.Rand) (*draft,
 	d.question = fill(pick(rng, filtered(tpl, f.phrase)), kv...)
 	if op == OpCount {
 		d.agg = &query.AggFunc{Op: task.AggCount, Vars: []string{query.TargetVar}}
+		// "Also say how many films there are" after a filter reads as
+		// every film of the lists (round 163's tracks, in Basic)
 		d.question += " " + pick(rng, []string{"How many " + d.keyNoun.many + " is that in total?",
-			"Also say how many " + d.keyNoun.many + " there are.", "How many such " + d.keyNoun.many + " are there?"})
+			"Also say how many of them there are.", "How many such " + d.keyNoun.many + " are there?"})
 	}
 	if op == OpCompare {
 		sentence, ok := s.compare(d, sp, descs, rng)
