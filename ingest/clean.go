@@ -301,8 +301,8 @@ func records(t *table.Table, opts CleanOptions, s *graph.Shaped) (rows [][]table
 	}
 	if ws := wholeRows(rows); len(ws) > 0 {
 		if len(ws) == 1 && whole == nil {
-			// "Maharashtra | 307,713" closing its 35 districts, whose
-			// areas add up to 306,160.7: the table's own total
+			// the one whole ranked among its parts, its rank empty
+			// ("Montana" among its counties): the table's own total
 			whole = rows[ws[0]]
 		}
 		for k := len(ws) - 1; k >= 0; k-- { // in order: from the last

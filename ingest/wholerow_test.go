@@ -7,10 +7,12 @@ import (
 	"github.com/leaper-dev/leaper/ingest/table"
 )
 
-// TestPageWholeStated: a whole ranked among its parts ("Maharashtra |
-// 307,713", its "No" empty, closing the List of districts of Maharashtra,
-// whose districts' areas add up to 306,160.7; round 167) is dropped and
-// its figures are the table's stated totals.
+// TestWholeRowStated: the row of the whole a list page divides is dropped
+// and its figures are the table's stated totals, both where it is ranked
+// among its parts, its "No" empty, and as the List of districts of
+// Maharashtra writes it, "Maharashtra" under "No" and "-" under the key
+// (round 167: its districts' areas add up to 306,160.7, the row says
+// 307,713).
 func TestWholeRowStated(t *testing.T) {
 	names := []string{"Ahmednagar", "Akola", "Amravati", "Aurangabad", "Beed", "Bhandara", "Buldhana", "Chandrapur", "Dhule", "Gadchiroli"}
 	rows := rowsOf(len(names), func(i int) []string {
