@@ -1777,13 +1777,18 @@ func totalRow(r []table.Cell) bool {
 		case "total", "totals", "grand total", "total (all)", "totals:", "total:", "team totals", "world total":
 			return true
 		default:
-			if strings.HasSuffix(n, " total") && len(strings.Fields(n)) == 2 {
+			if strings.HasSuffix(n, " total") && len(strings.Fields(n)) == 2 || totalCount.MatchString(n) {
 				return true
 			}
 		}
 	}
 	return false
 }
+
+// totalCount matches a total row's key that counts what it sums ("Total:
+// 13 NOCs" closing a Games' qualification summary, round 169; "Total (24
+// nations)").
+var totalCount = regexp.MustCompile(`^totals?\s*[:(–-]?\s*\d[\d,]*\s+\pL+\)?$`)
 
 // stated is what a total row states for each of the columns of figures,
 // by relation name: the cells that are one number.
@@ -1813,8 +1818,8 @@ func summaryRow(r []table.Cell) bool {
 			"team", "team totals", "opponents", "opponent", "opponents total": // a statistics table's closing rows
 			return true
 		}
-		if n := graph.NormText(r[j].Text); strings.HasSuffix(n, " total") && len(strings.Fields(n)) == 2 {
-			return true // "UGA Total"
+		if n := graph.NormText(r[j].Text); strings.HasSuffix(n, " total") && len(strings.Fields(n)) == 2 || totalCount.MatchString(n) {
+			return true // "UGA Total", "Total: 13 NOCs"
 		}
 		if j == 0 && countedAll.MatchString(strings.TrimSpace(r[j].Text)) {
 			return true // "40 opponents*": the head-to-head table's total

@@ -42,3 +42,32 @@ func TestWholeRowStated(t *testing.T) {
 		t.Errorf("keyless whole: %d keys, stated area %q, want 10 and 307,713", len(s.Keys), got)
 	}
 }
+
+// TestTotalCountRow: a closing row keyed "Total: 13 NOCs" (a Games'
+// qualification summary, round 169) is the table's total, not a 14th
+// nation, and its figures are stated.
+func TestTotalCountRow(t *testing.T) {
+	nocs := []string{"Australia", "Brazil", "Canada", "China", "France", "Germany", "Japan", "Mexico", "Russia", "Spain", "Trinidad and Tobago", "Ukraine", "United States"}
+	rows := rowsOf(len(nocs), func(i int) []string { return []string{"@" + nocs[i], fmt.Sprint(i + 1), fmt.Sprint(2 * (i + 1))} })
+	tb := mk([]string{"NOC", "Men", "Total"}, append(rows, []string{"Total: 13 NOCs", "91", "182"}))
+	clean := DefaultCleanOptions()
+	clean.MinRows = 3
+	s, rej := Shape(tb, clean)
+	if rej != nil {
+		t.Fatal(rej)
+	}
+	if len(s.Keys) != len(nocs) {
+		t.Errorf("%d keys, want the %d NOCs", len(s.Keys), len(nocs))
+	}
+	if got := s.Stated["has_men"]; got != "91" {
+		t.Errorf("stated men %q, want 91 (%v)", got, s.Stated)
+	}
+	for _, n := range []string{"total: 13 nocs", "total (24 nations)", "totals 5 teams"} {
+		if !totalCount.MatchString(n) {
+			t.Errorf("%q not taken for a total", n)
+		}
+	}
+	if totalCount.MatchString("total recall") || totalCount.MatchString("13 nocs") {
+		t.Error("a name taken for a total")
+	}
+}
