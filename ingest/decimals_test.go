@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/leaper-dev/leaper/graph"
+	"github.com/leaper-dev/leaper/ingest/table"
 )
 
 // TestColumnDecimals: a column of averages written "2.0", "4.5" keeps its
@@ -16,33 +17,13 @@ import (
 // grosses written "$ 424,208,848"; one of turnouts written "47,7%" keeps
 // its decimal comma, and one of shares written "43.0%" its decimal.
 func TestColumnDecimals(t *testing.T) {
-	g, err := graph.Open(t.TempDir(), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer g.Close()
-	b, err := g.NewBuilder()
-	if err != nil {
-		t.Fatal(err)
-	}
 	tb := mk([]string{"Player", "GP", "APG", "Team", "Attendance", "Gross", "Turnout", "Share"}, [][]string{
 		{"@Ada Smith", "2", "2.0", "@Berlin", "78,040", "$ 424,208,848", "47,7%", "43.0%"},
 		{"@Bob Jones", "4", "4.5", "@Paris", "812", "$ 812", "52,0%", "24.7%"},
 		{"@Cleo Brown", "7", "1.5", "@Oslo", "9,500", "$ 9,500", "38,1%", "37.0%"},
 		{"@Dan White", "5", "2.5", "@Rome", "12,001", "$ 12,001", "61,4%", "17.8 %"},
 	})
-	clean := DefaultCleanOptions()
-	clean.MinRows = 3
-	tr, rej, err := b.AddPrepared(Prepare(tb, clean))
-	if err != nil || rej != nil {
-		t.Fatal(err, rej)
-	}
-	if err := b.Finalize(context.Background(), nil, nil); err != nil {
-		t.Fatal(err)
-	}
-	if err := b.Commit(); err != nil {
-		t.Fatal(err)
-	}
+	g, tr := buildOne(t, tb)
 	var apg, att, gross, turnout, share string
 	for _, c := range tr.Columns {
 		switch c.Header {
@@ -87,4 +68,32 @@ func TestColumnDecimals(t *testing.T) {
 	if _, ok := tr.FigureIn(apg, "2.25"); ok {
 		t.Error("2.25 is not a figure the column writes with one decimal")
 	}
+}
+
+// buildOne builds a store of table tb alone (three rows suffice) and
+// returns it with tb's tree.
+func buildOne(t *testing.T, tb *table.Table) (*graph.Store, *graph.Tree) {
+	t.Helper()
+	g, err := graph.Open(t.TempDir(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { g.Close() })
+	b, err := g.NewBuilder()
+	if err != nil {
+		t.Fatal(err)
+	}
+	clean := DefaultCleanOptions()
+	clean.MinRows = 3
+	tr, rej, err := b.AddPrepared(Prepare(tb, clean))
+	if err != nil || rej != nil {
+		t.Fatal(err, rej)
+	}
+	if err := b.Finalize(context.Background(), nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	return g, tr
 }

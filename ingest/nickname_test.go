@@ -1,11 +1,8 @@
 package ingest
 
 import (
-	"context"
 	"slices"
 	"testing"
-
-	"github.com/leaper-dev/leaper/graph"
 )
 
 // TestNicknameAlias: a player the table writes unlinked with a nickname in
@@ -13,15 +10,6 @@ import (
 // is also called without it, as the linked rows beside it are named by
 // their articles; his name stays as the table writes it.
 func TestNicknameAlias(t *testing.T) {
-	g, err := graph.Open(t.TempDir(), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer g.Close()
-	b, err := g.NewBuilder()
-	if err != nil {
-		t.Fatal(err)
-	}
 	tb := mk([]string{"Name", "Pos.", "Caps", "Club"}, [][]string{
 		{"@Olle Åhlund", "MF", "1", "@Degerfors IF"},
 		{`Sune "Mona-Lisa" Andersson`, "MF", "5", "@AIK Solna"},
@@ -29,18 +17,7 @@ func TestNicknameAlias(t *testing.T) {
 		{"Thure Grahn", "DF", "1", "@AIK Solna"},
 		{"@Gunnar Gren", "FW", "5", "@IFK Norrköping"},
 	})
-	clean := DefaultCleanOptions()
-	clean.MinRows = 3
-	tr, rej, err := b.AddPrepared(Prepare(tb, clean))
-	if err != nil || rej != nil {
-		t.Fatal(err, rej)
-	}
-	if err := b.Finalize(context.Background(), nil, nil); err != nil {
-		t.Fatal(err)
-	}
-	if err := b.Commit(); err != nil {
-		t.Fatal(err)
-	}
+	g, tr := buildOne(t, tb)
 	ids := make([]uint32, len(tr.Rows))
 	for i, r := range tr.Rows {
 		ids[i] = r.Key
