@@ -166,7 +166,10 @@ type Auditor struct {
 	// pageIndices are the table indices a page's source gives (its
 	// trees' and its rejected tables'), read once; nil when unknown.
 	pageIndices map[string]map[int]bool
-	heads       map[string]string // relation name → header, read once
+	// pageSplit records whether a page's source gives a section in
+	// several tables (SplitSections), read with pageIndices.
+	pageSplit map[string]bool
+	heads     map[string]string // relation name → header, read once
 	// shown maps the NameKey of what the task's tables write for an
 	// article ("drumcondra") to the article and that text: a person copies
 	// the table's text. Set per task; the article's title is read only
@@ -1641,13 +1644,15 @@ func (a *Auditor) sourceGap(tr *graph.Tree) (int, error) {
 		}
 		if a.pageIndices == nil {
 			a.pageIndices = map[string]map[int]bool{}
+			a.pageSplit = map[string]bool{}
 		}
 		a.pageIndices[tr.PageURL] = have
+		a.pageSplit[tr.PageURL] = SplitSections(trees, rejs)
 	}
 	if have == nil {
 		return -1, nil
 	}
-	return SourceGap(tr.TableIndex, have), nil
+	return SourceGap(tr.TableIndex, have, a.pageSplit[tr.PageURL]), nil
 }
 
 // lostTwin describes a table of tr's page that the build rejected but a

@@ -337,6 +337,7 @@ func TestCutTables(t *testing.T) {
 		t.Fatal(err)
 	}
 	indices := map[string]map[int]bool{}
+	split := map[string]bool{}
 	for url, ts := range pages {
 		rejs, err := g.RejectedOfPage(url)
 		if err != nil {
@@ -347,6 +348,7 @@ func TestCutTables(t *testing.T) {
 			t.Fatalf("%s: a rejected table of a sampled source has no index", url)
 		}
 		indices[url] = have
+		split[url] = audit.SplitSections(ts, rejs)
 	}
 	if len(cut) == 0 {
 		t.Fatal("the sample corpus has no cut table")
@@ -356,7 +358,7 @@ func TestCutTables(t *testing.T) {
 	// is left out as a cut one.
 	gaps := 0
 	for _, tr := range trees {
-		if !tr.Cut && audit.Sampled(tr.Source) && audit.SourceGap(tr.TableIndex, indices[tr.PageURL]) >= 0 {
+		if !tr.Cut && audit.Sampled(tr.Source) && audit.SourceGap(tr.TableIndex, indices[tr.PageURL], split[tr.PageURL]) >= 0 {
 			cut[tr.ID] = true
 			gaps++
 		}
@@ -680,22 +682,28 @@ func TestSourceGap(t *testing.T) {
 		return m
 	}
 	for _, c := range []struct {
-		k    int
-		have map[int]bool
-		want int
+		k     int
+		have  map[int]bool
+		split bool
+		want  int
 	}{
-		{1, set(1), 0},           // 2013 Division 1: its table 0 not given
-		{0, set(0), -1},          // a page's one table
-		{0, set(0, 1, 2), -1},    // every table given
-		{2, set(0, 1, 2), -1},    // the last one given
-		{3, set(0, 1, 2, 3), -1}, // ditto
-		{1, set(0, 1, 3), 2},     // the table after it not given, a later one is
-		{5, set(0, 1, 2, 3, 4, 5), -1},
-		{3, set(0, 1, 3, 4), 2},
-		{0, set(0, 2), 1},
+		{1, set(1), false, 0},           // 2013 Division 1: its table 0 not given
+		{0, set(0), false, -1},          // a page's one table
+		{0, set(0, 1, 2), false, -1},    // every table given
+		{2, set(0, 1, 2), false, -1},    // the last one given
+		{3, set(0, 1, 2, 3), false, -1}, // ditto
+		{1, set(0, 1, 3), false, 2},     // the table after it not given, a later one is
+		{5, set(0, 1, 2, 3, 4, 5), false, -1},
+		{3, set(0, 1, 3, 4), false, 2},
+		{0, set(0, 2), false, 1},
+		// Sections run over several tables: the last one given may go on
+		// ("Family Atelidae" of the New World monkeys); the others not.
+		{5, set(0, 1, 2, 3, 4, 5), true, 6},
+		{4, set(0, 1, 2, 3, 4, 5), true, -1},
+		{0, set(0), true, 1},
 	} {
-		if got := audit.SourceGap(c.k, c.have); got != c.want {
-			t.Errorf("SourceGap(%d, %v) = %d, want %d", c.k, c.have, got, c.want)
+		if got := audit.SourceGap(c.k, c.have, c.split); got != c.want {
+			t.Errorf("SourceGap(%d, %v, %v) = %d, want %d", c.k, c.have, c.split, got, c.want)
 		}
 	}
 	if !audit.Sampled("/corpus/ottqa/tables.jsonl.gz#line 975") || audit.Sampled("/corpus/wtq/pages-html.tar.gz!page/203-page/61.html#table 0") {
@@ -719,7 +727,7 @@ func TestPageIndices(t *testing.T) {
 	}
 	// Table 0 of the sample, then 2: table 1 is a gap; the other crawl's
 	// table 1 says nothing of it.
-	if got := audit.SourceGap(0, have); got != 1 {
+	if got := audit.SourceGap(0, have, false); got != 1 {
 		t.Errorf("SourceGap(0, %v) = %d, want 1", have, got)
 	}
 	if _, ok := audit.PageIndices(trees, []graph.Rejected{{Source: ott}}); ok {

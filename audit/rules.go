@@ -979,14 +979,50 @@ func PageIndices(trees []*graph.Tree, rejected []graph.Rejected) (have map[int]b
 	return have, true
 }
 
+// SplitSections reports whether a page's sampled source gives one
+// section of the article in two tables or more, trees or rejected tables
+// titled alike ("Family Pitheciidae" in two): the article's sections run
+// over several tables, so its last one given may go on in a table the
+// sample dropped (SourceGap).
+func SplitSections(trees []*graph.Tree, rejected []graph.Rejected) bool {
+	seen := map[[2]string]bool{}
+	add := func(source, section, caption string) bool {
+		if !Sampled(source) || section == "" {
+			return false
+		}
+		k := [2]string{section, caption}
+		if seen[k] {
+			return true
+		}
+		seen[k] = true
+		return false
+	}
+	for _, t := range trees {
+		if add(t.Source, t.Section, t.Caption) {
+			return true
+		}
+	}
+	for _, r := range rejected {
+		if add(r.Source, r.Section, r.Caption) {
+			return true
+		}
+	}
+	return false
+}
+
 // SourceGap is the index of a table beside table k of a page that the
 // page's source lacks, where have are the indices it gives, or -1: the
 // one before k, or the one after where a later one is given. A sample of
 // an article's tables drops some: "2013 Division 1" keeps the Södra table
 // (index 1) of a section whose Norra table (0) it dropped, and "every
 // team" of the section is then not what the article lists. The table
-// after the last one given cannot be told from the article's end.
-func SourceGap(k int, have map[int]bool) int {
+// after the last one given cannot be told from the article's end, but
+// where the page's sections run over several tables (split,
+// SplitSections) the last one's may go on beyond it: "Family Atelidae" of
+// the list of New World monkey species gives its howler monkeys, OTT-QA
+// having kept no table after it, and the family's spider monkeys are
+// lost.
+func SourceGap(k int, have map[int]bool, split bool) int {
 	if k > 0 && !have[k-1] {
 		return k - 1
 	}
@@ -995,6 +1031,9 @@ func SourceGap(k int, have map[int]bool) int {
 			if i > k+1 {
 				return k + 1
 			}
+		}
+		if split && have[k] {
+			return k + 1
 		}
 	}
 	return -1

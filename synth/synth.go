@@ -473,6 +473,7 @@ func newSynth(ctx context.Context, g *graph.Store, o *Options) (*synth, error) {
 // are read here.
 func (s *synth) markGaps(sampled map[string][]*graph.Tree) error {
 	have := map[string]map[int]bool{} // per page; nil where gaps cannot be told
+	split := map[string]bool{}        // per page: its sections run over several tables
 	for _, t := range s.trees {
 		if !t.Cut {
 			// A file of an export numbered by page and table, beside a
@@ -497,8 +498,9 @@ func (s *synth) markGaps(sampled map[string][]*graph.Tree) error {
 				h = nil
 			}
 			have[t.PageURL] = h
+			split[t.PageURL] = audit.SplitSections(sampled[t.PageURL], rejs)
 		}
-		if h != nil && audit.SourceGap(t.TableIndex, h) >= 0 {
+		if h != nil && audit.SourceGap(t.TableIndex, h, split[t.PageURL]) >= 0 {
 			t.Cut = true
 		}
 	}
