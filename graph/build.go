@@ -162,11 +162,13 @@ func (b *Builder) entity(v Value) (uint32, error) {
 	} else {
 		e = Entity{ID: b.nextE, Key: v.Key, Name: v.Name, Type: v.Type, URL: v.URL}
 		b.nextE++
-		// An unlinked name with a nickname in quotes is also said
-		// without it: "Sune Andersson" for Sune "Mona-Lisa" Andersson,
-		// as the rows beside it are named by their articles. An alias
-		// for the scorer only, not a name the store resolves.
-		if plain, ok := WithoutNickname(v.Name); ok && v.Type == TypeText {
+		// An unlinked name with a nickname in quotes, or a title of
+		// address, is also said without it: "Sune Andersson" for Sune
+		// "Mona-Lisa" Andersson, as the rows beside it are named by
+		// their articles; "Carina Autengruber" for Ms Carina
+		// Autengruber. An alias for the scorer only, not a name the
+		// store resolves.
+		if plain, ok := PlainName(v.Name); ok && v.Type == TypeText {
 			e.Aliases = append(e.Aliases, plain)
 		}
 		if err := b.set(strKey(pEntKey, v.Key), idBytes(e.ID)); err != nil {

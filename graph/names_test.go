@@ -73,9 +73,9 @@ func FuzzMatchNames(f *testing.F) {
 	})
 }
 
-// TestWithoutNickname: a quoted nickname between a person's names is left
-// out; other quotes and names stay.
-func TestWithoutNickname(t *testing.T) {
+// TestPlainName: a quoted nickname between a person's names, or a title
+// of address before them, is left out; other quotes and names stay.
+func TestPlainName(t *testing.T) {
 	for in, want := range map[string]string{
 		`Sune "Mona-Lisa" Andersson`:       "Sune Andersson",
 		`Nils "Lidas"/"Greven" Liedholm`:   "Nils Liedholm",
@@ -85,10 +85,18 @@ func TestWithoutNickname(t *testing.T) {
 		`"Weird Al" Yankovic`:              "",
 		`Song "Title" and more words here`: "",
 		`The "Hits" Album`:                 "",
+		"Ms Carina Autengruber":            "Carina Autengruber",
+		"Mr Luis Alvarado Martinez":        "Luis Alvarado Martinez",
+		"Dr. Ruth Westheimer":              "Ruth Westheimer",
+		"Sir Alex Ferguson":                "Alex Ferguson",
+		"Mr. Olympia":                      "",
+		"Miss Universe 2010":               "",
+		"Mrs Brown's Boys":                 "",
+		"Missouri State University":        "",
 	} {
-		got, ok := WithoutNickname(in)
+		got, ok := PlainName(in)
 		if want == "" && ok || want != "" && got != want {
-			t.Errorf("WithoutNickname(%q) = %q, %v; want %q", in, got, ok, want)
+			t.Errorf("PlainName(%q) = %q, %v; want %q", in, got, ok, want)
 		}
 	}
 }

@@ -115,16 +115,24 @@ func NormText(s string) string {
 // text RelationName and Domain read.
 func CleanHeader(h string) string { return cleanHeader(h) }
 
-// WithoutNickname returns a person's name without the nickname a table
-// writes in quotes ("Sune Andersson" of Sune "Mona-Lisa" Andersson), and
-// whether it had one.
-func WithoutNickname(name string) (string, bool) {
-	plain := unnicknamed(name)
-	if plain == name || !personName.MatchString(plain) || !personLike(NormText(plain)) {
+// PlainName returns a person's name without the nickname a table writes
+// in quotes ("Sune Andersson" of Sune "Mona-Lisa" Andersson) or the title
+// of address before it ("Carina Autengruber" of Ms Carina Autengruber),
+// and whether it had either.
+func PlainName(name string) (string, bool) {
+	plain := honorific.ReplaceAllString(unnicknamed(name), "")
+	if plain == name || !personName.MatchString(plain) || !personLike(NormText(plain)) || possessive.MatchString(plain) {
 		return "", false
 	}
 	return plain, true
 }
+
+// possessive matches a word in the possessive ("Mrs Brown's Boys" is
+// no Mrs Brown).
+var possessive = regexp.MustCompile(`['’]s\b`)
+
+// honorific matches a title of address before a name.
+var honorific = regexp.MustCompile(`^(?:Mr|Mrs|Ms|Miss|Mx|Dr|Prof|Sir|Dame)\.? +`)
 
 // personName matches two to four capitalised words.
 var personName = regexp.MustCompile(`^\p{Lu}[\p{L}.'-]*(?: \p{Lu}[\p{L}.'-]*){1,3}$`)
