@@ -306,6 +306,15 @@ func TestConceptNamedCaption(t *testing.T) {
 	if got := concept(tr, true, "winners", rand.New(rand.NewPCG(1, 0))); got != "the Florida Derby since 1952" {
 		t.Errorf("concept = %q", got)
 	}
+	// A list's part that names the list's set is no concept alone: "the
+	// Improvisational theatre companies in the United Kingdom" would ask
+	// for every one there is (round 171).
+	tr = &graph.Tree{PageTitle: "List of improvisational theatre companies", Section: "Improvisational theatre companies in the United Kingdom"}
+	for seed := uint64(0); seed < 8; seed++ {
+		if got := concept(tr, true, "companies", rand.New(rand.NewPCG(seed, 0))); !strings.Contains(got, "the list of improvisational theatre companies") {
+			t.Errorf("concept = %q: the list not named", got)
+		}
+	}
 	if got := namedRoot("Teams in the Chinese Volleyball Super League (2018–2019)", "teams", []string{"Men's Super League"}); got != "the Chinese Volleyball Super League (2018–2019) (Men's Super League)" {
 		t.Errorf("namedRoot = %q", got)
 	}

@@ -518,8 +518,9 @@ func concept(t *graph.Tree, alone bool, many string, rng *rand.Rand) string {
 		p = strings.TrimPrefix(p, "of ")                          // "Table of important tributaries"
 		// "List of special cities" of "Special cities of Japan": the
 		// words after "List of" say which list
+		listed := false // the part is a list itself
 		if l, ok := strings.CutPrefix(strings.ToLower(p), "list of "); ok && l != "" {
-			p = p[len(p)-len(l):]
+			p, listed = p[len(p)-len(l):], true
 		}
 		p = strings.TrimSpace(footnote.ReplaceAllString(p, "")) // "Results[1]"
 		p = strings.TrimSpace(tally.ReplaceAllString(p, ""))    // "Singles: 14 (10–4)"
@@ -558,11 +559,16 @@ func concept(t *graph.Tree, alone bool, many string, rng *rand.Rand) string {
 				orig = append(orig, p)
 				inline = false
 			}
-		case containsFold(p, page):
+		case containsFold(p, page) && (!isList || listed):
 			// A caption that names the page itself ("1996 Frankfurt Galaxy
 			// World League draft selections" on "1996 Frankfurt Galaxy
 			// season") is the concept, as written; a part after it ("Hong
-			// Kong and Macau") still tells which table.
+			// Kong and Macau") still tells which table; so does a list's
+			// part that is a list ("List of Michelin 3-star restaurants
+			// by country …"). Not a list's other part ("Improvisational
+			// theatre companies in the United Kingdom" of the list of
+			// them): alone, it would ask for every such company there
+			// is, not those the list holds.
 			named = p
 		case alone && many != "" && strings.EqualFold(p, many):
 			// "Stations" of "Kibi Line", its one table: "every station of
