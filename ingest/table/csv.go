@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"path"
+	"regexp"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -204,6 +205,9 @@ func linksArticle(c Cell) bool {
 // page, then the name it shows): a lower-case word of three letters or
 // more that the name after it holds, followed by a capital.
 func unglued(s string) string {
+	if m := paddedOrdinal.FindStringSubmatch(s); m != nil {
+		return m[1] // "007th": the hidden "00" that sorts it, then "7th"
+	}
 	i := 0
 	for i < len(s) && s[i] >= 'a' && s[i] <= 'z' {
 		i++
@@ -227,6 +231,10 @@ func unglued(s string) string {
 	}
 	return rest
 }
+
+// paddedOrdinal matches an ordinal behind the zeros of its hidden sort
+// key ("007th", "0121st" of a draft's round and pick).
+var paddedOrdinal = regexp.MustCompile(`^0+([1-9][0-9]*(?:st|nd|rd|th))$`)
 
 // headerContinues reports a second header row: the first has names spanned
 // over several columns ("League, League, League" over "Division, Apps,

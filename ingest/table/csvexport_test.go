@@ -115,6 +115,25 @@ func TestCSVExportRules(t *testing.T) {
 			t.Errorf("title cell read as %+v, want %q linking %q", c, want[0], want[1])
 		}
 	}
+	// A title disambiguated after a comma, as two of the column are and
+	// most are not, is shown by its name (sts-csv's San Sebastián
+	// metropolitan area, round 171); a name's suffix is kept.
+	towns, _ := ParseCSVWith("x.csv", strings.NewReader("Municipality,Shire\nSan_Sebastián,Donostialdea\nIrun,Bidasoa\nErrenteria,Donostialdea\n"+
+		"\"Hernani,_Spain\",Donostialdea\nLasarte-Oria,Donostialdea\n\"Lezo,_Spain\",Donostialdea\n\"Sammy_Davis,_Jr.\",Donostialdea\n\"Tolosa,_Gipuzkoa\",Tolosaldea\nPasaia,Donostialdea\nHondarribia,Bidasoa\nAndoain,Donostialdea\nOiartzun,Donostialdea\n"), nil, nil)
+	for i, want := range [][2]string{{"Hernani", "Hernani, Spain"}, {"Lezo", "Lezo, Spain"}, {"Sammy Davis, Jr.", "Sammy Davis, Jr."}, {"Tolosa, Gipuzkoa", "Tolosa, Gipuzkoa"}} {
+		if c := towns.Rows[[]int{3, 5, 6, 7}[i]][0]; c.Text != want[0] || len(c.Links) != 1 || c.Links[0] != want[1] {
+			t.Errorf("title cell read as %+v, want %q linking %q", c, want[0], want[1])
+		}
+	}
+	// A year's link to its edition shows the year (sts-csv's Färjestad
+	// BK players drafted, round 171); elsewhere the edition's title.
+	drafts, _ := ParseCSVWith("x.csv", strings.NewReader("Player,Year,Round,Event\nA B,1977_NHL_Amateur_Draft,007th,1977_NHL_Amateur_Draft\nC D,1992–93_NHL_season,003rd,Alpha\nE F,1981_NHL_Entry_Draft,001st,Beta\n"), nil, nil)
+	for i, want := range []string{"1977", "7th", "1977 NHL Amateur Draft", "1992–93", "3rd"} {
+		r, j := []int{0, 0, 0, 1, 1}[i], []int{1, 2, 3, 1, 2}[i]
+		if c := drafts.Rows[r][j]; c.Text != want {
+			t.Errorf("cell (%d, %d) read as %+v, want %q", r, j, c, want)
+		}
+	}
 	none, _ := ParseCSVWith("List_of_X.csv", strings.NewReader(in), nil, &CSVOptions{Links: LinksNone})
 	if c := none.Rows[0][0]; c.Text != "Chester_City_F.C." || len(c.Links) != 0 || none.Untitled || none.PageTitle != "List of X" {
 		t.Errorf("--links none: %+v, title %q", c, none.PageTitle)
@@ -139,6 +158,12 @@ func TestCSVExportCells(t *testing.T) {
 		{"{{dts||June|22}}", "June 22", ""},
 		{"{{dts|2009|6|05}}", "June 5, 2009", ""},
 		{"Kristina Grozeva, {{ill|Petar Valchanov|fr|Petar Valchanov|bg|Петър Вълчанов}}", "Kristina Grozeva, Petar Valchanov", ""},
+		// A template's tail whose head the export lost (sts-csv's most
+		// lethal American battles, round 171): the text after it.
+		{"Germany}}Germany", "Germany", ""},
+		{"Empire}}Germany", "Germany", ""},
+		{"Salvador}}", "", ""},
+		{"{{flagicon|Empire of Japan}}Japan", "Japan", ""},
 	} {
 		var fx Fixes
 		text, links := cleanWikitext(c.in, &fx)

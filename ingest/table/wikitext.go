@@ -75,6 +75,13 @@ var (
 // ([[A|b]], whose targets are returned as links), <ref> tags, footnote marks
 // ([1], [a]) and HTML entities. Cells without any of these come back as is.
 func cleanWikitext(s string, fx *Fixes) (string, []string) {
+	// The tail of a template whose head the export lost ("Germany}}Germany"
+	// of {{flagicon|Nazi Germany}}Germany, "Salvador}}" of a flag alone):
+	// the cell's text is what follows it.
+	if i := strings.Index(s, "}}"); i >= 0 && !strings.Contains(s[:i], "{{") {
+		s = strings.TrimSpace(s[i+2:])
+		fx.Templates++
+	}
 	if !strings.ContainsAny(s, "{[&<'=") {
 		return s, nil
 	}
@@ -370,6 +377,7 @@ func linkTitles(t *Table, mode LinkMode, fx *Fixes) {
 			}
 		}
 		ok := under > 0 && 2*like > filled && (5*under >= filled || mode == LinksTitles)
+		var titled []*Cell // cells written as their article's title
 		for _, r := range t.Rows {
 			c := &r[j]
 			if len(c.Links) > 0 || notTitle[strings.ToLower(c.Text)] {
@@ -388,10 +396,70 @@ func linkTitles(t *Table, mode LinkMode, fx *Fixes) {
 			if title := canonical(raw); title != "" {
 				c.Text, c.Links = shownTitle(title), []string{title}
 				fx.Links++
+				titled = append(titled, c)
 			}
+		}
+		commaShown(titled)
+		if yearHeader.MatchString(t.Header[j]) {
+			yearShown(titled)
 		}
 	}
 }
+
+// yearHeader matches a header of years or seasons.
+var yearHeader = regexp.MustCompile(`(?i)^(?:year|season|draft year)s?$`)
+
+// yearShown shows a year column's titles of an edition by its year
+// ("1977" for "1977 NHL Amateur Draft", "1992–93" for "1992–93 NHL
+// season"): the page links the year to the edition, and the export wrote
+// the edition's title in its place.
+func yearShown(cells []*Cell) {
+	for _, c := range cells {
+		if m := editionTitle.FindStringSubmatch(c.Text); m != nil {
+			c.Text = m[1]
+		}
+	}
+}
+
+// editionTitle matches the title of an edition that begins with its year
+// or season.
+var editionTitle = regexp.MustCompile(`^((?:1[5-9]|20)[0-9]{2}(?:[–-][0-9]{2,4})?) \S`)
+
+// commaShown shows a column's titles disambiguated after a comma by the
+// name alone ("Hernani" for "Hernani, Spain") where two of them or more
+// share the qualifier and most of the column's titles have none: the page
+// writes the municipalities' names ("Irun", "Errenteria", "Hernani"), the
+// export their articles' titles. A suffix of a name ("Sammy Davis, Jr.")
+// or a band of names ("Crosby, Stills, Nash & Young") is no qualifier.
+func commaShown(cells []*Cell) {
+	by := map[string][]*Cell{}
+	with := 0
+	for _, c := range cells {
+		name, q, ok := strings.Cut(c.Text, ", ")
+		if !ok {
+			continue
+		}
+		with++
+		if r, _ := utf8.DecodeRuneInString(q); name == "" || !unicode.IsUpper(r) || strings.ContainsAny(q, ",&") || nameSuffix[strings.TrimSuffix(q, ".")] {
+			continue
+		}
+		by[q] = append(by[q], c)
+	}
+	if 2*with >= len(cells) {
+		return
+	}
+	for _, cs := range by {
+		if len(cs) < 2 {
+			continue
+		}
+		for _, c := range cs {
+			c.Text, _, _ = strings.Cut(c.Text, ", ")
+		}
+	}
+}
+
+// nameSuffix are what follows a person's name after a comma.
+var nameSuffix = map[string]bool{"Jr": true, "Sr": true, "II": true, "III": true, "IV": true, "V": true, "MP": true, "QC": true, "KC": true, "MD": true, "PhD": true}
 
 // anchored is the title of a link to a section written as a title
 // ("Dover_International_Speedway#Indy_Racing_League_results" links Dover
