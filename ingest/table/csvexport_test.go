@@ -125,6 +125,15 @@ func TestCSVExportRules(t *testing.T) {
 			t.Errorf("title cell read as %+v, want %q linking %q", c, want[0], want[1])
 		}
 	}
+	// The titles among plain names count with them (sts-csv's football
+	// stadiums in Denmark): a plain cell's comma is the page's own.
+	stadia, _ := ParseCSVWith("x.csv", strings.NewReader("Club,City\nF.C._Copenhagen,\"Østerbro, Copenhagen\"\nFC_Midtjylland,Herning\nVejle_Boldklub,Vejle\n"+
+		"Viborg_FF,\"Viborg,_Denmark\"\nSkive_IK,\"Skive,_Denmark\"\nRanders_FC,Randers\nAC_Horsens,Horsens\nHobro_IK,Hobro\nOdense_BK,Odense\nKolding_IF,Kolding\nEsbjerg_fB,Esbjerg\nAaB_Fodbold,Aalborg\n"), nil, nil)
+	for i, want := range []string{"Østerbro, Copenhagen", "Viborg", "Skive"} {
+		if c := stadia.Rows[[]int{0, 3, 4}[i]][1]; c.Text != want {
+			t.Errorf("city read as %+v, want %q", c, want)
+		}
+	}
 	// A year's link to its edition shows the year (sts-csv's Färjestad
 	// BK players drafted, round 171); elsewhere the edition's title.
 	drafts, _ := ParseCSVWith("x.csv", strings.NewReader("Player,Year,Round,Event\nA B,1977_NHL_Amateur_Draft,007th,1977_NHL_Amateur_Draft\nC D,1992–93_NHL_season,003rd,Alpha\nE F,1981_NHL_Entry_Draft,001st,Beta\n"), nil, nil)

@@ -399,7 +399,7 @@ func linkTitles(t *Table, mode LinkMode, fx *Fixes) {
 				titled = append(titled, c)
 			}
 		}
-		commaShown(titled)
+		commaShown(t.Rows, j, titled)
 		if yearHeader.MatchString(t.Header[j]) {
 			yearShown(titled)
 		}
@@ -425,28 +425,33 @@ func yearShown(cells []*Cell) {
 // or season.
 var editionTitle = regexp.MustCompile(`^((?:1[5-9]|20)[0-9]{2}(?:[–-][0-9]{2,4})?) \S`)
 
-// commaShown shows a column's titles disambiguated after a comma by the
-// name alone ("Hernani" for "Hernani, Spain") where two of them or more
-// share the qualifier and most of the column's titles have none: the page
+// commaShown shows the titles of column j that the export wrote for
+// links (titled) by the name alone where they are disambiguated after a
+// comma ("Hernani" for "Hernani, Spain"), two of them or more share the
+// qualifier, and most of the column's cells have none: the page
 // writes the municipalities' names ("Irun", "Errenteria", "Hernani"), the
 // export their articles' titles. A suffix of a name ("Sammy Davis, Jr.")
 // or a band of names ("Crosby, Stills, Nash & Young") is no qualifier.
-func commaShown(cells []*Cell) {
-	by := map[string][]*Cell{}
-	with := 0
-	for _, c := range cells {
-		name, q, ok := strings.Cut(c.Text, ", ")
-		if !ok {
-			continue
+func commaShown(rows [][]Cell, j int, titled []*Cell) {
+	filled, with := 0, 0
+	for _, r := range rows {
+		if j < len(r) && r[j].Text != "" {
+			filled++
+			if strings.Contains(r[j].Text, ", ") {
+				with++
+			}
 		}
-		with++
-		if r, _ := utf8.DecodeRuneInString(q); name == "" || !unicode.IsUpper(r) || strings.ContainsAny(q, ",&") || nameSuffix[strings.TrimSuffix(q, ".")] {
+	}
+	if 2*with >= filled {
+		return
+	}
+	by := map[string][]*Cell{}
+	for _, c := range titled {
+		name, q, ok := strings.Cut(c.Text, ", ")
+		if r, _ := utf8.DecodeRuneInString(q); !ok || name == "" || !unicode.IsUpper(r) || strings.ContainsAny(q, ",&") || nameSuffix[strings.TrimSuffix(q, ".")] {
 			continue
 		}
 		by[q] = append(by[q], c)
-	}
-	if 2*with >= len(cells) {
-		return
 	}
 	for _, cs := range by {
 		if len(cs) < 2 {
