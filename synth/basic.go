@@ -517,6 +517,9 @@ func (s *synth) basic(ctx context.Context, t *graph.Tree, rng *rand.Rand) (*draf
 	if kn.many == "entries" || !s.commonKeyNoun(t, kn) || describedKey(t) || nounOfColumn(t, kn) {
 		return nil, DropNoNoun, nil
 	}
+	if kn.many == "films" && filmography(t) && s.televised(t) {
+		kn = noun{"work", "works"}
+	}
 	// "The complete set of cities from Province of Bergamo": its ten
 	// largest, which nothing but the table says.
 	// "Modern Library 100 Best Novels — Editors' list" ranking ten: the top
@@ -647,6 +650,47 @@ func (s *synth) basic(ctx context.Context, t *graph.Tree, rng *rand.Rand) (*draf
 		"root", r, "filter", f.phrase, "cols", list(cw))
 	return d, "", nil
 }
+
+// televised reports whether a tree whose keys a question would call
+// films lists television among them: a key titled as a series, serial or
+// programme ("Quayside (TV series)"), or a cell that says so ("2-part
+// television serial"). Tom Hooper's filmography is 10 of 17 television
+// works, which a reader asked for his films leaves out (round 171).
+func (s *synth) televised(t *graph.Tree) bool {
+	var ids []uint32
+	for _, r := range t.Rows {
+		ids = append(ids, r.Key)
+		for _, vs := range r.Values {
+			ids = append(ids, vs...)
+		}
+	}
+	es, err := s.entities(ids)
+	if err != nil {
+		return false
+	}
+	for _, id := range ids {
+		if e := es[id]; e != nil && tvWork.MatchString(e.Name) {
+			return true
+		}
+	}
+	return false
+}
+
+// filmography reports whether a tree's keys are called films for its
+// title's "filmography" alone: not a "Film" part of one (Elizabeth
+// McGovern's, beside her "Television"), nor a list of films.
+func filmography(t *graph.Tree) bool {
+	sub := t.Caption
+	if sub == "" {
+		sub = t.Section
+	}
+	last := strings.ToLower(strings.TrimSpace(graph.LastSection(sub)))
+	return last != "film" && last != "films" && !strings.Contains(strings.ToLower(t.PageTitle), "films") &&
+		strings.Contains(strings.ToLower(sub+" "+t.PageTitle), "filmography")
+}
+
+// tvWork matches a title or cell of a television work.
+var tvWork = regexp.MustCompile(`(?i)\b(?:tv|television)\b[^()]*\b(?:series|serial|film|movie|programme|program|show|special)\b|\((?:[0-9]{4} )?(?:tv series|tv serial|miniseries|tv film|tv programme|tv program)\)|\bminiseries\b|\btelevision (?:series|serial|film|movie|programme|program|show|special)`)
 
 // basicPhrasing is the templates a Basic question on t takes, and its
 // root (concept r) as they say it.
