@@ -479,19 +479,27 @@ func anchored(s string) string {
 
 // shownTitle is the text a page shows for a link to the article title:
 // the title without Wikipedia's disambiguator ("Arie" for "Arie (film)",
-// "Mars" for "Mars (2004 film)"), which the export wrote in place of the
-// cell's text. A parenthesis that begins with a capital is kept: a code
-// or a name of its own ("Albirex Niigata (S)").
+// "Mars" for "Mars (2004 film)", "Olympiastadion" for "Olympiastadion
+// (Berlin)", "WNIN" for "WNIN (TV)"), which the export wrote in place of
+// the cell's text. Another parenthesis that begins with a capital is
+// kept: a code or a name of its own ("Albirex Niigata (S)").
 func shownTitle(title string) string {
 	m := disambiguated.FindStringSubmatch(title)
 	if m == nil {
 		return title
 	}
-	if r, _ := utf8.DecodeRuneInString(m[2]); unicode.IsLower(r) || unicode.IsDigit(r) {
+	if r, _ := utf8.DecodeRuneInString(m[2]); unicode.IsLower(r) || unicode.IsDigit(r) || placeWord.MatchString(m[2]) || broadcast[m[2]] {
 		return m[1]
 	}
 	return title
 }
+
+// placeWord matches a disambiguator of one capitalised word, a place or
+// a person ("Berlin", "Cebu"), not a code ("S", "USA").
+var placeWord = regexp.MustCompile(`^\p{Lu}\p{Ll}{2,}$`)
+
+// broadcast are the disambiguators of a station's call sign.
+var broadcast = map[string]bool{"TV": true, "FM": true, "AM": true, "LPTV": true, "radio station": true, "TV station": true}
 
 // disambiguated matches a title with a trailing parenthesis.
 var disambiguated = regexp.MustCompile(`^(.*\S)\s+\(([^()]+)\)$`)
