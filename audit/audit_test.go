@@ -963,7 +963,8 @@ func TestOrdinalHeader(t *testing.T) {
 			t.Errorf("OrdinalHeader(%q) = %v, want %v", h, got, want)
 		}
 	}
-	for h, want := range map[string]bool{"Year": true, "Year of birth": true, "Founded": true, "Opened": true, "Years": false, "Capacity": false, "Goals": false} {
+	for h, want := range map[string]bool{"Year": true, "Year of birth": true, "Founded": true, "Opened": true, "Years": false, "Capacity": false, "Goals": false,
+		"First season": true, "Season": true, "Seasons": false, "Goals 2014-15 season": false} {
 		if got := audit.YearHeader(h); got != want {
 			t.Errorf("YearHeader(%q) = %v, want %v", h, got, want)
 		}

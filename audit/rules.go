@@ -531,9 +531,14 @@ func YearColumn(c graph.Column) bool {
 }
 
 // YearHeader reports whether a column's header says its figures are years
-// ("Year", "Year of birth", "Founded", "Opened"), which no one adds up,
+// ("Year", "Year of birth", "Founded", "Opened", "First season"), which no
+// one adds up,
 // whatever the cells link to ("1999" linking "1999 in film").
 func YearHeader(h string) bool {
+	all := strings.Fields(strings.ToLower(h))
+	if n := len(all); n > 0 && n <= 2 && all[n-1] == "season" {
+		return true // "First season" (1908 linking its season), not "Goals 2014-15 season"
+	}
 	for _, w := range strings.FieldsFunc(strings.ToLower(h), func(r rune) bool { return !unicode.IsLetter(r) }) {
 		switch w {
 		case "year", "born", "founded", "established", "opened", "built", "formed", "debut", "completed", "introduced", "inaugurated", "incorporated":
