@@ -432,6 +432,7 @@ func profile(t *table.Table, rows [][]table.Cell, s *graph.Shaped) ([]*colInfo, 
 		h := cleanHeader(t.Header[j])
 		col := column(rows, j)
 		cutDetails(col)
+		unlinkedNotes(col, noteNames(col))
 		cutNotes(col)
 		textsByHeader(h, col)
 		splitLinks(col)
@@ -800,15 +801,11 @@ func nicknames(h string) bool {
 // one word other than a film's ("Jeff Miller (R)", "Chicago Bears (2)")
 // is left to the value's other checks.
 func linkedNote(text string, links []string) (string, bool) {
-	if len(links) == 0 || !strings.HasSuffix(text, ")") {
+	if len(links) == 0 {
 		return "", false
 	}
-	i := strings.LastIndex(text, " (")
-	if i <= 0 {
-		return "", false
-	}
-	name, note := text[:i], strings.TrimSuffix(text[i+2:], ")")
-	if strings.ContainsAny(note, "()") || len(strings.Fields(note)) < 2 && !filmNote[strings.ToLower(note)] {
+	name, note, ok := noteAfter(text)
+	if !ok {
 		return "", false
 	}
 	// The link's title, or its head before a qualifier ("Jason Davis (8
@@ -1140,6 +1137,59 @@ func cutSecondScript(col []table.Cell) {
 	}
 	for i, c := range col {
 		if name, ok := bilingual(c.Text); ok {
+			col[i].Text = name
+		}
+	}
+}
+
+// noteAfter splits a name from the note in parentheses of words of its
+// own that ends the text ("Chuck Bednarik (Lottery bonus pick)"), a note
+// of one word only a film's ("(short)").
+func noteAfter(text string) (name, note string, ok bool) {
+	if !strings.HasSuffix(text, ")") {
+		return "", "", false
+	}
+	i := strings.LastIndex(text, " (")
+	if i <= 0 {
+		return "", "", false
+	}
+	name, note = text[:i], strings.TrimSuffix(text[i+2:], ")")
+	if strings.ContainsAny(note, "()") || len(strings.Fields(note)) < 2 && !filmNote[strings.ToLower(note)] {
+		return "", "", false
+	}
+	return name, note, true
+}
+
+// unlinkedNotes cuts the note off the column's unlinked names where
+// linkedNote cuts its links' names of theirs, three or more and half its
+// links: the national parks of France write each with its French name
+// ("Vanoise National Park ( Parc national de la Vanoise )"), and the one
+// without an article, "Forêts National Park ( Parc national des forêts
+// )", is named as the ten beside it are. A note that tells two cells
+// apart stays (names, noteNames).
+func unlinkedNotes(col []table.Cell, names map[string]int) {
+	if names == nil {
+		return
+	}
+	links, noted := 0, 0
+	for _, c := range col {
+		if len(c.Links) == 0 {
+			continue
+		}
+		links++
+		if name, ok := linkedNote(strings.TrimSpace(textnorm.SqueezeSpaces(c.Text)), c.Links); ok && names[graph.NormText(name)] == 1 {
+			noted++
+		}
+	}
+	if noted < 3 || 2*noted < links {
+		return
+	}
+	for i, c := range col {
+		if len(c.Links) > 0 {
+			continue
+		}
+		text := strings.TrimSpace(textnorm.SqueezeSpaces(c.Text))
+		if name, _, ok := noteAfter(text); ok && names[graph.NormText(name)] <= 1 {
 			col[i].Text = name
 		}
 	}
