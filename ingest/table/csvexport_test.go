@@ -111,9 +111,9 @@ func TestCSVExportRules(t *testing.T) {
 	// parenthesis is a name's own.
 	// A place's or a call sign's is no name's own (sts-csv, round 172).
 	films, _ := ParseCSVWith("x.csv", strings.NewReader("Title,Club,Year\nArie_(film),Albirex_Niigata_(S),2004\nNight_Watch_(2004_film),Chester_City_F.C.,2004\n"+
-		"WNIN_(TV),Olympiastadion_(Berlin),2005\nRadio_(USA),Club_(FM),2006\n"), nil, &CSVOptions{Links: LinksTitles})
+		"WNIN_(TV),Olympiastadion_(Berlin),2005\nRadio_(USA),Club_(FM),2006\nPeter_King_(Australian_politician),Kilkenny_(New_York),2007\n"), nil, &CSVOptions{Links: LinksTitles})
 	for i, want := range [][2]string{{"Arie", "Arie (film)"}, {"Albirex Niigata (S)", "Albirex Niigata (S)"}, {"Night Watch", "Night Watch (2004 film)"}, {"Chester City F.C.", "Chester City F.C."},
-		{"WNIN", "WNIN (TV)"}, {"Olympiastadion", "Olympiastadion (Berlin)"}, {"Radio (USA)", "Radio (USA)"}, {"Club", "Club (FM)"}} {
+		{"WNIN", "WNIN (TV)"}, {"Olympiastadion", "Olympiastadion (Berlin)"}, {"Radio (USA)", "Radio (USA)"}, {"Club", "Club (FM)"}, {"Peter King", "Peter King (Australian politician)"}, {"Kilkenny (New York)", "Kilkenny (New York)"}} {
 		if c := films.Rows[i/2][i%2]; c.Text != want[0] || len(c.Links) != 1 || c.Links[0] != want[1] {
 			t.Errorf("title cell read as %+v, want %q linking %q", c, want[0], want[1])
 		}

@@ -480,7 +480,8 @@ func anchored(s string) string {
 // shownTitle is the text a page shows for a link to the article title:
 // the title without Wikipedia's disambiguator ("Arie" for "Arie (film)",
 // "Mars" for "Mars (2004 film)", "Olympiastadion" for "Olympiastadion
-// (Berlin)", "WNIN" for "WNIN (TV)"), which the export wrote in place of
+// (Berlin)", "Peter King" for "Peter King (Australian politician)",
+// "WNIN" for "WNIN (TV)"), which the export wrote in place of
 // the cell's text. Another parenthesis that begins with a capital is
 // kept: a code or a name of its own ("Albirex Niigata (S)").
 func shownTitle(title string) string {
@@ -495,8 +496,9 @@ func shownTitle(title string) string {
 }
 
 // placeWord matches a disambiguator of one capitalised word, a place or
-// a person ("Berlin", "Cebu"), not a code ("S", "USA").
-var placeWord = regexp.MustCompile(`^\p{Lu}\p{Ll}{2,}$`)
+// a person ("Berlin", "Cebu"), then words in lower case ("Australian
+// politician", "American football"), not a code ("S", "USA").
+var placeWord = regexp.MustCompile(`^\p{Lu}\p{Ll}{2,}(?: \p{Ll}+)*$`)
 
 // broadcast are the disambiguators of a station's call sign.
 var broadcast = map[string]bool{"TV": true, "FM": true, "AM": true, "LPTV": true, "radio station": true, "TV station": true}
