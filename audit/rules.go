@@ -532,8 +532,7 @@ func YearColumn(c graph.Column) bool {
 
 // YearHeader reports whether a column's header says its figures are years
 // ("Year", "Year of birth", "Founded", "Opened", "First season"), which no
-// one adds up,
-// whatever the cells link to ("1999" linking "1999 in film").
+// one adds up, whatever the cells link to ("1999" linking "1999 in film").
 func YearHeader(h string) bool {
 	all := strings.Fields(strings.ToLower(h))
 	if n := len(all); n > 0 && n <= 2 && all[n-1] == "season" {

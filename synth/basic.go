@@ -517,8 +517,12 @@ func (s *synth) basic(ctx context.Context, t *graph.Tree, rng *rand.Rand) (*draf
 	if kn.many == "entries" || !s.commonKeyNoun(t, kn) || describedKey(t) || nounOfColumn(t, kn) {
 		return nil, DropNoNoun, nil
 	}
-	if kn.many == "films" && filmography(t) && s.televised(t) {
-		kn = noun{"work", "works"}
+	if kn.many == "films" && filmography(t) {
+		if tv, err := s.televised(t); err != nil {
+			return nil, "", err
+		} else if tv {
+			kn = noun{"work", "works"}
+		}
 	}
 	// "The complete set of cities from Province of Bergamo": its ten
 	// largest, which nothing but the table says.
@@ -656,7 +660,7 @@ func (s *synth) basic(ctx context.Context, t *graph.Tree, rng *rand.Rand) (*draf
 // programme ("Quayside (TV series)"), or a cell that says so ("2-part
 // television serial"). Tom Hooper's filmography is 10 of 17 television
 // works, which a reader asked for his films leaves out (round 171).
-func (s *synth) televised(t *graph.Tree) bool {
+func (s *synth) televised(t *graph.Tree) (bool, error) {
 	var ids []uint32
 	for _, r := range t.Rows {
 		ids = append(ids, r.Key)
@@ -666,14 +670,14 @@ func (s *synth) televised(t *graph.Tree) bool {
 	}
 	es, err := s.entities(ids)
 	if err != nil {
-		return false
+		return false, err
 	}
 	for _, id := range ids {
 		if e := es[id]; e != nil && tvWork.MatchString(e.Name) {
-			return true
+			return true, nil
 		}
 	}
-	return false
+	return false, nil
 }
 
 // filmography reports whether a tree's keys are called films for its
