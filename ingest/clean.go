@@ -432,7 +432,6 @@ func profile(t *table.Table, rows [][]table.Cell, s *graph.Shaped) ([]*colInfo, 
 		h := cleanHeader(t.Header[j])
 		col := column(rows, j)
 		cutDetails(col)
-		unlinkedNotes(col, noteNames(col))
 		cutNotes(col)
 		textsByHeader(h, col)
 		splitLinks(col)
@@ -1162,37 +1161,44 @@ func noteAfter(text string) (name, note string, ok bool) {
 
 // unlinkedNotes cuts the note off the column's unlinked names where
 // linkedNote cuts its links' names of theirs, three or more and half its
-// links: the national parks of France write each with its French name
-// ("Vanoise National Park ( Parc national de la Vanoise )"), and the one
-// without an article, "Forêts National Park ( Parc national des forêts
-// )", is named as the ten beside it are. A note that tells two cells
-// apart stays (names, noteNames).
-func unlinkedNotes(col []table.Cell, names map[string]int) {
+// links, and returns names: the national parks of France write each with
+// its French name ("Vanoise National Park ( Parc national de la Vanoise
+// )"), and the one without an article, "Forêts National Park ( Parc
+// national des forêts )", is named as the ten beside it are. A note that
+// tells the name from another cell's stays (names, noteNames).
+func unlinkedNotes(col []table.Cell, names map[string]int) map[string]int {
 	if names == nil {
-		return
+		return nil
 	}
-	links, noted := 0, 0
+	links, cut := 0, 0
+	noted := map[string]bool{} // the texts linkedNote cuts
 	for _, c := range col {
 		if len(c.Links) == 0 {
 			continue
 		}
 		links++
-		if name, ok := linkedNote(strings.TrimSpace(textnorm.SqueezeSpaces(c.Text)), c.Links); ok && names[graph.NormText(name)] == 1 {
-			noted++
+		text := strings.TrimSpace(textnorm.SqueezeSpaces(c.Text))
+		if name, ok := linkedNote(text, c.Links); ok && names[graph.NormText(name)] == 1 {
+			noted[graph.NormText(text)] = true
+			cut++
 		}
 	}
-	if noted < 3 || 2*noted < links {
-		return
+	if cut < 3 || 2*cut < links {
+		return names
 	}
 	for i, c := range col {
 		if len(c.Links) > 0 {
 			continue
 		}
+		// A venue the column links once and writes again unlinked, note
+		// and all, is that one; another note on the same name is another
+		// thing's.
 		text := strings.TrimSpace(textnorm.SqueezeSpaces(c.Text))
-		if name, _, ok := noteAfter(text); ok && names[graph.NormText(name)] <= 1 {
+		if name, _, ok := noteAfter(text); ok && (names[graph.NormText(name)] == 0 || noted[graph.NormText(text)]) {
 			col[i].Text = name
 		}
 	}
+	return names
 }
 
 // noteNames counts the column's texts by the names linkedNote cuts them
@@ -1241,7 +1247,7 @@ func cutNotes(col []table.Cell) {
 			keys++
 		}
 	}
-	names := noteNames(col)
+	names := unlinkedNotes(col, noteNames(col))
 	turnNames(col)
 	for i, c := range col {
 		text := strings.TrimSpace(textnorm.SqueezeSpaces(c.Text))

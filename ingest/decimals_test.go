@@ -97,3 +97,17 @@ func buildOne(t *testing.T, tb *table.Table) (*graph.Store, *graph.Tree) {
 	}
 	return g, tr
 }
+
+// keyEntities returns the entities of tree tr's keys in g.
+func keyEntities(t *testing.T, g *graph.Store, tr *graph.Tree) []*graph.Entity {
+	t.Helper()
+	ids := make([]uint32, len(tr.Rows))
+	for i, r := range tr.Rows {
+		ids[i] = r.Key
+	}
+	es, err := g.Entities(ids)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return es
+}

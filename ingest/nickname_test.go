@@ -18,14 +18,7 @@ func TestNicknameAlias(t *testing.T) {
 		{"@Gunnar Gren", "FW", "5", "@IFK Norrköping"},
 	})
 	g, tr := buildOne(t, tb)
-	ids := make([]uint32, len(tr.Rows))
-	for i, r := range tr.Rows {
-		ids[i] = r.Key
-	}
-	es, err := g.Entities(ids)
-	if err != nil {
-		t.Fatal(err)
-	}
+	es := keyEntities(t, g, tr)
 	want := map[string][]string{
 		`Sune "Mona-Lisa" Andersson`:     {"Sune Andersson"},
 		`Nils "Lidas"/"Greven" Liedholm`: {"Nils Liedholm"},

@@ -1,13 +1,11 @@
 package synth_test
 
 import (
-	"context"
 	"strings"
 	"testing"
 
 	"github.com/leaper-dev/leaper/ingest/storetest"
 	"github.com/leaper-dev/leaper/synth"
-	"github.com/leaper-dev/leaper/task"
 )
 
 // TestFilmographyOfTelevision: a filmography that lists television
@@ -15,13 +13,7 @@ import (
 // testdata/synth/filmography).
 func TestFilmographyOfTelevision(t *testing.T) {
 	g := storetest.BuildGraph(t, "synth", "filmography")
-	var tasks []*task.Task
-	if _, err := synth.Run(context.Background(), g, &synth.Options{Variant: "basic", N: 5, Seed: 1}, func(tk *task.Task) error {
-		tasks = append(tasks, tk)
-		return nil
-	}); err != nil {
-		t.Fatal(err)
-	}
+	tasks, _ := run(t, g, synth.Options{Variant: "basic", N: 5, Seed: 1})
 	if len(tasks) == 0 {
 		t.Fatal("no task of Tom Hooper's filmography")
 	}

@@ -1,7 +1,6 @@
 package synth_test
 
 import (
-	"context"
 	"testing"
 
 	"github.com/leaper-dev/leaper/ingest/storetest"
@@ -14,19 +13,13 @@ import (
 // testdata/synth/seasons).
 func TestNoSumOfSeasons(t *testing.T) {
 	g := storetest.BuildGraph(t, "synth", "seasons")
-	n := 0
-	for seed := int64(1); seed <= 12; seed++ {
-		if _, err := synth.Run(context.Background(), g, &synth.Options{Variant: "basic", N: 5, Seed: seed, Aggregate: true}, func(tk *task.Task) error {
-			n++
-			if ag := tk.Answer.Aggregate; ag != nil && (ag.Op == task.AggSum || ag.Op == task.AggAvg) && ag.Column == "FirstSeason" {
-				t.Errorf("%s: %s", tk.ID, tk.Question)
-			}
-			return nil
-		}); err != nil {
-			t.Fatal(err)
+	tasks := seeded(t, g, synth.Options{Variant: "basic", N: 5, Aggregate: true}, 12)
+	for _, tk := range tasks {
+		if ag := tk.Answer.Aggregate; ag != nil && (ag.Op == task.AggSum || ag.Op == task.AggAvg) && ag.Column == "FirstSeason" {
+			t.Errorf("%s: %s", tk.ID, tk.Question)
 		}
 	}
-	if n == 0 {
+	if len(tasks) == 0 {
 		t.Fatal("no aggregate task of the clubs")
 	}
 }

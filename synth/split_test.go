@@ -37,14 +37,8 @@ func TestSplitSectionsLastTable(t *testing.T) {
 		t.Fatal("the New World monkeys' Atelidae or Aotidae table not built")
 	}
 	ask := func(cut bool) []*task.Task {
-		var out []*task.Task
-		if _, err := synth.Run(context.Background(), g, &synth.Options{Variant: "basic", N: 40, Seed: 1, Cut: cut}, func(tk *task.Task) error {
-			out = append(out, tk)
-			return nil
-		}); err != nil {
-			t.Fatal(err)
-		}
-		return out
+		tasks, _ := run(t, g, synth.Options{Variant: "basic", N: 40, Seed: 1, Cut: cut})
+		return tasks
 	}
 	of := func(ts []*task.Task, id uint32) []*task.Task {
 		var out []*task.Task
