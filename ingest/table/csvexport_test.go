@@ -228,3 +228,43 @@ func TestCSVExportShape(t *testing.T) {
 		t.Errorf("a weight class's medallists over the others': %v, want a skip for no header", err)
 	}
 }
+
+// TestCSVExportNative: a column of names in their own language or
+// original form loses its linked cells, which the export wrote as the
+// English articles' titles (Super Chinese's "Japanese Title" column,
+// sts-csv 5399968-73137, rounds 171–176); a column of Japanese voice
+// actors keeps its links.
+func TestCSVExportNative(t *testing.T) {
+	in := "Japanese Title,Original title,Japanese,Release\n" +
+		"\"Chinese Hero\nSuper Chinese\",Cheers,Minami_Takayama,1984\n" +
+		"Super_Ninja_Boy,Jalal's_Story,Wakana_Yamazaki,1991\n" +
+		"Ninja_Boy_II,Cane_(TV_series),Rikiya_Koyama,1991\n"
+	tb, err := ParseCSVWith("x.csv", strings.NewReader(in), nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := tb.Rows[0][0]; c.Text != "Chinese Hero Super Chinese" || len(c.Links) != 0 {
+		t.Errorf("a native title's text read as %+v", c)
+	}
+	for i := 1; i < 3; i++ {
+		for j := 0; j < 2; j++ {
+			if c := tb.Rows[i][j]; c.Text != "" || len(c.Links) != 0 {
+				t.Errorf("row %d, %s: an article's title kept as %+v", i, tb.Header[j], c)
+			}
+		}
+		if c := tb.Rows[i][2]; len(c.Links) != 1 || strings.Contains(c.Text, "_") {
+			t.Errorf("row %d: a voice actor read as %+v", i, c)
+		}
+	}
+	if tb.Fixes.Native != 5 {
+		t.Errorf("native titles left blank: %d, want 5", tb.Fixes.Native)
+	}
+	for h, want := range map[string]bool{
+		"Japanese Title": true, "Original title": true, "Romaji": true, "Title (native)": true, "Chinese name": true,
+		"Japanese": false, "Original air date": false, "Original artist": false, "Title": false, "Local government area": false,
+	} {
+		if got := nativeHeader.MatchString(h); got != want {
+			t.Errorf("nativeHeader(%q) = %v, want %v", h, got, want)
+		}
+	}
+}

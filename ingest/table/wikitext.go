@@ -17,6 +17,10 @@ type Fixes struct {
 	Templates  int `json:"templates,omitempty"`   // wiki template remnants ({{yes}}) replaced by their text
 	Footnotes  int `json:"footnotes,omitempty"`   // footnote marks ([1], {{efn|...}}, <ref>) removed
 	Links      int `json:"links,omitempty"`       // cells written as page titles read as linked entities
+	// Native counts titles written in a column of names in their own
+	// language or original form, left blank: the page showed that name,
+	// the export its article's title.
+	Native int `json:"native,omitempty"`
 }
 
 // Add adds o to f.
@@ -25,6 +29,7 @@ func (f *Fixes) Add(o Fixes) {
 	f.Templates += o.Templates
 	f.Footnotes += o.Footnotes
 	f.Links += o.Links
+	f.Native += o.Native
 }
 
 // templateWords are the text of the templates that stand for a word in
@@ -377,6 +382,7 @@ func linkTitles(t *Table, mode LinkMode, fx *Fixes) {
 			}
 		}
 		ok := under > 0 && 2*like > filled && (5*under >= filled || mode == LinksTitles)
+		native := nativeHeader.MatchString(strings.Join(strings.Fields(t.Header[j]), " "))
 		var titled []*Cell // cells written as their article's title
 		for _, r := range t.Rows {
 			c := &r[j]
@@ -393,7 +399,14 @@ func linkTitles(t *Table, mode LinkMode, fx *Fixes) {
 			if !titleLike(raw) || !ok && strings.IndexByte(raw, '_') < 0 {
 				continue
 			}
-			if title := canonical(raw); title != "" {
+			if title := canonical(raw); title != "" && native {
+				// The page showed the name in its own language or
+				// form, linked to the article; the export wrote the
+				// article's title ("Super_Ninja_Boy" for "Super
+				// Chinese World" under "Japanese Title").
+				c.Text, c.Links = "", nil
+				fx.Native++
+			} else if title != "" {
 				c.Text, c.Links = shownTitle(title), []string{title}
 				fx.Links++
 				titled = append(titled, c)
@@ -405,6 +418,12 @@ func linkTitles(t *Table, mode LinkMode, fx *Fixes) {
 		}
 	}
 }
+
+// nativeHeader matches the header of a column of names in their own
+// language or original form ("Japanese Title", "Original title",
+// "Romaji", "Title (native)"). Such a name links the article, whose
+// title is the English name, not the text the page shows.
+var nativeHeader = regexp.MustCompile(`(?i)^(?:(?:original|native|local|vernacular|japanese|chinese|korean|russian|thai|greek|arabic|hebrew|hindi|persian|romaji|rōmaji|romani[sz]ed|transliterated)(?: language)? (?:title|name)s?|(?:title|name)s? \((?:original|native|local|japanese|chinese|korean|russian|romaji|rōmaji|romani[sz]ed)\)|romaji|rōmaji|kanji|hangul|hanzi|cyrillic|transliteration)$`)
 
 // yearHeader matches a header of years or seasons.
 var yearHeader = regexp.MustCompile(`(?i)^(?:year|season|draft year)s?$`)
