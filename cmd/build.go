@@ -236,8 +236,8 @@ func printBuildReport(o *BuildOptions, r *ingest.Report) {
 	fmt.Fprintf(w, "  store:     %d trees, %d entities, %d relations, %d triples, %d pages\n",
 		c.Trees, c.Entities, c.Relations, c.Triples, c.Pages)
 	if f := r.Cleaned; f != (table.Fixes{}) {
-		fmt.Fprintf(w, "  cleaned:   %d title cells linked, %d template remnants, %d footnote marks, %d repeated header rows, %d native names left blank\n",
-			f.Links, f.Templates, f.Footnotes, f.HeaderRows, f.Native)
+		fmt.Fprintf(w, "  cleaned:   %d title cells linked, %d template remnants, %d footnote marks, %d repeated header rows, %d left blank (the page showed another name)\n",
+			f.Links, f.Templates, f.Footnotes, f.HeaderRows, f.Unshown)
 	}
 	if r.EntityReads > 0 {
 		fmt.Fprintf(w, "  entities:  %d records read back from the store (the dictionary was over --entity-cache)\n", r.EntityReads)

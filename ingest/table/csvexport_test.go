@@ -256,8 +256,21 @@ func TestCSVExportNative(t *testing.T) {
 			t.Errorf("row %d: a voice actor read as %+v", i, c)
 		}
 	}
-	if tb.Fixes.Native != 5 {
-		t.Errorf("native titles left blank: %d, want 5", tb.Fixes.Native)
+	if tb.Fixes.Unshown != 5 {
+		t.Errorf("native titles left blank: %d, want 5", tb.Fixes.Unshown)
+	}
+	// A call sign linked to its station's brand ("Triple_J" for 2JJJ)
+	// is lost; one linked to its own article keeps its link.
+	in = "Call sign,City\nWNIN_(TV),Evansville\nTriple_J,Sydney\nK_rock_95.5,Geelong\n2GB,Sydney\nKROQ-FM,Pasadena\n"
+	if tb, err = ParseCSVWith("x.csv", strings.NewReader(in), nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range tb.Rows {
+		got = append(got, fmt.Sprintf("%s%v", r[0].Text, r[0].Links))
+	}
+	if want := "WNIN[WNIN (TV)] [] [] 2GB[2GB] KROQ-FM[KROQ-FM]"; strings.Join(got, " ") != want {
+		t.Errorf("call signs read as %q, want %q", strings.Join(got, " "), want)
 	}
 	for h, want := range map[string]bool{
 		"Japanese Title": true, "Original title": true, "Romaji": true, "Title (native)": true, "Chinese name": true,

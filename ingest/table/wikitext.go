@@ -17,10 +17,10 @@ type Fixes struct {
 	Templates  int `json:"templates,omitempty"`   // wiki template remnants ({{yes}}) replaced by their text
 	Footnotes  int `json:"footnotes,omitempty"`   // footnote marks ([1], {{efn|...}}, <ref>) removed
 	Links      int `json:"links,omitempty"`       // cells written as page titles read as linked entities
-	// Native counts titles written in a column of names in their own
-	// language or original form, left blank: the page showed that name,
-	// the export its article's title.
-	Native int `json:"native,omitempty"`
+	// Unshown counts titles left blank where the page showed another
+	// text, linked to the article: a name in its own language or
+	// original form, or a call sign linked to its station's brand.
+	Unshown int `json:"unshown,omitempty"`
 }
 
 // Add adds o to f.
@@ -29,7 +29,7 @@ func (f *Fixes) Add(o Fixes) {
 	f.Templates += o.Templates
 	f.Footnotes += o.Footnotes
 	f.Links += o.Links
-	f.Native += o.Native
+	f.Unshown += o.Unshown
 }
 
 // templateWords are the text of the templates that stand for a word in
@@ -382,7 +382,8 @@ func linkTitles(t *Table, mode LinkMode, fx *Fixes) {
 			}
 		}
 		ok := under > 0 && 2*like > filled && (5*under >= filled || mode == LinksTitles)
-		native := nativeHeader.MatchString(strings.Join(strings.Fields(t.Header[j]), " "))
+		header := strings.Join(strings.Fields(t.Header[j]), " ")
+		native, calls := nativeHeader.MatchString(header), callHeader.MatchString(header)
 		var titled []*Cell // cells written as their article's title
 		for _, r := range t.Rows {
 			c := &r[j]
@@ -399,13 +400,14 @@ func linkTitles(t *Table, mode LinkMode, fx *Fixes) {
 			if !titleLike(raw) || !ok && strings.IndexByte(raw, '_') < 0 {
 				continue
 			}
-			if title := canonical(raw); title != "" && native {
+			if title := canonical(raw); title != "" && (native || calls && !callSign.MatchString(title)) {
 				// The page showed the name in its own language or
-				// form, linked to the article; the export wrote the
-				// article's title ("Super_Ninja_Boy" for "Super
-				// Chinese World" under "Japanese Title").
+				// form, or the call sign, linked to the article; the
+				// export wrote the article's title ("Super_Ninja_Boy"
+				// for "Super Chinese World" under "Japanese Title",
+				// "Triple_J" for "2JJJ" under "Call sign").
 				c.Text, c.Links = "", nil
-				fx.Native++
+				fx.Unshown++
 			} else if title != "" {
 				c.Text, c.Links = shownTitle(title), []string{title}
 				fx.Links++
@@ -424,6 +426,13 @@ func linkTitles(t *Table, mode LinkMode, fx *Fixes) {
 // "Romaji", "Title (native)"). Such a name links the article, whose
 // title is the English name, not the text the page shows.
 var nativeHeader = regexp.MustCompile(`(?i)^(?:(?:original|native|local|vernacular|japanese|chinese|korean|russian|thai|greek|arabic|hebrew|hindi|persian|romaji|rōmaji|romani[sz]ed|transliterated)(?: language)? (?:title|name)s?|(?:title|name)s? \((?:original|native|local|japanese|chinese|korean|russian|romaji|rōmaji|romani[sz]ed)\)|romaji|rōmaji|kanji|hangul|hanzi|cyrillic|transliteration)$`)
+
+// callHeader matches the header of a column of call signs, and
+// callSign a title that begins with one ("WNIN (TV)", "2GB", "KROQ-FM").
+var (
+	callHeader = regexp.MustCompile(`(?i)^call ?signs?$`)
+	callSign   = regexp.MustCompile(`^[A-Z0-9]{3,}(?:-[A-Z0-9]+)?(?: |$)`)
+)
 
 // yearHeader matches a header of years or seasons.
 var yearHeader = regexp.MustCompile(`(?i)^(?:year|season|draft year)s?$`)
