@@ -17,9 +17,10 @@ type Fixes struct {
 	Templates  int `json:"templates,omitempty"`   // wiki template remnants ({{yes}}) replaced by their text
 	Footnotes  int `json:"footnotes,omitempty"`   // footnote marks ([1], {{efn|...}}, <ref>) removed
 	Links      int `json:"links,omitempty"`       // cells written as page titles read as linked entities
-	// Unshown counts titles left blank where the page showed another
-	// text, linked to the article: a name in its own language or
-	// original form, or a call sign linked to its station's brand.
+	// Unshown counts the cells left blank of columns where the page
+	// showed another text than the article's title the export wrote: a
+	// name in its own language or original form, a call sign linked to
+	// its station's brand.
 	Unshown int `json:"unshown,omitempty"`
 }
 
@@ -385,6 +386,7 @@ func linkTitles(t *Table, mode LinkMode, fx *Fixes) {
 		header := strings.Join(strings.Fields(t.Header[j]), " ")
 		native, calls := nativeHeader.MatchString(header), callHeader.MatchString(header)
 		var titled []*Cell // cells written as their article's title
+		lost := false
 		for _, r := range t.Rows {
 			c := &r[j]
 			if len(c.Links) > 0 || notTitle[strings.ToLower(c.Text)] {
@@ -401,19 +403,29 @@ func linkTitles(t *Table, mode LinkMode, fx *Fixes) {
 				continue
 			}
 			if title := canonical(raw); title != "" && (native || calls && !callSign.MatchString(title)) {
-				// The page showed the name in its own language or
-				// form, or the call sign, linked to the article; the
-				// export wrote the article's title ("Super_Ninja_Boy"
-				// for "Super Chinese World" under "Japanese Title",
-				// "Triple_J" for "2JJJ" under "Call sign").
-				c.Text, c.Links = "", nil
-				fx.Unshown++
+				lost = true
 			} else if title != "" {
 				c.Text, c.Links = shownTitle(title), []string{title}
-				fx.Links++
 				titled = append(titled, c)
 			}
 		}
+		if lost {
+			// The page showed the name in its own language or form,
+			// or the call sign, linked to the article; the export
+			// wrote the article's title ("Super_Ninja_Boy" for "Super
+			// Chinese World" under "Japanese Title", "Triple_J" for
+			// "2JJJ" under "Call sign"). The column's text is lost: a
+			// row keyed by a blank cell would be dropped and a blank
+			// value would be false, so none of its cells is read.
+			for _, r := range t.Rows {
+				if r[j].Text != "" || len(r[j].Links) > 0 {
+					fx.Unshown++
+				}
+				r[j] = Cell{}
+			}
+			continue
+		}
+		fx.Links += len(titled)
 		commaShown(t.Rows, j, titled)
 		if yearHeader.MatchString(t.Header[j]) {
 			yearShown(titled)
