@@ -64,7 +64,7 @@ func TestFind(t *testing.T) {
 			t.Errorf("%s titled %q, want %q", f, titles[f], w)
 		}
 	}
-	if st.Files != 6 || st.ByWTQ != 1 || st.ByOTTQA != 1 || st.Matched != 1 || st.Fewer != 1 {
+	if st.Files != 7 || st.ByWTQ != 1 || st.ByOTTQA != 1 || st.Matched != 1 || st.Fewer != 1 {
 		t.Errorf("stats %+v", st)
 	}
 	var out bytes.Buffer
