@@ -112,11 +112,22 @@ func parseCSV(name string, data []byte, meta *PageMeta, opts *CSVOptions) (*Tabl
 		t.PageTitle, t.PageURL = tt, URL(tt)
 	}
 	// Cells cleaned of wikitext, with the links it held.
+	// A data cell's lines, the page's line breaks, are parted as a
+	// page's are ("B93; BK Skjold": two clubs of one ground); lined
+	// holds them, by row, where the cell has several. Headers, and rows
+	// compared with them, read a cell's lines as one heading's.
 	cells := make([][]Cell, len(recs))
+	lined := make([]map[int]string, len(recs))
 	for i, rec := range recs {
 		row := make([]Cell, len(rec))
 		for j, f := range rec {
 			text, ls := cleanWikitext(f, &t.Fixes)
+			if strings.IndexByte(text, '\n') >= 0 {
+				if lined[i] == nil {
+					lined[i] = map[int]string{}
+				}
+				lined[i][j] = unglued(collapseSpace(joinLines(strings.Split(text, "\n"))))
+			}
 			row[j] = Cell{Text: unglued(collapseSpace(text)), Links: ls}
 		}
 		cells[i] = row
@@ -125,7 +136,7 @@ func parseCSV(name string, data []byte, meta *PageMeta, opts *CSVOptions) (*Tabl
 	if h, ok := dataHeader(header, cells[1:]); ok {
 		return nil, &ParseError{File: name, Line: 1, Reason: "no header", Msg: fmt.Sprintf("the first row links articles (%s): a row of data, not a header", h)}
 	}
-	body := cells[1:]
+	body, first := cells[1:], 1
 	t.Header = make([]string, len(header))
 	for i, h := range header {
 		t.Header[i] = h.Text
@@ -133,7 +144,7 @@ func parseCSV(name string, data []byte, meta *PageMeta, opts *CSVOptions) (*Tabl
 	var second []Cell
 	if len(body) > 0 && headerContinues(header, body[0]) {
 		second = body[0]
-		body = body[1:]
+		body, first = body[1:], 2
 		t.Fixes.HeaderRows++
 		for i := range t.Header {
 			if i < len(second) && second[i].Text != "" && second[i].Text != t.Header[i] {
@@ -143,7 +154,7 @@ func parseCSV(name string, data []byte, meta *PageMeta, opts *CSVOptions) (*Tabl
 	}
 	width := len(t.Header)
 	t.Rows = make([][]Cell, 0, len(body))
-	for _, rec := range body {
+	for k, rec := range body {
 		if sameTexts(rec, header) || second != nil && sameTexts(rec, second) {
 			t.Fixes.HeaderRows++
 			continue
@@ -153,6 +164,11 @@ func parseCSV(name string, data []byte, meta *PageMeta, opts *CSVOptions) (*Tabl
 		}
 		row := make([]Cell, width)
 		copy(row, rec)
+		for j, text := range lined[first+k] {
+			if j < width {
+				row[j].Text = text
+			}
+		}
 		t.Rows = append(t.Rows, row)
 	}
 	linkTitles(t, links, &t.Fixes)

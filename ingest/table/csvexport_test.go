@@ -284,3 +284,38 @@ func TestCSVExportNative(t *testing.T) {
 		}
 	}
 }
+
+// TestCSVExportLines: the lines of a data cell, the page's line breaks,
+// are parted as an HTML page's are: by "; " where they list two things
+// (sts-csv's "B93", "BK Skjold", two clubs of one ground, round 177),
+// by a space where a line goes on from the one before; a header's lines
+// are one heading's.
+func TestCSVExportLines(t *testing.T) {
+	in := "Club,\"Year\n(Ceremony)\",\"Post\nNotes\"\n" +
+		"\"B93\nBK Skjold\",\"1988\n(61st)\",\"Solar,\nSpace Track\"\n" +
+		"\"Dennis Wilson\nJohn Hanlon\nGregg Jakobson\",1990,\"2.60-1\nfavorite\"\n" +
+		"Club,\"Year\n(Ceremony)\",\"Post\nNotes\"\n" +
+		"\"Invercargill\n{{coord|46.4045|S|168.3451|E}}\",1991,\"Santa Cruz Island.\nProtected.\"\n"
+	tb, err := ParseCSVWith("x.csv", strings.NewReader(in), nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range tb.Rows {
+		for _, c := range r {
+			got = append(got, c.Text)
+		}
+	}
+	want := []string{"B93; BK Skjold", "1988 (61st)", "Solar, Space Track",
+		"Dennis Wilson; John Hanlon; Gregg Jakobson", "1990", "2.60-1 favorite",
+		"Invercargill", "1991", "Santa Cruz Island.; Protected."}
+	if strings.Join(got, " | ") != strings.Join(want, " | ") {
+		t.Errorf("cells read as\n%q, want\n%q", got, want)
+	}
+	if h := strings.Join(tb.Header, " | "); h != "Club | Year (Ceremony) | Post Notes" {
+		t.Errorf("header read as %q", h)
+	}
+	if tb.Fixes.HeaderRows != 1 {
+		t.Errorf("repeated header rows: %d, want 1", tb.Fixes.HeaderRows)
+	}
+}

@@ -625,17 +625,22 @@ func textOf(n *html.Node, links *[]string) string {
 // brMark stands for a cell's line break until brLines reads it.
 const brMark = " \ue000 "
 
-// brLines joins a cell's lines: lines that each name a thing ("Austin
-// Walker" over "Sam S. Griffin", "Germany" over its two skiers) by "; ",
-// as a reader sees a list; a name wrapped over two lines ("Frank L. Messa
-// Rink at" over "Achilles Center") or a line that qualifies the one above
-// ("(1962)", "in 2010") by a space.
+// brLines joins a cell's lines, parted by brMark.
 func brLines(text string) string {
 	if !strings.Contains(text, "\ue000") {
 		return text
 	}
+	return joinLines(strings.Split(text, "\ue000"))
+}
+
+// joinLines joins a cell's lines: lines that each name a thing ("Austin
+// Walker" over "Sam S. Griffin", "Germany" over its two skiers) by "; ",
+// as a reader sees a list; a name wrapped over two lines ("Frank L. Messa
+// Rink at" over "Achilles Center") or a line that qualifies the one above
+// ("(1962)", "in 2010") by a space.
+func joinLines(lines []string) string {
 	var parts []string
-	for _, p := range strings.Split(text, "\ue000") {
+	for _, p := range lines {
 		if p = strings.TrimSpace(p); p != "" {
 			parts = append(parts, p)
 		}
