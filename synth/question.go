@@ -1098,8 +1098,10 @@ var officeDates = map[string]string{
 var draftOrder = map[string]string{"round": "draft round", "choice": "draft pick", "pick": "draft pick", "overall": "overall pick"}
 
 // lifeDates are participles of a life's ends and the nouns a question asks
-// them by: "their date born" reads "their date of birth".
-var lifeDates = map[string]string{"born": "date of birth", "died": "date of death", "married": "date of marriage"}
+// them by: "their date born" reads "their date of birth"; "their life"
+// (a laureate's "1862–1934") reads "their lifespan".
+var lifeDates = map[string]string{"born": "date of birth", "died": "date of death", "married": "date of marriage",
+	"life": "lifespan", "lived": "lifespan", "life span": "lifespan"}
 
 // medals are the headers of a medal table's counts.
 var medals = map[string]bool{"gold": true, "silver": true, "bronze": true}

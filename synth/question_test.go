@@ -153,7 +153,7 @@ func TestColWord(t *testing.T) {
 	for h, want := range map[string]string{
 		"Opened": "date opened", "Laid down": "date laid down", "Qualified on": "date qualified",
 		"Took office": "date of taking office", "Capacity": "capacity", "Based on": "based on",
-		"Born": "date of birth", "Died": "date of death", "Term expires": "end of term",
+		"Born": "date of birth", "Died": "date of death", "Term expires": "end of term", "Life": "lifespan", "Lived": "lifespan",
 		"Draft order Choice": "draft pick", "Production co.": "production company",
 		"Area ( km )": "area (km²)", "Land area (mi)": "land area (mi²)", "Area (ha)": "area (ha)", "Diameter (km)": "diameter (km)",
 	} {
