@@ -362,7 +362,9 @@ func titleLike(s string) bool {
 // the underscores of a multi-word title, each title-like cell becomes the
 // entity with that title, shown with spaces. LinksTitles takes a column
 // with any underscored title; LinksAuto wants a fifth of the cells. In
-// other columns, only a cell with underscores is a title.
+// other columns, only a cell with underscores is a title. A column whose
+// titles stand for another text of the page (nativeHeader, callHeader)
+// is left blank.
 func linkTitles(t *Table, mode LinkMode, fx *Fixes) {
 	if mode == LinksNone || len(t.Rows) == 0 {
 		return
