@@ -99,7 +99,7 @@ func (a *Auditor) question(t *task.Task, trees []*graph.Tree, r *Report) {
 		}
 		// "Gilbert High School (SC)": the table's own text for Gilbert High
 		// School (South Carolina), no disambiguator.
-		if _, ok := Disambiguated(tg.Name); ok && a.isEntity(tg.Entity) && !graph.Writes(a.entity(tg.Entity).Name, tg.Name) && !a.writesWhole(tg) && !tellsApart(t, tg) && r.count(Disambiguator) < maxFindings {
+		if _, ok := Disambiguated(tg.Name); ok && a.isEntity(tg.Entity) && !graph.Writes(a.entity(tg.Entity).Name, tg.Name) && !a.writesWhole(tg) && !tellsApart(t, tg) && !a.namesake(tg) && r.count(Disambiguator) < maxFindings {
 			r.add(Disambiguator, "%q carries a disambiguator", tg.Name)
 		}
 		if RawValue(tg.Name) && r.count(RawClue) < maxFindings {
@@ -120,6 +120,18 @@ func tellsApart(t *task.Task, tg task.Target) bool {
 		ob, _ := Disambiguated(o.Name)
 		return o.Layer == 2 && o.Entity != tg.Entity && o.Name != tg.Name && NameKey(ob) == NameKey(b)
 	})
+}
+
+// namesake reports whether target tg gives its article's title whole
+// where the name without its disambiguator is another article's
+// (Namesake).
+func (a *Auditor) namesake(tg task.Target) bool {
+	e := a.entity(tg.Entity)
+	if tg.Name != e.Name {
+		return false
+	}
+	ok, err := Namesake(a.g, e)
+	return err == nil && ok
 }
 
 // writesWhole reports whether the table of target tg writes its title

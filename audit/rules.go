@@ -1,6 +1,7 @@
 package audit
 
 import (
+	"errors"
 	"regexp"
 	"slices"
 	"strings"
@@ -813,6 +814,34 @@ func Plain(name string, article bool) string {
 		}
 	}
 	return name
+}
+
+// Namesake reports whether article e's name as an answer gives it
+// (Plain) leaves out a disambiguator that is a name ("Persija Jakarta
+// (IPL)", the club of the Indonesian Premier League) and is then the
+// title of another article of g (Persija Jakarta): the answer gives its
+// title whole, or it would name the other. A kind ("Hereafter (film)") is
+// left out all the same.
+func Namesake(g *graph.Store, e *graph.Entity) (bool, error) {
+	if !strings.HasPrefix(e.Key, "w:") {
+		return false, nil
+	}
+	d := Plain(e.Name, true)
+	if d == e.Name {
+		return false, nil
+	}
+	_, p, ok := SplitParen(e.Name)
+	if r, _ := utf8.DecodeRuneInString(p); !ok || !unicode.IsUpper(r) {
+		return false, nil
+	}
+	other, err := g.EntityByKey("w:" + d)
+	switch {
+	case errors.Is(err, graph.ErrNotFound):
+		return false, nil
+	case err != nil:
+		return false, err
+	}
+	return other.ID != e.ID, nil
 }
 
 // rowNotes are the notes a table writes in parentheses after a name, of

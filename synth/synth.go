@@ -351,7 +351,9 @@ type synth struct {
 	// marked caches markedKeys by tree id.
 	marked map[uint32]bool
 	names  map[uint32]*graph.Entity
-	krels  map[uint32]map[string][]int // key → relation → trees where it is a key
+	// namesakes caches audit.Namesake by entity id.
+	namesakes map[uint32]bool
+	krels     map[uint32]map[string][]int // key → relation → trees where it is a key
 	// relstab caches relStable: relation name → whether it may be read
 	// beyond a task's tables.
 	relstab map[string]bool
@@ -419,7 +421,7 @@ type objKey struct {
 
 func newSynth(ctx context.Context, g *graph.Store, o *Options) (*synth, error) {
 	s := &synth{g: g, o: o, index: map[uint32]int{}, rels: map[string][]uint32{},
-		objs: map[objKey][]uint32{}, names: map[uint32]*graph.Entity{},
+		objs: map[objKey][]uint32{}, names: map[uint32]*graph.Entity{}, namesakes: map[uint32]bool{},
 		krels: map[uint32]map[string][]int{}, relstab: map[string]bool{}, hops: map[string]int{}}
 	sampled := map[string][]*graph.Tree{} // a page's trees of a sampled source
 	err := g.EachTree(ctx, func(t *graph.Tree) error {
@@ -557,6 +559,18 @@ func (s *synth) name(id uint32) string {
 		return es[id].Name
 	}
 	return ""
+}
+
+// namesake is audit.Namesake over the store, cached; a store that fails to
+// answer leaves the Display name (the auditor's Check, which asks the
+// store again, then refuses the task).
+func (s *synth) namesake(e *graph.Entity) bool {
+	ok, seen := s.namesakes[e.ID]
+	if !seen {
+		ok, _ = audit.Namesake(s.g, e)
+		s.namesakes[e.ID] = ok
+	}
+	return ok
 }
 
 // display is Display of entity id.

@@ -263,7 +263,19 @@ func (tb *table) rows(g *graph.Store, tk *task.Task) ([][]string, error) {
 	for _, e := range es {
 		byID[e.ID] = e
 	}
-	return tb.render(byID, texts{all: shown, key: keyTree, rels: tb.rels(tk.Formalization)}), nil
+	var nerr error
+	namesake := func(e *graph.Entity) bool {
+		ok, err := audit.Namesake(g, e)
+		if err != nil && nerr == nil {
+			nerr = err
+		}
+		return ok
+	}
+	rows := tb.render(byID, texts{all: shown, key: keyTree, rels: tb.rels(tk.Formalization), namesake: namesake})
+	if nerr != nil {
+		return nil, fmt.Errorf("synth: %w", nerr)
+	}
+	return rows, nil
 }
 
 // texts are what a task's trees write for its articles: a row's own
@@ -272,6 +284,10 @@ type texts struct {
 	all  map[uint32]string
 	key  map[uint32]*graph.Tree // key → its row's tree
 	rels []string               // the relation of each column after the key's
+	// namesake reports whether an article's name without its
+	// disambiguator is another article's title (audit.Namesake); such an
+	// article is given by its title whole.
+	namesake func(*graph.Entity) bool
 }
 
 // decimal is figure name as the row's own tree writes it in column c
@@ -282,6 +298,15 @@ func (x texts) decimal(key uint32, c int, name string) (string, bool) {
 		return "", false
 	}
 	return t.FigureIn(x.rels[c], name)
+}
+
+// display is e's Display name, or its title whole where that name is
+// another article's.
+func (x texts) display(e *graph.Entity) string {
+	if x.namesake != nil && x.namesake(e) {
+		return e.Name
+	}
+	return Display(e)
 }
 
 func (x texts) of(key, id uint32) (string, bool) {
@@ -393,7 +418,8 @@ func (tb *table) ids() []uint32 {
 }
 
 // render writes a table's rows: each entity as its trees write it
-// (shown) or by its Display name, the values of a cell joined by "; ". A
+// (shown) or by its Display name (its title whole where that names
+// another article: texts.display), the values of a cell joined by "; ". A
 // cell whose values would read alike without their disambiguators ("Days
 // of the New" for three albums) gives their full names.
 func (tb *table) render(es map[uint32]*graph.Entity, shown texts) [][]string {
@@ -409,13 +435,13 @@ func (tb *table) render(es map[uint32]*graph.Entity, shown texts) [][]string {
 		if s, ok := shown.of(key, id); ok && graph.Shows(e.Name, s) && !audit.LinkLabel(s) {
 			return s
 		}
-		return Display(e)
+		return shown.display(e)
 	}
 	// A cell of several values gives each by its Display name: the page
 	// shows such a cell by its titles, and one cell must not mix the two.
 	plain := func(id uint32) string {
 		if e, ok := es[id]; ok {
-			return Display(e)
+			return shown.display(e)
 		}
 		return ""
 	}
@@ -628,7 +654,7 @@ func (s *synth) finish(ctx context.Context, d *draft, rng *rand.Rand, st *Stats)
 	if len(tb.keys) < 2 {
 		return nil, DropSmall, nil
 	}
-	rows, err := s.tableRows(tb, texts{all: s.shownOf(d, tb), key: s.keyTrees(d.trees, tb), rels: tb.rels(d.triples)})
+	rows, err := s.tableRows(tb, texts{all: s.shownOf(d, tb), key: s.keyTrees(d.trees, tb), rels: tb.rels(d.triples), namesake: s.namesake})
 	if err != nil {
 		return nil, "", err
 	}
