@@ -506,6 +506,11 @@ func profile(t *table.Table, rows [][]table.Cell, s *graph.Shaped) ([]*colInfo, 
 
 // chooseKey is the index in cols of the key column, or -1: unique,
 // nearly full, textual; name-like and linked preferred; leftmost on ties.
+// The first column that may be the key, headed as the rows' names ("Song
+// title", "Name"), is the key before any other: a soundtrack's songs,
+// whose titles a CSV export writes unlinked, are its rows, not the
+// artists linked beside them that no song of the list repeats; a draft's
+// players, not their colleges.
 func chooseKey(cols []*colInfo, rows [][]table.Cell) int {
 	best, bestScore := -1, math.Inf(-1)
 	for i, c := range cols {
@@ -516,6 +521,9 @@ func chooseKey(cols []*colInfo, rows [][]table.Cell) int {
 		// no key: "t:w 21–16" would be one entity for every game so scored.
 		if scoreColumn(column(rows, c.idx)) {
 			continue
+		}
+		if best < 0 && rowsNames(c.header) {
+			return i // the first column that may be the key
 		}
 		score := 2*c.linked + c.filled - 0.05*float64(i)
 		if nameLike(c.header) && !otherName(c.header) {
@@ -2115,6 +2123,26 @@ func nameLike(h string) bool {
 	n := normHeader(h)
 	return strings.Contains(n, "name") || strings.Contains(n, "title")
 }
+
+// rowsNames reports whether header h names the rows' names: its last
+// word is "name" or "title" ("Name", "Song title", "Station name"), not a
+// name in another tongue or form (otherName, otherForm).
+func rowsNames(h string) bool {
+	ws := strings.Fields(normHeader(h))
+	if len(ws) == 0 || len(ws) > 3 {
+		return false
+	}
+	last := ws[len(ws)-1]
+	if len(ws) > 1 && otherForm[ws[0]] {
+		return false
+	}
+	return (last == "name" || last == "title") && !otherName(h)
+}
+
+// otherForm are the first words of a header of the rows' names in a form
+// other than the one a reader calls them by ("Scientific name" beside a
+// species' common name, "Abbreviated name" beside a club's official one).
+var otherForm = map[string]bool{"scientific": true, "abbreviated": true, "short": true, "official": true}
 
 // otherName reports whether a header gives the rows' names in another
 // tongue or form ("Latin name" beside a list of dioceses, "Japanese

@@ -1268,3 +1268,47 @@ func TestFigureNotes(t *testing.T) {
 		t.Errorf("a column of names cut a figure's note: %q", words[3].Text)
 	}
 }
+
+// TestRowsNamesKey: the first column that may be the key, headed as the
+// rows' names, is the key before a column of links beside it that
+// happens to be unique: a soundtrack's songs, whose titles the CSV export
+// writes unlinked (Rock Band Blitz, round 182), a roster's players beside
+// their high schools. A name in another form ("Scientific name" before
+// the common names a reader uses) is not, nor a name after another key.
+func TestRowsNamesKey(t *testing.T) {
+	for _, c := range []struct {
+		header []string
+		row    func(i int) []string
+		want   string
+	}{
+		{[]string{"Song title", "Artist", "Year"}, func(i int) []string {
+			return []string{fmt.Sprintf("\u201cSong %d\u201d", i), fmt.Sprintf("@Band %d", i), fmt.Sprint(1990 + i)}
+		}, "Song title"},
+		{[]string{"Name", "Position", "High School"}, func(i int) []string {
+			return []string{fmt.Sprintf("Player %d", i), "G", fmt.Sprintf("@School %d", i)}
+		}, "Name"},
+		{[]string{"Scientific name", "Common name", "Status"}, func(i int) []string {
+			return []string{fmt.Sprintf("Genus species%d", i), fmt.Sprintf("@Lemur %d", i), "LC"}
+		}, "Common name"},
+		{[]string{"Year", "Title", "Artist"}, func(i int) []string { // the first that may be a key
+			return []string{fmt.Sprint(1990 + i), fmt.Sprintf("Song %d", i), fmt.Sprintf("@Band %d", i)}
+		}, "Title"},
+		{[]string{"Club", "Name", "Appointed"}, func(i int) []string { // a key before it
+			return []string{fmt.Sprintf("@Club %d", i), fmt.Sprintf("Coach %d", i), fmt.Sprint(1990 + i)}
+		}, "Club"},
+	} {
+		s, rej := Shape(mk(c.header, rowsOf(12, c.row)), DefaultCleanOptions())
+		if rej != nil {
+			t.Fatalf("%v: %v", c.header, rej)
+		}
+		if s.KeyHeader != c.want {
+			t.Errorf("%v: key %q, want %q", c.header, s.KeyHeader, c.want)
+		}
+	}
+	for h, want := range map[string]bool{"Name": true, "Song title": true, "Station name": true, "Scientific name": false,
+		"Abbreviated Name": false, "Latin name": false, "Namesake": false, "Title holder": false} {
+		if got := rowsNames(h); got != want {
+			t.Errorf("rowsNames(%q) = %v, want %v", h, got, want)
+		}
+	}
+}
