@@ -209,6 +209,11 @@ func titleNoun(t *graph.Tree) (noun, bool) {
 	ws := strings.FieldsFunc(strings.ToLower(parts[len(parts)-1]), func(r rune) bool { return !unicode.IsLetter(r) })
 	other := "" // "Naval Bases and Stations": bases as well as stations
 	for i, w := range ws {
+		if w == "with" {
+			// "non-single guest appearances, with other performing
+			// artists" (Saigon's songs): what comes with the rows
+			break
+		}
 		if one := roleNouns[w]; one != "" && w != found {
 			if found != "" {
 				return noun{}, false
