@@ -256,7 +256,27 @@ func (a *Auditor) same(x, y uint32) bool {
 		}
 	}
 	// "W. Texas State" and "West Texas State": texts of two tables.
-	return Abbreviates(a.entity(x).Name, a.entity(y).Name)
+	ex, ey := a.entity(x), a.entity(y)
+	return Abbreviates(ex.Name, ey.Name) || !a.isEntity(x) && !a.isEntity(y) && sameItems(ex.Name, ey.Name)
+}
+
+// sameItems reports whether two texts list the same things in another
+// order ("Romance, comedy, drama" and "Comedy, drama, romance", the
+// genres of two LGBT-related films): a reader who compares them compares
+// their items.
+func sameItems(x, y string) bool {
+	if !strings.Contains(x, ", ") || !strings.Contains(y, ", ") {
+		return false
+	}
+	items := func(s string) []string {
+		var out []string
+		for _, p := range strings.Split(s, ",") {
+			out = append(out, NameKey(p))
+		}
+		slices.Sort(out)
+		return out
+	}
+	return slices.Equal(items(x), items(y))
 }
 
 // isEntity reports whether id is an article (a linked entity): the only

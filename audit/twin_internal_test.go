@@ -99,3 +99,24 @@ func TestWithoutEditions(t *testing.T) {
 		}
 	}
 }
+
+// TestSameItems: two texts that list the same things in another order
+// are one value to a reader (round 183: a Reverse-Union of LGBT-related
+// films whose shared genre, "Comedy, drama, romance", missed the films
+// written "Romance, comedy, drama").
+func TestSameItems(t *testing.T) {
+	for _, c := range []struct {
+		x, y string
+		want bool
+	}{
+		{"Comedy, drama, romance", "Romance, comedy, drama", true},
+		{"Comedy, Drama, romance", "Comedy, drama, romance", true},
+		{"Comedy, drama", "Comedy, drama, romance", false},
+		{"Drama", "Drama", false}, // no list: names compare these
+		{"Portland, Oregon", "Portland, Maine", false},
+	} {
+		if got := sameItems(c.x, c.y); got != c.want {
+			t.Errorf("sameItems(%q, %q) = %v, want %v", c.x, c.y, got, c.want)
+		}
+	}
+}
