@@ -604,10 +604,11 @@ func detailsCut(s string) (string, bool) {
 var rosterNote = regexp.MustCompile(`(?i)^(.*\S)\s*\((?:on loan (?:from|to|at) [^()]*|loaned from [^()]*|from [^()]*|via [^()]*|at [^()]*|now [^()]*|formerly [^()]*|\d+(?:st|nd|rd|th) congress|captain|vice[- ]captain|c|vc|retired)\)$`)
 
 // footSign matches a name or a figure with a footnote sign after it
-// ("Green Island ‡", "Baltimore Bullets*", "East Gippsland United¹",
+// ("Green Island ‡", "Baltimore Bullets*", "Steve Arlin ♦" of a College
+// Baseball All-America Team, "East Gippsland United¹",
 // "8²"), which the table explains below it; "817 km²" is an area.
 var (
-	footSign = regexp.MustCompile(`^(.*\pL[^\s*†‡§]*)\s*[*†‡§]{1,3}$`)
+	footSign = regexp.MustCompile(`^(.*\pL[^\s*†‡§♦≈]*)\s*[*†‡§♦≈]{1,3}$`)
 	supSign  = regexp.MustCompile(`^(.*\pL{3}|\d[\d,.]*)\s*[¹²³⁴⁵⁶⁷⁸⁹]$`)
 )
 
@@ -1555,7 +1556,7 @@ func mayHoldNote(text string) bool {
 	if text == "" {
 		return false
 	}
-	if r, _ := utf8.DecodeLastRuneInString(text); strings.ContainsRune("*+#^]）)0123456789†‡§¹²³⁴⁵⁶⁷⁸⁹", r) || unicode.IsUpper(r) && strings.Contains(text, " ") {
+	if r, _ := utf8.DecodeLastRuneInString(text); strings.ContainsRune("*+#^]）)0123456789†‡§♦≈¹²³⁴⁵⁶⁷⁸⁹", r) || unicode.IsUpper(r) && strings.Contains(text, " ") {
 		return true
 	}
 	for _, w := range []string{"Redistricted", "Retired", "Renominated", "Lost renomination", "Died"} {

@@ -674,6 +674,7 @@ func TestCutNotes(t *testing.T) {
 		{Text: "Eugene Lipscomb Eugene Lipscomb", Links: []string{"Eugene Lipscomb"}},
 		{Text: "2nd round lost to Anastasia Pivovarova [Q]"}, {Text: "Das Mädchen auf der Treppe [de]"},
 		{Text: "Leones Negros UdeG", Links: []string{"Leones Negros UdeG Premier"}},
+		{Text: "Steve Arlin ♦", Links: []string{"Steve Arlin"}}, {Text: "Tim Wallach ♦"},
 	}
 	cutNotes(col)
 	want := []struct {
@@ -729,6 +730,7 @@ func TestCutNotes(t *testing.T) {
 		{"2nd round lost to Anastasia Pivovarova [Q]", nil},            // a sentence's mark is its own
 		{"Das Mädchen auf der Treppe", nil},                            // a link to the German Wikipedia
 		{"Leones Negros UdeG", []string{"Leones Negros UdeG Premier"}}, // its link writes the "G"
+		{"Steve Arlin", []string{"Steve Arlin"}}, {"Tim Wallach", nil}, // an All-America Team's sign
 	}
 	for i, w := range want {
 		if col[i].Text != w.text || !slices.Equal(col[i].Links, w.links) {
