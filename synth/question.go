@@ -228,7 +228,9 @@ func titleNoun(t *graph.Tree) (noun, bool) {
 				other = ws[i+2]
 			}
 		}
-		team = team || w == "roster" || w == "squad" || w == "lineup"
+		// "All-Americans" of a College Baseball All-America Team: the
+		// team's players
+		team = team || w == "roster" || w == "squad" || w == "lineup" || w == "americans" && prev == "all"
 		prev = w
 	}
 	switch {

@@ -76,7 +76,7 @@ func TestTitleNoun(t *testing.T) {
 	for sub, want := range map[string]string{
 		"Past winners": "winners", "Transfers | Players In": "players", "Records | Top 10 goalscorers": "goalscorers",
 		"Clubs Stadiums": "entries", "Statistics": "entries", "2009–10 Roster": "players",
-		"Naval Bases and Stations": "bases and stations",
+		"Naval Bases and Stations": "bases and stations", "All-Americans": "players",
 	} {
 		tr := &graph.Tree{KeyHeader: "Name", KeyDatatype: graph.TypeEntity, KeyDomain: "person", Section: sub}
 		if got := keyNoun(tr).many; got != want {
