@@ -817,8 +817,8 @@ func Plain(name string, article bool) string {
 }
 
 // Namesake reports whether article e's name as an answer gives it
-// (Plain) leaves out a disambiguator that is a name ("Persija Jakarta
-// (IPL)", the club of the Indonesian Premier League) and is then the
+// (Plain) leaves out a disambiguator that is a name (graph.NamingQualifier:
+// "Persija Jakarta (IPL)", the club of the Indonesian Premier League) and is then the
 // title of another article of g (Persija Jakarta): the answer gives its
 // title whole, or it would name the other. A kind ("Hereafter (film)") is
 // left out all the same.
@@ -830,8 +830,7 @@ func Namesake(g *graph.Store, e *graph.Entity) (bool, error) {
 	if d == e.Name {
 		return false, nil
 	}
-	_, p, ok := SplitParen(e.Name)
-	if r, _ := utf8.DecodeRuneInString(p); !ok || !unicode.IsUpper(r) {
+	if _, p, ok := SplitParen(e.Name); !ok || !graph.NamingQualifier(p) {
 		return false, nil
 	}
 	other, err := g.EntityByKey("w:" + d)

@@ -247,16 +247,31 @@ func Shows(name, text string) bool {
 // ("Al-Hilal ( Kadougli )" linking Al-Hilal (Kadougli), beside "Al-Hilal
 // (Port Sudan)"): the answer keeps the parenthesis, which tells the club
 // from its namesakes, where a title's disambiguator is otherwise left
-// out ("Hereafter (film)"). A kind in lower case or a year ("(film)",
-// "(1997 album)") the answer still leaves out.
+// out ("Hereafter (film)"). A kind or a year ("(film)", "(1997 album)",
+// "(TV series)") the answer still leaves out (NamingQualifier).
 func KeepsQualifier(name, text string) bool {
 	i := strings.LastIndex(name, " (")
 	squeeze := func(s string) string { return strings.ReplaceAll(NormText(s), " ", "") }
 	if i <= 0 || !strings.HasSuffix(name, ")") || squeeze(text) != squeeze(name) {
 		return false
 	}
-	r, _ := utf8.DecodeRuneInString(name[i+2:])
-	return unicode.IsUpper(r)
+	return NamingQualifier(name[i+2 : len(name)-1])
+}
+
+// NamingQualifier reports whether a title's closing parenthesis p is a
+// name ("Kadougli", "Port Sudan", "IPL", "Yale University"): its first
+// and last words begin in upper case. A kind is not, whatever its first
+// word ("TV series", "South Korean TV series", "American football"):
+// a CSV export, which writes every linked cell as its title, writes "Dong
+// Yi (TV series)" whole, and the answer still leaves its kind out.
+func NamingQualifier(p string) bool {
+	ws := strings.Fields(p)
+	if len(ws) == 0 {
+		return false
+	}
+	first, _ := utf8.DecodeRuneInString(ws[0])
+	last, _ := utf8.DecodeRuneInString(ws[len(ws)-1])
+	return unicode.IsUpper(first) && (unicode.IsUpper(last) || unicode.IsDigit(last))
 }
 
 // ValueForm reports whether text is the form a table writes for the date

@@ -363,3 +363,28 @@ func TestTotalOtherwise(t *testing.T) {
 		}
 	}
 }
+
+// TestKeepsQualifier: a cell that writes its article's title whole keeps
+// a parenthesis that is a name, not one that is a kind, whatever its
+// first word: a CSV export writes every linked cell as its title (round
+// 183: "Kami no Shizuku (TV series)").
+func TestKeepsQualifier(t *testing.T) {
+	for _, c := range []struct {
+		name, text string
+		want       bool
+	}{
+		{"Al-Hilal (Kadougli)", "Al-Hilal ( Kadougli )", true},
+		{"Al-Hilal (Port Sudan)", "Al-Hilal (Port Sudan)", true},
+		{"Persija Jakarta (IPL)", "Persija Jakarta (IPL)", true},
+		{"Berkeley College (Yale University)", "Berkeley College (Yale University)", true},
+		{"Kami no Shizuku (TV series)", "Kami no Shizuku (TV series)", false},
+		{"Cain and Abel (South Korean TV series)", "Cain and Abel (South Korean TV series)", false},
+		{"Hereafter (film)", "Hereafter (film)", false},
+		{"Thriller (1982 album)", "Thriller (1982 album)", false},
+		{"Al-Hilal (Kadougli)", "Al-Hilal", false}, // not the title whole
+	} {
+		if got := KeepsQualifier(c.name, c.text); got != c.want {
+			t.Errorf("KeepsQualifier(%q, %q) = %v, want %v", c.name, c.text, got, c.want)
+		}
+	}
+}
