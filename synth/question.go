@@ -445,6 +445,10 @@ var singularS = map[string]bool{
 // plural makes a rough English plural of the last word, leaving phrases
 // with "of" ("date of birth") pluralised on the head word.
 func plural(s string) string {
+	// "battle or siege": each noun ("battles or sieges")
+	if a, b, ok := strings.Cut(s, " or "); ok && !strings.Contains(a, " ") && !strings.Contains(b, " ") {
+		return plural(a) + " or " + plural(b)
+	}
 	// The head noun comes before a prepositional phrase or a participle:
 	// "date of birth", "name on the register", "film title used in
 	// nomination", "personal name westernized".

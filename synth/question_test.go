@@ -55,6 +55,7 @@ func TestPlural(t *testing.T) {
 		"country":                       "countries",
 		"class":                         "classes",
 		"man":                           "men",
+		"battle or siege":               "battles or sieges", // round 185
 	} {
 		if got := plural(in); got != want {
 			t.Errorf("plural(%q) = %q, want %q", in, got, want)
