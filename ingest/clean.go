@@ -784,13 +784,18 @@ func workTitles(h string) bool {
 
 // titledAs reports whether a work's cell text is the title of the
 // article it links, its disambiguator aside ("Lilies" linking Lilies
-// (film)). An episode "Klaws" linking Klaw (Marvel Comics), its villain,
+// (film)) or not ("Dong Yi (TV series)", as a CSV export writes every
+// link). An episode "Klaws" linking Klaw (Marvel Comics), its villain,
 // is not.
 func titledAs(text, title string) bool {
+	t := graph.NormText(plainCell(text))
+	if t == graph.NormText(title) {
+		return true
+	}
 	if i := strings.Index(title, " ("); i > 0 {
 		title = title[:i]
 	}
-	return graph.NormText(plainCell(text)) == graph.NormText(title)
+	return t == graph.NormText(title)
 }
 
 // nicknames reports whether a header heads the names teams or people go

@@ -771,7 +771,8 @@ func TestTitledAs(t *testing.T) {
 	for _, c := range []struct {
 		text, link string
 		want       bool
-	}{{"Lilies", "Lilies (film)", true}, {"\"Hey Jude\"", "Hey Jude", true}, {"The Red Ghost", "Red Ghost", false}, {"Klaws", "Klaw (Marvel Comics)", false}} {
+	}{{"Lilies", "Lilies (film)", true}, {"\"Hey Jude\"", "Hey Jude", true}, {"The Red Ghost", "Red Ghost", false}, {"Klaws", "Klaw (Marvel Comics)", false},
+		{"Dong Yi (TV series)", "Dong Yi (TV series)", true}} { // round 184, sts-csv
 		if got := titledAs(c.text, c.link); got != c.want {
 			t.Errorf("titledAs(%q, %q) = %v, want %v", c.text, c.link, got, c.want)
 		}
