@@ -817,11 +817,11 @@ func Plain(name string, article bool) string {
 }
 
 // Namesake reports whether article e's name as an answer gives it
-// (Plain) leaves out a disambiguator that is a name (graph.NamingQualifier:
-// "Persija Jakarta (IPL)", the club of the Indonesian Premier League) and is then the
-// title of another article of g (Persija Jakarta): the answer gives its
-// title whole, or it would name the other. A kind ("Hereafter (film)") is
-// left out all the same.
+// (Plain) leaves out a disambiguator that is a name
+// (graph.NamingQualifier: "Persija Jakarta (IPL)", the club of the
+// Indonesian Premier League) and is then the title of another article of
+// g (Persija Jakarta): the answer gives its title whole, or it would name
+// the other. A kind ("Hereafter (film)") is left out all the same.
 func Namesake(g *graph.Store, e *graph.Entity) (bool, error) {
 	if !strings.HasPrefix(e.Key, "w:") {
 		return false, nil
