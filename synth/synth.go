@@ -561,16 +561,17 @@ func (s *synth) name(id uint32) string {
 	return ""
 }
 
-// namesake is audit.Namesake over the store, cached; a store that fails to
-// answer leaves the Display name (the auditor's Check, which asks the
-// store again, then refuses the task).
-func (s *synth) namesake(e *graph.Entity) bool {
-	ok, seen := s.namesakes[e.ID]
-	if !seen {
-		ok, _ = audit.Namesake(s.g, e)
-		s.namesakes[e.ID] = ok
+// namesake is audit.Namesake over the store, cached.
+func (s *synth) namesake(e *graph.Entity) (bool, error) {
+	if ok, seen := s.namesakes[e.ID]; seen {
+		return ok, nil
 	}
-	return ok
+	ok, err := audit.Namesake(s.g, e)
+	if err != nil {
+		return false, err
+	}
+	s.namesakes[e.ID] = ok
+	return ok, nil
 }
 
 // display is Display of entity id.

@@ -263,19 +263,27 @@ func (tb *table) rows(g *graph.Store, tk *task.Task) ([][]string, error) {
 	for _, e := range es {
 		byID[e.ID] = e
 	}
+	namesake := func(e *graph.Entity) (bool, error) { return audit.Namesake(g, e) }
+	rows, err := tb.renderNamed(byID, texts{all: shown, key: keyTree, rels: tb.rels(tk.Formalization)}, namesake)
+	if err != nil {
+		return nil, fmt.Errorf("synth: %w", err)
+	}
+	return rows, nil
+}
+
+// renderNamed is render with shown.namesake asked of namesake
+// (audit.Namesake), and the first error the store gave it.
+func (tb *table) renderNamed(es map[uint32]*graph.Entity, shown texts, namesake func(*graph.Entity) (bool, error)) ([][]string, error) {
 	var nerr error
-	namesake := func(e *graph.Entity) bool {
-		ok, err := audit.Namesake(g, e)
+	shown.namesake = func(e *graph.Entity) bool {
+		ok, err := namesake(e)
 		if err != nil && nerr == nil {
 			nerr = err
 		}
 		return ok
 	}
-	rows := tb.render(byID, texts{all: shown, key: keyTree, rels: tb.rels(tk.Formalization), namesake: namesake})
-	if nerr != nil {
-		return nil, fmt.Errorf("synth: %w", nerr)
-	}
-	return rows, nil
+	rows := tb.render(es, shown)
+	return rows, nerr
 }
 
 // texts are what a task's trees write for its articles: a row's own
@@ -344,7 +352,7 @@ func (s *synth) tableRows(tb *table, shown texts) ([][]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	return tb.render(es, shown), nil
+	return tb.renderNamed(es, shown, s.namesake)
 }
 
 // keyTrees maps each key of tb to the first of trees that holds it, as
@@ -654,7 +662,7 @@ func (s *synth) finish(ctx context.Context, d *draft, rng *rand.Rand, st *Stats)
 	if len(tb.keys) < 2 {
 		return nil, DropSmall, nil
 	}
-	rows, err := s.tableRows(tb, texts{all: s.shownOf(d, tb), key: s.keyTrees(d.trees, tb), rels: tb.rels(d.triples), namesake: s.namesake})
+	rows, err := s.tableRows(tb, texts{all: s.shownOf(d, tb), key: s.keyTrees(d.trees, tb), rels: tb.rels(d.triples)})
 	if err != nil {
 		return nil, "", err
 	}
