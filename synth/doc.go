@@ -19,24 +19,27 @@
 //
 //   - Basic: one tree, optionally a category, year range or lower-bound
 //     filter; one or two requested relations the keys have only in other
-//     trees (one hop beyond the table, held by 60% of the keys or more;
-//     keys without them leave the answer and the question says so) and at
-//     most one column of the table. Tables with no such relation are taken
-//     only after a first round over all trees (DropNoHop), or with Expand
-//     or Aggregate, with 2-4 of their own columns.
+//     trees (one hop beyond the table), held by every key the filter
+//     keeps, each with one value, an attribute of the keys themselves and
+//     the same in every source; and at most one column of the table.
+//     Tables with no such relation are taken only after a first round
+//     over all trees (DropNoHop), or with Expand or Aggregate, with their
+//     own columns; on the curated corpus that is nearly all of them.
 //   - Union: over a maximal union group (mining.Bicliques over trees ×
-//     relations, split by key datatype and domain), one operation (Op):
-//     the union of 4-10 trees of different pages, optionally filtered on
-//     a shared relation; the intersection or the difference
-//     (not_in_tree) of 2-3 trees of different pages; or a count of one
-//     of these. Requested columns are shared relations and, often, one
-//     the keys have only in other trees (one hop beyond the table).
-//   - Reverse-Union: the union space of 4-10 trees of a group; an anchor
-//     at its intersection (a key of two or more trees) described only by
-//     clue facts that single it out (checked with bitmaps, then with the
-//     engine); a pivot relation chosen so that many keys share the
-//     anchor's value; as targets the keys of the space sharing it. The
-//     anchor's name never appears.
+//     relations, split by key datatype and domain) within one theme, one
+//     operation (Op): the union of the trees of at least minUnionPages
+//     pages (fewer on a store with few themes that wide), up to
+//     maxUnionTrees, optionally filtered on a shared relation; the
+//     intersection or the difference (not_in_tree) of 2-3 trees of
+//     different pages; or a count or comparison of these. Requested
+//     columns are shared relations and, often, one the keys have only in
+//     other trees (one hop beyond the table).
+//   - Reverse-Union: the union space of a group's trees, as many as a
+//     union's; an anchor at its intersection (a key of two or more trees)
+//     described only by clue facts that single it out (checked with
+//     bitmaps, then with the engine); a pivot relation chosen so that many
+//     keys share the anchor's value; as targets the keys of the space
+//     sharing it. The anchor's name never appears.
 //   - Questions name concepts (page titles, sections, captions), never
 //     "the table X on the page Y" (NamesTable; such candidates are
 //     dropped).

@@ -635,8 +635,9 @@ func (s *synth) plainColumns(ts []*graph.Tree, mt *graph.Tree, cols []int, keys 
 }
 
 // union drafts a Version-II task over a maximal union group: a union of
-// up to eight trees (optionally filtered on a shared relation), an
-// intersection or a difference of trees of different pages, or a count;
+// as many trees as unionSize draws (optionally filtered on a shared
+// relation), an intersection or a difference of trees of different pages,
+// or a count or comparison;
 // the requested columns are shared relations and, often, one relation the
 // keys have only outside the task's trees (one hop).
 func (s *synth) union(ctx context.Context, group []int, rng *rand.Rand) (*draft, string, error) {
@@ -832,10 +833,10 @@ func (s *synth) compare(d *draft, sp *opSpace, descs []string, rng *rand.Rand) (
 }
 
 // reverse drafts a Version-III task (WebLeaper App. A.6.3): the union space
-// of up to eight trees of a group; an anchor at the intersection of the
-// group (a key of two or more of its trees) described only by clues — its
-// third-layer facts, anywhere in the store — that single it out in the
-// space (checked with bitmaps, then with the engine); a pivot relation of
+// of a group's trees (as many as unionSize draws); an anchor at the
+// intersection of the group (a key of two or more of its trees)
+// described only by clues — its third-layer facts, anywhere in the store
+// — that single it out in the space (checked with bitmaps, then with the engine); a pivot relation of
 // the anchor chosen so that many keys of the space share its value; and as
 // targets every key of the space that does. The anchor is never named.
 func (s *synth) reverse(ctx context.Context, group []int, rng *rand.Rand) (*draft, string, error) {
