@@ -706,6 +706,9 @@ func (c cellTexts) vote(id uint32, name, surface string, codes bool) {
 	switch {
 	case KeepsQualifier(name, surface) || shortQualified(name, surface):
 		text = name // "Al-Hilal ( Kadougli )": the table writes the title whole
+	case RaisedInitial(name, surface):
+		// "eXistenZ" linking EXistenZ: the name, whose title has its first
+		// letter raised
 	case !Writes(name, text) && !(codes && tableCode(name, text)):
 		text = nameBefore(name, surface)
 	}

@@ -301,6 +301,23 @@ var (
 	decimal = regexp.MustCompile(`^-?[0-9]+\.[0-9]*0$`)
 )
 
+// RaisedInitial reports whether name, an article's title, is surface
+// with its first letter raised, as MediaWiki raises every title's:
+// "EXistenZ" for eXistenZ, "IPod" for iPod. The cell writes the thing's
+// own name, which the answer gives. A first word in lower case
+// throughout ("guitar" linking Guitar, "will.i.am") is no sign: the
+// title is as good a name, and a table may write a word in lower case
+// that its article does not.
+func RaisedInitial(name, surface string) bool {
+	r, n := utf8.DecodeRuneInString(surface)
+	t, m := utf8.DecodeRuneInString(name)
+	if !unicode.IsLower(r) || t != unicode.ToUpper(r) || t == r || name[m:] != surface[n:] {
+		return false
+	}
+	first, _, _ := strings.Cut(surface[n:], " ")
+	return strings.ContainsFunc(first, unicode.IsUpper)
+}
+
 // Writes reports whether surface, the text of a cell linking the article
 // titled name, is a name an answer should give as the table does: the
 // title without its qualifier ("Drumcondra" for "Drumcondra, Dublin",

@@ -388,3 +388,38 @@ func TestKeepsQualifier(t *testing.T) {
 		}
 	}
 }
+
+// TestRaisedInitial: a cell that writes a name whose first letter its
+// article's title raises ("eXistenZ" linking EXistenZ, in Christopher
+// Eccleston's filmography, WTQ's 203-page/782.html) shows the cell's name;
+// a word in lower case throughout keeps the title.
+func TestRaisedInitial(t *testing.T) {
+	for _, c := range []struct {
+		name, surface string
+		want          bool
+	}{
+		{"EXistenZ", "eXistenZ", true},
+		{"IPod Touch", "iPod Touch", true},
+		{"EBay", "eBay", true},
+		{"Guitar", "guitar", false},       // a word in lower case: the title is as good
+		{"Will.i.am", "will.i.am", false}, // no capital after the first letter
+		{"EXistenZ", "EXistenZ", false},   // the title itself
+		{"EXistenZ (film)", "eXistenZ", false},
+		{"Existenz", "eXistenZ", false}, // another writing
+		{"Ébay", "ébay", false},
+	} {
+		if got := RaisedInitial(c.name, c.surface); got != c.want {
+			t.Errorf("RaisedInitial(%q, %q) = %v, want %v", c.name, c.surface, got, c.want)
+		}
+	}
+	texts := cellTexts{}
+	texts.add(1, Value{Key: "w:EXistenZ", Name: "EXistenZ", Type: TypeEntity, Surface: "eXistenZ"}, "thing")
+	texts.add(2, Value{Key: "w:Guitar", Name: "Guitar", Type: TypeEntity, Surface: "guitar"}, "thing")
+	tr := &Tree{Shown: texts.shown()}
+	if got := tr.ShownName(1, "EXistenZ"); got != "eXistenZ" {
+		t.Errorf("ShownName of EXistenZ = %q, want eXistenZ", got)
+	}
+	if got := tr.ShownName(2, "Guitar"); got != "Guitar" {
+		t.Errorf("ShownName of Guitar = %q, want the title", got)
+	}
+}
