@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/leaper-dev/leaper/agent"
 	"github.com/leaper-dev/leaper/agent/eval"
 	"github.com/leaper-dev/leaper/cmd/cmdutil"
 	"github.com/leaper-dev/leaper/store"
@@ -36,6 +37,7 @@ type SynthOptions struct {
 	PerAnswer  int
 	Op         string
 	Hardness   bool
+	MaxNaive   float64
 	Web        func() (*web.Web, error)
 	LLM        bool
 	BaseURL    string
@@ -67,6 +69,9 @@ counted on stderr. Same store, flags and seed give byte-identical output.`,
 			}
 			if opts.N < 0 || opts.Expand < 0 || opts.MinTargets < 0 || opts.MinTrees < 0 {
 				return usageErrorf("-n, --expand, --min-targets and --min-trees must not be negative")
+			}
+			if opts.MaxNaive < 0 || opts.MaxNaive > 1 {
+				return usageErrorf("--max-naive-isr is a share of targets, from 0 (keep all) to 1, not %g", opts.MaxNaive)
 			}
 			if opts.Op != "" && !slices.Contains(synth.Ops, opts.Op) {
 				return usageErrorf("--op must be one of %s, not %q", strings.Join(synth.Ops, ", "), opts.Op)
@@ -107,6 +112,7 @@ counted on stderr. Same store, flags and seed give byte-identical output.`,
 	fl.IntVar(&opts.PerAnswer, "per-answer", 2, "at most this many tasks with the same answer (the same targets reached from other clues or anchors); 0 for no limit")
 	cmdutil.AtLeast(fl, "per-answer", 0)
 	fl.StringVar(&opts.Op, "op", "", "union: only this operation (union, intersect, difference, count, compare); default all, drawn by the seed")
+	fl.Float64Var(&opts.MaxNaive, "max-naive-isr", 0, "refuse tasks of which one search of the question and a visit of its first 5 hits (the naive policy) collect more than this share of the targets; 0 keeps all")
 	fl.BoolVar(&opts.Hardness, "hardness", true, "report hardness on stderr: |R|, trees and pages per task, oracle tool calls and naive ISR over the offline web")
 	fl.BoolVar(&opts.LLM, "llm", false, "paraphrase questions through an OpenAI-compatible endpoint")
 	fl.StringVar(&opts.BaseURL, "base-url", "", "endpoint base URL (env OPENAI_BASE_URL)")
@@ -137,6 +143,26 @@ func runSynth(ctx context.Context, o *SynthOptions) error {
 		}
 		so.Paraphraser = l
 	}
+	var wb *web.Web // the offline web, opened once for --max-naive-isr and the report
+	offline := func() (*web.Web, error) {
+		if wb == nil && o.Web != nil {
+			var err error
+			if wb, err = o.Web(); err != nil {
+				return nil, err
+			}
+		}
+		return wb, nil
+	}
+	if o.MaxNaive > 0 {
+		b, err := offline()
+		if err != nil {
+			return err
+		}
+		if b == nil {
+			return fmt.Errorf("synth: --max-naive-isr needs the store's offline web")
+		}
+		so.Refuse = oneSearch(b, o.MaxNaive)
+	}
 	w := bufio.NewWriterSize(o.IO.Out, 1<<16)
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
@@ -153,12 +179,12 @@ func runSynth(ctx context.Context, o *SynthOptions) error {
 	var hard []*eval.Hardness
 	if err == nil && o.Hardness && len(tasks) > 0 {
 		ho := &eval.HardnessOptions{Workers: 2}
-		if o.Web != nil {
-			wb, werr := o.Web()
-			if werr != nil {
-				return werr
-			}
-			ho.Backend = wb
+		b, werr := offline()
+		if werr != nil {
+			return werr
+		}
+		if b != nil {
+			ho.Backend = b
 		}
 		if hard, err = eval.ComputeHardness(ctx, tasks, g, ho); err != nil {
 			return err
@@ -179,6 +205,28 @@ func runSynth(ctx context.Context, o *SynthOptions) error {
 		}
 	}
 	return err
+}
+
+// DropOneSearch is the reason --max-naive-isr refuses a task for: one
+// search of its question and a visit of the first hits collect more of
+// its targets than the flag allows.
+const DropOneSearch = "one_search"
+
+// oneSearch refuses a task of which the naive policy, run over b,
+// collects more than max of the targets (ISR): a question one search
+// answers teaches an agent no searching (WebLeaper App. A.6.3 gives
+// Reverse-Union this purpose).
+func oneSearch(b *web.Web, max float64) func(context.Context, *task.Task) (string, error) {
+	return func(ctx context.Context, t *task.Task) (string, error) {
+		tr, err := agent.Run(ctx, t, &agent.Naive{}, b, &agent.Options{Deterministic: true})
+		if err != nil {
+			return "", fmt.Errorf("synth: --max-naive-isr: %s: %w", t.ID, err)
+		}
+		if tr.Metrics.ISR > max {
+			return DropOneSearch, nil
+		}
+		return "", nil
+	}
 }
 
 func printSynthStats(w interface{ Write([]byte) (int, error) }, st *synth.Stats, n int) {

@@ -222,3 +222,39 @@ func runBounded(t *testing.T, args ...string) (stderr string, code int) {
 	}
 	return e.String(), 0
 }
+
+// TestSynthMaxNaiveISR: --max-naive-isr refuses the tasks of which one
+// search of the question and a visit of its first hits collect more than
+// the share given, and says how many; at 1 it refuses none.
+func TestSynthMaxNaiveISR(t *testing.T) {
+	store := storetest.SampleStore(t)
+	for _, v := range []string{"basic", "union"} {
+		plain, errOut, code := run(t, "synth", "--store", store, "--variant", v, "-n", "2", "--seed", "2")
+		if code != 0 || !strings.Contains(errOut, "naive ISR           1.00 / 1.00 / 1.00 / 1.00") {
+			t.Fatalf("synth %s: exit %d (the sample's tasks are all one search's):\n%s", v, code, errOut)
+		}
+		all, _, code := run(t, "synth", "--store", store, "--variant", v, "-n", "2", "--seed", "2", "--max-naive-isr", "1")
+		if code != 0 || all != plain {
+			t.Errorf("synth %s --max-naive-isr 1: exit %d, output differs from the default's", v, code)
+		}
+		out, errOut, code := run(t, "synth", "--store", store, "--variant", v, "-n", "2", "--seed", "2", "--max-naive-isr", "0.5", "--json")
+		if code != 0 || out != "" {
+			t.Fatalf("synth %s --max-naive-isr 0.5: exit %d, emitted %d lines", v, code, strings.Count(out, "\n"))
+		}
+		var st struct {
+			Emitted int            `json:"emitted"`
+			Dropped map[string]int `json:"dropped"`
+		}
+		if err := json.Unmarshal([]byte(errOut), &st); err != nil {
+			t.Fatalf("%v: %s", err, errOut)
+		}
+		if st.Emitted != 0 || st.Dropped[DropOneSearch] == 0 {
+			t.Errorf("synth %s --max-naive-isr 0.5: %+v", v, st)
+		}
+	}
+	for _, bad := range []string{"-0.1", "1.5"} {
+		if _, errOut, code := run(t, "synth", "--store", store, "--max-naive-isr", bad); code == 0 || !strings.Contains(errOut, "--max-naive-isr") {
+			t.Errorf("--max-naive-isr %s: exit %d: %s", bad, code, errOut)
+		}
+	}
+}

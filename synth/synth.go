@@ -58,6 +58,11 @@ type Options struct {
 	// MaxGroups bounds the union groups mined for Union and Reverse-Union
 	// (0: 20000).
 	MaxGroups int
+	// Refuse, when set, is a task's last check before it is emitted, the
+	// caller's own (leaper synth --max-naive-isr runs a one-search policy
+	// over the offline web): a reason other than "" refuses the task, and
+	// Stats.Dropped counts it under that reason. The task has its ID.
+	Refuse func(context.Context, *task.Task) (string, error)
 	// Logger receives progress at debug level; nil discards.
 	Logger *slog.Logger
 }
@@ -244,8 +249,17 @@ func Run(ctx context.Context, g *graph.Store, opts *Options, emit func(*task.Tas
 					reason = DropSameAnswer
 				default:
 					seen[key] = true
-					answers[ak]++
-					s.taken[keySet(keysOf(t))]++
+					t.ID = fmt.Sprintf("%s-%d-%d", strings.ReplaceAll(string(v), "_", "-"), o.Seed, st.Emitted)
+					t.Seed = o.Seed
+					if o.Refuse != nil {
+						if reason, err = o.Refuse(ctx, t); err != nil {
+							return st, err
+						}
+					}
+					if reason == "" {
+						answers[ak]++
+						s.taken[keySet(keysOf(t))]++
+					}
 				}
 			}
 			if reason != "" {
@@ -254,8 +268,6 @@ func Run(ctx context.Context, g *graph.Store, opts *Options, emit func(*task.Tas
 				continue
 			}
 			fails[bi] = 0
-			t.ID = fmt.Sprintf("%s-%d-%d", strings.ReplaceAll(string(v), "_", "-"), o.Seed, st.Emitted)
-			t.Seed = o.Seed
 			st.Emitted++
 			if err := emit(t); err != nil {
 				return st, err
