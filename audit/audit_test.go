@@ -188,6 +188,7 @@ func TestRules(t *testing.T) {
 	for h, want := range map[string]bool{
 		"": true, "GER": true, "#GM": true, "Q1 order": true, "GP": false, "Pos": false,
 		"Nationality": false, "Name on the Register": false, "P Regular season": true, "FA Cup appearances": false, "PDef": false, "QbH": true, "Ast": true, "McCain": false, "Pass Defense QBH": true, "Goals FA Cup": false,
+		"Other": true, "Others": true, "Misc.": true, "Other names": false, "Other nominees": false,
 	} {
 		if got := audit.RawHeader(h); got != want {
 			t.Errorf("RawHeader(%q) = %v, want %v", h, got, want)

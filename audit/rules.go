@@ -485,8 +485,12 @@ var abbrevs = map[string]string{
 
 // ambiguous are abbreviations of several things (see abbrevs), raw
 // headers whatever their case ("Ast" of a basketball or a football
-// table; "Ret" retired from a race, or return touchdowns).
-var ambiguous = map[string]bool{"ast": true, "so": true, "ppg": true, "r": true, "t": true, "h": true, "ret": true, "ret.": true}
+// table; "Ret" retired from a race, or return touchdowns), and headers
+// that say only that a column is the rest: "Other" of the 1960 College
+// Football All-America Team holds the selectors outside the NCAA's list
+// ("CP, Time, WC"), which "the other of each" does not ask (round 190).
+var ambiguous = map[string]bool{"ast": true, "so": true, "ppg": true, "r": true, "t": true, "h": true, "ret": true, "ret.": true,
+	"other": true, "others": true, "other(s)": true, "misc": true, "misc.": true, "miscellaneous": true, "etc": true, "etc.": true}
 
 // Words is a header as a question says it: an abbreviation ("Pos",
 // "GP") spelled out, anything else unchanged.
