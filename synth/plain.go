@@ -997,9 +997,12 @@ func mayMark(v string) bool {
 
 // code reports whether a value is a short code ("LT", "MM", "C.T", "c",
 // "LW") rather than a word: at most three letters, no digit, not a
-// known word.
+// known word; or a list of codes ("NA , EU").
 func code(v string) bool {
 	v = strings.TrimSpace(v)
+	if codeList.MatchString(v) {
+		return true // "NA , EU": regions as codes
+	}
 	letters := 0
 	for _, r := range v {
 		switch {
@@ -1103,10 +1106,20 @@ func plainClue(v string) bool {
 	if before, after, ok := strings.Cut(v, ", "); ok && strings.ContainsFunc(before, unicode.IsDigit) && strings.ContainsFunc(after, unicode.IsDigit) && !yearOnly.MatchString(strings.TrimSpace(after)) {
 		return false
 	}
+	// "NA , EU": a cell listing codes (Gaijinworks' regions, round 191),
+	// which a question would say in words ("released in North America
+	// and Europe")
+	if codeList.MatchString(strings.TrimSpace(v)) {
+		return false
+	}
 	// "2–3": a score, which no one asks "whose home is"
 	return len(strings.Fields(v)) <= 6 && !strings.Contains(v, ". ") && !strings.ContainsAny(v, "/;") && !plainMark(v) && !shortened(v) &&
 		!scoreClue.MatchString(strings.TrimSpace(v))
 }
+
+// codeList matches a list of codes of two or three capitals: "NA , EU",
+// "JP/NA".
+var codeList = regexp.MustCompile(`^[A-Z]{2,3}(?:\s*[,/&]\s*[A-Z]{2,3})+$`)
 
 // roundCode matches a competition round as a table's code writes it.
 var roundCode = regexp.MustCompile(`^(?:[1-9](?:R|Q|QR)|Q?R[1-9]|Q[1-9]|QF|SF|R16|R32|R64|GS|PO|KO)$`)

@@ -499,7 +499,8 @@ func TestCountOf(t *testing.T) {
 func TestPlainClueScore(t *testing.T) {
 	for v, want := range map[string]bool{"2–3": false, "4-1 (a.e.t.)": false, "1974–75": true, "Chelsea": true, "DNF": false, "dns": false,
 		"1 season, 10 episodes": false, "CL1, 1st": false, "Paris, Texas": true, "Route 66, Arizona": true, "August 2, 1824": true,
-		"1R": false, "QF": false, "Q2": false, "R1": false, "Round 1": true} {
+		"1R": false, "QF": false, "Q2": false, "R1": false, "Round 1": true,
+		"NA , EU": false, "JP/NA": false, "NA, EU, JP": false, "EU": true, "Lyon, France": true} {
 		if got := plainClue(v); got != want {
 			t.Errorf("plainClue(%q) = %v, want %v", v, got, want)
 		}
@@ -1090,6 +1091,18 @@ func TestAppearanceText(t *testing.T) {
 	for c, want := range []bool{true, false, false} {
 		if got := appearanceText(tr, c); got != want {
 			t.Errorf("appearanceText(%q) = %v, want %v", tr.Columns[c].Header, got, want)
+		}
+	}
+}
+
+// TestCodeList: a cell listing codes ("NA , EU", Gaijinworks' regions in
+// OTT-QA line 3007, round 191) is a code, neither a clue nor an answer
+// value a question asks for; a name with a comma is not.
+func TestCodeList(t *testing.T) {
+	for v, want := range map[string]bool{"NA , EU": true, "NA, EU": true, "JP/NA": true, "LW": true,
+		"North America": false, "Paris, Texas": false, "SCEI, Arc Entertainment": false} {
+		if got := code(v); got != want {
+			t.Errorf("code(%q) = %v, want %v", v, got, want)
 		}
 	}
 }
