@@ -14,6 +14,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/dgraph-io/badger/v4"
 	"github.com/leaper-dev/leaper/internal/textnorm"
 )
 
@@ -520,14 +521,24 @@ func (b *Builder) Finalize(ctx context.Context, progress func(stage string, done
 		return err
 	}
 	defer sp.close()
+	cased, err := b.casedPages()
+	if err != nil {
+		return err
+	}
 	// Passages first, so they open their pages.
+	moved := map[string]string{} // a passage's URL → the source page it opens instead
 	err = s.scan(pPassage, func(k, v []byte) error {
 		title := string(k[1:])
 		id, _, err := b.ents.lookup("w:" + title)
 		if err != nil {
 			return err
 		}
-		return sp.add(phasePassage, named(fragment{url: URL(title), title: title, kind: fragPassage,
+		url, page := URL(title), title
+		if to, ok := cased[strings.ToLower(url)]; ok && to != url && !b.pass[Title(to)] {
+			moved[url] = to
+			url, page = to, Title(to)
+		}
+		return sp.add(phasePassage, named(fragment{url: url, title: page, kind: fragPassage,
 			segs: []Segment{{Text: string(v), Entities: []uint32{id}, Kind: SegPassage}}}, b.ents))
 	})
 	if err != nil {
@@ -571,7 +582,17 @@ func (b *Builder) Finalize(ctx context.Context, progress func(stage string, done
 		}
 		return err
 	}
-	if err := s.db.DropPrefix([]byte{pBitmap}, []byte{pPage}, []byte{pPageEnts}, []byte{pDocID}); err != nil {
+	if err := s.db.DropPrefix([]byte{pBitmap}, []byte{pPage}, []byte{pPageEnts}, []byte{pDocID}, []byte{pCased}); err != nil {
+		return fmt.Errorf("graph: finalize: %w", err)
+	}
+	if err := s.db.Update(func(txn *badger.Txn) error {
+		for from, to := range moved {
+			if err := txn.Set(strKey(pCased, from), []byte(to)); err != nil {
+				return err
+			}
+		}
+		return nil
+	}); err != nil {
 		return fmt.Errorf("graph: finalize: %w", err)
 	}
 	s.fams.reset()
@@ -606,6 +627,29 @@ func (b *Builder) Finalize(ctx context.Context, progress func(stage string, done
 		return err
 	}
 	return s.db.Sync()
+}
+
+// casedPages maps the URLs of the source pages (pages of trees), lower
+// case, to the URLs themselves; two pages whose URLs differ only in case
+// map to "". OTT-QA's passages hold 19 articles under a title in another
+// case than its table's page ("1973 Major League Baseball Draft", the
+// title of a redirect, beside "1973 Major League Baseball draft"): such a
+// passage opens the source page, whose intro it is, and its URL leads
+// there (Store.Page), rather than making a second page of the article
+// that has no table and outranks it in search.
+func (b *Builder) casedPages() (map[string]string, error) {
+	out := map[string]string{}
+	err := b.s.scan(pPageTree, func(k, _ []byte) error {
+		u := string(k[1 : len(k)-4])
+		l := strings.ToLower(u)
+		if have, ok := out[l]; ok && have != u {
+			out[l] = ""
+			return nil
+		}
+		out[l] = u
+		return nil
+	})
+	return out, err
 }
 
 // Commit marks the build complete, once everything derived from the store

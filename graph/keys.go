@@ -22,6 +22,7 @@ import "encoding/binary"
 //	g <url>                 page (JSON)
 //	h <url>                 the page's entities and their names (JSON)
 //	u <page url> <tree id>  trees of a source page (no value)
+//	v <url>                 the source page a passage's URL in another case opens
 //	E <table id>            page id of a table read from a file named by ids (see ExportGap)
 //	b <kind> <id...>        roaring bitmap (see bitmap kinds)
 const (
@@ -42,6 +43,7 @@ const (
 	pPage     = 'g'
 	pPageEnts = 'h'
 	pPageTree = 'u'
+	pCased    = 'v'
 	pExport   = 'E'
 	pBitmap   = 'b'
 )

@@ -467,10 +467,29 @@ func (s *Store) TreesOfPage(url string) ([]uint32, error) {
 	return ids, err
 }
 
-// Page returns the page with the given URL.
+// Page returns the page with the given URL. A URL that names a source
+// page in another case, whose passage the build gave that page (see
+// casedPages), gives the source page.
 func (s *Store) Page(url string) (*Page, error) {
 	var p Page
-	err := s.view(func(txn *badger.Txn) error { return getJSON(txn, strKey(pPage, url), &p) })
+	err := s.view(func(txn *badger.Txn) error {
+		err := getJSON(txn, strKey(pPage, url), &p)
+		if !errors.Is(err, ErrNotFound) {
+			return err
+		}
+		it, gerr := txn.Get(strKey(pCased, url))
+		if errors.Is(gerr, badger.ErrKeyNotFound) {
+			return err
+		}
+		if gerr != nil {
+			return gerr
+		}
+		to, gerr := it.ValueCopy(nil)
+		if gerr != nil {
+			return gerr
+		}
+		return getJSON(txn, strKey(pPage, string(to)), &p)
+	})
 	if err != nil {
 		return nil, fmt.Errorf("graph: page %q: %w", url, err)
 	}

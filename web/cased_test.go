@@ -1,0 +1,53 @@
+package web_test
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/leaper-dev/leaper/graph/graphtest"
+	"github.com/leaper-dev/leaper/ingest"
+	"github.com/leaper-dev/leaper/web"
+)
+
+// TestCasedPassage: OTT-QA holds the intro of "1973 Major League Baseball
+// draft", whose table is line 200 of its tables, as the passage of "1973
+// Major League Baseball Draft", a redirect's title (testdata/web/cased,
+// beside the 1970–1972 drafts' passages). Round 190 found the intro a
+// page of its own with no table, ranked above the table's page for the
+// page's own title. The passage is the table page's intro, its URL
+// leads there, and a search of the title finds the table first.
+func TestCasedPassage(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(graphtest.RepoRoot(), "testdata", "web", "cased")
+	if _, err := ingest.Run(context.Background(), dir, []string{in}, &ingest.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	w, err := web.Open(dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	const table, cased = "https://en.wikipedia.org/wiki/1973_Major_League_Baseball_draft", "https://en.wikipedia.org/wiki/1973_Major_League_Baseball_Draft"
+	for _, u := range []string{table, cased} {
+		p, err := w.Page(u)
+		if err != nil {
+			t.Fatalf("Page(%s): %v", u, err)
+		}
+		var text strings.Builder
+		for _, s := range p.Segments {
+			text.WriteString(s.Text + "\n")
+		}
+		if p.URL != table || !strings.Contains(text.String(), "The following are the first round picks") || !strings.Contains(text.String(), "Fred Lynn") {
+			t.Errorf("Page(%s) = %s:\n%s", u, p.URL, text.String())
+		}
+	}
+	obs, err := w.Search(context.Background(), []string{"1973 Major League Baseball draft"}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(obs.URLs) == 0 || obs.URLs[0] != table || strings.Contains(strings.Join(obs.URLs, " "), cased) {
+		t.Errorf("search of the title: %v", obs.URLs)
+	}
+}
