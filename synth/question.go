@@ -60,7 +60,11 @@ func genericKey(t *graph.Tree) bool {
 	}
 	named := strings.HasPrefix(lh, "name ") || strings.HasPrefix(lh, "title ") ||
 		strings.HasSuffix(lh, " title") || strings.HasSuffix(lh, " name")
-	return genericKeys[lh] || named || len(h) > 30
+	// "Miss Northern Ireland" over the titleholders of the page so named:
+	// the page's name, not what its rows are ("every miss northern
+	// ireland of Miss Northern Ireland", round 192).
+	own := strings.EqualFold(strings.Join(strings.Fields(h), " "), strings.Join(strings.Fields(t.PageTitle), " "))
+	return genericKeys[lh] || named || own || len(h) > 30
 }
 
 // keyNoun names the keys of a tree from its key header, or its domain when

@@ -598,3 +598,21 @@ func TestPickBesideOverall(t *testing.T) {
 		t.Errorf("Pick alone said %q", got)
 	}
 }
+
+// TestKeyHeaderIsPage: a key header that is its page's own title ("Miss
+// Northern Ireland" over the titleholders of sts-csv's Miss Northern
+// Ireland page, round 192) does not name the rows: "every miss northern
+// ireland of Miss Northern Ireland" is no question.
+func TestKeyHeaderIsPage(t *testing.T) {
+	tr := &graph.Tree{KeyHeader: "Miss Northern Ireland", KeyDatatype: graph.TypeEntity, KeyDomain: "person", PageTitle: "Miss Northern Ireland"}
+	if !genericKey(tr) {
+		t.Error("a header that is the page's title is not generic")
+	}
+	if got := keyNoun(tr).many; got == "miss northern irelands" || got == "miss northern ireland" {
+		t.Errorf("keyNoun = %q", got)
+	}
+	tr.PageTitle = "Miss Northern Ireland 2010"
+	if genericKey(tr) {
+		t.Error("a header that is not the page's title is generic")
+	}
+}
