@@ -534,9 +534,18 @@ func (b *Builder) Finalize(ctx context.Context, progress func(stage string, done
 			return err
 		}
 		url, page := URL(title), title
-		if to, ok := cased[strings.ToLower(url)]; ok && to != url && !b.pass[Title(to)] {
-			moved[url] = to
-			url, page = to, Title(to)
+		if to, ok := cased[strings.ToLower(url)]; ok && to != url {
+			if !b.pass[Title(to)] {
+				moved[url] = to
+				url, page = to, Title(to)
+			} else if own, err := s.Passage(Title(to)); err != nil {
+				return err
+			} else if strings.Join(strings.Fields(own), " ") == strings.Join(strings.Fields(string(v)), " ") {
+				// The page's own passage again ("Long Jump" beside the
+				// table page "Long jump"): its URL leads to the page.
+				moved[url] = to
+				return nil
+			}
 		}
 		return sp.add(phasePassage, named(fragment{url: url, title: page, kind: fragPassage,
 			segs: []Segment{{Text: string(v), Entities: []uint32{id}, Kind: SegPassage}}}, b.ents))
@@ -634,9 +643,11 @@ func (b *Builder) Finalize(ctx context.Context, progress func(stage string, done
 // map to "". OTT-QA's passages hold 19 articles under a title in another
 // case than its table's page ("1973 Major League Baseball Draft", the
 // title of a redirect, beside "1973 Major League Baseball draft"): such a
-// passage opens the source page, whose intro it is, and its URL leads
-// there (Store.Page), rather than making a second page of the article
-// that has no table and outranks it in search.
+// passage opens the source page, whose intro it is, or, where the page
+// has its own passage and it is the same text ("Long Jump" beside "Long
+// jump"), is dropped; either way its URL leads to the source page
+// (Store.Page), rather than making a second page of the article that has
+// no table and outranks it in search.
 func (b *Builder) casedPages() (map[string]string, error) {
 	out := map[string]string{}
 	err := b.s.scan(pPageTree, func(k, _ []byte) error {
