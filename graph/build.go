@@ -534,15 +534,16 @@ func (b *Builder) Finalize(ctx context.Context, progress func(stage string, done
 			return err
 		}
 		url, page := URL(title), title
-		if to, ok := cased[strings.ToLower(url)]; ok && to != url {
+		if to := casedPage(cased, url); to != "" {
 			if !b.pass[Title(to)] {
 				moved[url] = to
 				url, page = to, Title(to)
 			} else if own, err := s.Passage(Title(to)); err != nil {
 				return err
 			} else if strings.Join(strings.Fields(own), " ") == strings.Join(strings.Fields(string(v)), " ") {
-				// The page's own passage again ("Long Jump" beside the
-				// table page "Long jump"): its URL leads to the page.
+				// The page's own passage again ("Wing coaster" beside
+				// the table page "Wing Coaster"): its URL leads to the
+				// page.
 				moved[url] = to
 				return nil
 			}
@@ -644,8 +645,8 @@ func (b *Builder) Finalize(ctx context.Context, progress func(stage string, done
 // case than its table's page ("1973 Major League Baseball Draft", the
 // title of a redirect, beside "1973 Major League Baseball draft"): such a
 // passage opens the source page, whose intro it is, or, where the page
-// has its own passage and it is the same text ("Long Jump" beside "Long
-// jump"), is dropped; either way its URL leads to the source page
+// has its own passage and it is the same text ("Wing coaster" beside
+// "Wing Coaster"), is dropped; either way its URL leads to the source page
 // (Store.Page), rather than making a second page of the article that has
 // no table and outranks it in search.
 func (b *Builder) casedPages() (map[string]string, error) {
@@ -661,6 +662,16 @@ func (b *Builder) casedPages() (map[string]string, error) {
 		return nil
 	})
 	return out, err
+}
+
+// casedPage is the source page whose URL is url in another case, from
+// casedPages' map, or "": url itself is a source page, none is, or two
+// are.
+func casedPage(cased map[string]string, url string) string {
+	if to := cased[strings.ToLower(url)]; to != url {
+		return to
+	}
+	return ""
 }
 
 // Commit marks the build complete, once everything derived from the store

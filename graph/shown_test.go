@@ -423,3 +423,23 @@ func TestRaisedInitial(t *testing.T) {
 		t.Errorf("ShownName of Guitar = %q, want the title", got)
 	}
 }
+
+// TestCasedPage: a passage's URL leads to the source page its title names
+// in another case, unless that is itself, none, or two pages that differ
+// only in case (which of them it would name is not known).
+func TestCasedPage(t *testing.T) {
+	cased := map[string]string{
+		"https://en.wikipedia.org/wiki/1973_major_league_baseball_draft": "https://en.wikipedia.org/wiki/1973_Major_League_Baseball_draft",
+		"https://en.wikipedia.org/wiki/red_hot":                          "", // "Red Hot" and "Red hot" both hold tables
+	}
+	for url, want := range map[string]string{
+		"https://en.wikipedia.org/wiki/1973_Major_League_Baseball_Draft": "https://en.wikipedia.org/wiki/1973_Major_League_Baseball_draft",
+		"https://en.wikipedia.org/wiki/1973_Major_League_Baseball_draft": "",
+		"https://en.wikipedia.org/wiki/Red_HOT":                          "",
+		"https://en.wikipedia.org/wiki/Long_Jump":                        "",
+	} {
+		if got := casedPage(cased, url); got != want {
+			t.Errorf("casedPage(%s) = %q, want %q", url, got, want)
+		}
+	}
+}

@@ -468,8 +468,9 @@ func (s *Store) TreesOfPage(url string) ([]uint32, error) {
 }
 
 // Page returns the page with the given URL. A URL that names a source
-// page in another case, whose passage the build gave that page (see
-// casedPages), gives the source page.
+// page in another case, whose passage the build gave that page or
+// dropped as the page's own again (see casedPages), gives the source
+// page.
 func (s *Store) Page(url string) (*Page, error) {
 	var p Page
 	err := s.view(func(txn *badger.Txn) error {
