@@ -416,7 +416,7 @@ func TestRolloutRecordsStoreAndReplays(t *testing.T) {
 	// The same trajectories, as if recorded against another store, and
 	// against none.
 	raw, _ := os.ReadFile(first)
-	const other = "v3-0123456789abcdef"
+	const other = "v4-0123456789abcdef"
 	for _, c := range []struct{ name, store string }{{"other.jsonl", other}, {"none.jsonl", ""}} {
 		repl := `"store":"` + c.store + `",`
 		if c.store == "" {

@@ -24,8 +24,10 @@ import (
 )
 
 // FormatVersion is the version of the on-disk layout. A store of another
-// version is refused rather than misread.
-const FormatVersion = 3
+// version is refused rather than misread. It is also the version in a
+// store's ID, so it counts changes of what a store answers: 4 keeps 3's
+// graph layout beside an index that keys titles (leaper-index/2).
+const FormatVersion = 4
 
 // Options configure a Store. A nil *Options means the defaults.
 type Options struct {
@@ -196,7 +198,7 @@ func (s *Store) loadManifest() error {
 		return fmt.Errorf("graph: read manifest: %w", err)
 	}
 	if s.manifest.Version != 0 && s.manifest.Version != FormatVersion {
-		return fmt.Errorf("%w: %d (this leaper reads %d)", ErrVersion, s.manifest.Version, FormatVersion)
+		return fmt.Errorf("%w: %d (this leaper reads %d: build the store again from its sources)", ErrVersion, s.manifest.Version, FormatVersion)
 	}
 	return nil
 }

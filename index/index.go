@@ -476,6 +476,9 @@ func (ix *Index) document(p *Page) (d *document.Document, title, text *textField
 	if len(p.Stored) > 0 {
 		d.AddField(document.NewTextFieldCustom(fieldStored, nil, p.Stored, storedOptions, nil))
 	}
+	for i, k := range titleKeys(p.Title) {
+		d.AddField(document.NewTextFieldCustom(fieldKey, []uint64{uint64(i)}, []byte(k), keyOptions, ix.an.keyword))
+	}
 	for i, y := range p.Years {
 		d.AddField(document.NewTextFieldCustom(fieldYear, []uint64{uint64(i)}, strconv.AppendInt(nil, int64(y), 10), yearOptions, ix.an.keyword))
 	}

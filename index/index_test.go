@@ -374,3 +374,77 @@ func TestCanceled(t *testing.T) {
 		t.Errorf("Add with canceled ctx: %v", err)
 	}
 }
+
+// TestTitleKey: a query that is a page's whole title finds that page
+// first, though pages that only mention its words have short bodies full
+// of them (a draft's next years, a band's songs, a county's townships),
+// and a title's disambiguator may be left out of the query.
+func TestTitleKey(t *testing.T) {
+	rows := func(n int) string {
+		var b strings.Builder
+		for i := range n {
+			fmt.Fprintf(&b, "Round %d, pick %d, player %d of a club, position pitcher, school %d. ", 1+i/20, 1+i, i, i)
+		}
+		return b.String()
+	}
+	pages := []index.Page{
+		{URL: "https://en.wikipedia.org/wiki/1969_Major_League_Baseball_draft", Title: "1969 Major League Baseball draft", Text: rows(400)},
+		{URL: "https://en.wikipedia.org/wiki/1969_Major_League_Baseball_season", Title: "1969 Major League Baseball season", Text: "The 1969 Major League Baseball season was the first of divisional play in Major League Baseball."},
+		{URL: "https://en.wikipedia.org/wiki/Every_Little_Thing_(band)", Title: "Every Little Thing (band)", Text: "Every Little Thing is a Japanese pop band. " + rows(300)},
+		{URL: "https://en.wikipedia.org/wiki/Harvey_County,_Kansas", Title: "Harvey County, Kansas", Text: "Harvey County is a county in Kansas. " + rows(300)},
+	}
+	for _, y := range []int{1970, 1971, 1972, 1981} {
+		pages = append(pages, index.Page{
+			URL:   fmt.Sprintf("https://en.wikipedia.org/wiki/%d_Major_League_Baseball_Draft", y),
+			Title: fmt.Sprintf("%d Major League Baseball Draft", y),
+			Text:  fmt.Sprintf("The following are the first round picks in the %d Major League Baseball draft, after the 1969 draft.", y),
+		})
+	}
+	for _, s := range []string{"Over and Over", "Change", "Star", "Sure"} {
+		pages = append(pages, index.Page{
+			URL:   "https://en.wikipedia.org/wiki/" + strings.ReplaceAll(s, " ", "_") + "_(Every_Little_Thing_song)",
+			Title: s + " (Every Little Thing song)",
+			Text:  s + " (Every Little Thing song) (Every Little Thing (band) — List of singles): Year: 1999; Album: Every Best Single.",
+		})
+	}
+	for _, s := range []string{"Alta", "Burrton", "Emma", "Garden"} {
+		pages = append(pages, index.Page{
+			URL:   "https://en.wikipedia.org/wiki/" + s + "_Township,_Harvey_County,_Kansas",
+			Title: s + " Township, Harvey County, Kansas",
+			Text:  s + " Township, Harvey County, Kansas (Harvey County, Kansas — Townships): Population: 221.",
+		})
+	}
+	pages = append(pages,
+		index.Page{URL: "https://en.wikipedia.org/wiki/The_Who", Title: "The Who", Text: "The Who are an English rock band formed in London in 1964."},
+		index.Page{URL: "https://en.wikipedia.org/wiki/My_Brother_and_Me", Title: "My Brother and Me", Text: "Episodes. " + rows(40)},
+		index.Page{URL: "https://en.wikipedia.org/wiki/The_Brothers_(album)", Title: "The Brothers (album)", Text: "The Brothers is an album by two brothers."},
+	)
+	ix := indextest.New(t, pages)
+	// Stop words only: the page they title, or nothing.
+	if got := urls(search(t, ix, "The Who", index.SearchOptions{})); !reflect.DeepEqual(got, []string{"The_Who"}) {
+		t.Errorf("The Who: hits %v, want [The_Who]", got)
+	}
+	if got := search(t, ix, "the", index.SearchOptions{}); len(got) != 0 {
+		t.Errorf("the: hits %v, want none", urls(got))
+	}
+	for _, tt := range []struct{ q, first string }{
+		{"1969 Major League Baseball draft", "1969_Major_League_Baseball_draft"},
+		{"1969 major league baseball Draft", "1969_Major_League_Baseball_draft"},
+		{"Every Little Thing", "Every_Little_Thing_(band)"},
+		{"Every Little Thing (band)", "Every_Little_Thing_(band)"},
+		{"Harvey County, Kansas", "Harvey_County,_Kansas"},
+		{"My Brother and Me", "My_Brother_and_Me"},
+		{"the who", "The_Who"},
+		// Not a whole title: ranked by its words alone.
+		{"Alta Township Harvey County", "Alta_Township,_Harvey_County,_Kansas"},
+	} {
+		for _, bleve := range []bool{false, true} {
+			index.SetBleveOnly(ix, bleve)
+			hs := search(t, ix, tt.q, index.SearchOptions{})
+			if len(hs) == 0 || urls(hs)[0] != tt.first {
+				t.Errorf("%q (Bleve only %v): hits %v, want %s first", tt.q, bleve, urls(hs), tt.first)
+			}
+		}
+		index.SetBleveOnly(ix, false)
+	}
+}

@@ -13,6 +13,10 @@ const (
 	fieldTitle = "title"
 	fieldText  = "text"
 	fieldYear  = "year"
+	// fieldKey holds a page's two title keys (titleKeys), each one
+	// token: a query whose words are the page's title finds the page by
+	// them. Indexed, not stored.
+	fieldKey = "titlekey"
 	// fieldStored holds Page.Stored: stored, not indexed.
 	fieldStored = "stored"
 	// fieldPlain holds the start of the text as snippets read it
@@ -23,12 +27,20 @@ const (
 
 // formatVersion is stored in the index; Open refuses other versions.
 // Bump it whenever the document layout or the analysis changes.
-const formatVersion = "leaper-index/1"
+const formatVersion = "leaper-index/2"
 
 var internalVersionKey = []byte("leaper:format")
 
 // titleBoost weighs title matches against body matches.
 const titleBoost = 3.0
+
+// keyBoost weighs a query that is a page's whole title, as its title
+// keys give it: the page of that title ranks above pages that only
+// mention its words, however short their bodies.
+const keyBoost = 10.0
+
+// keysPerPage is how many title keys every page has.
+const keysPerPage = 2
 
 // Indexing options: analysed, no term vectors (we compute snippets
 // ourselves, so locations would only cost time and space), stored so that a
@@ -37,6 +49,7 @@ const (
 	titleOptions  = bindex.IndexField | bindex.StoreField
 	textOptions   = bindex.IndexField
 	yearOptions   = bindex.IndexField | bindex.StoreField
+	keyOptions    = bindex.IndexField
 	storedOptions = bindex.StoreField
 )
 
@@ -70,6 +83,12 @@ func newMapping() *mapping.IndexMappingImpl {
 	doc.AddFieldMappingsAt(fieldTitle, text())
 	doc.AddFieldMappingsAt(fieldText, text())
 	doc.AddFieldMappingsAt(fieldYear, year)
+	key := mapping.NewKeywordFieldMapping()
+	key.Store = false
+	key.IncludeTermVectors = false
+	key.IncludeInAll = false
+	key.DocValues = false
+	doc.AddFieldMappingsAt(fieldKey, key)
 	all := mapping.NewDocumentDisabledMapping()
 	doc.AddSubDocumentMapping("_all", all)
 	m.DefaultMapping = doc

@@ -3,6 +3,7 @@ package index_test
 import (
 	"context"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"reflect"
 	"strings"
@@ -98,10 +99,46 @@ func compareWithBleve(t *testing.T, ix *index.Index, queries []string, years []i
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !reflect.DeepEqual(got, want) {
+		if !reflect.DeepEqual(got, want) && !nearlyEqual(got, want) {
 			t.Fatalf("Search(%q, %+v):\nMaxScore %s\nBleve    %s", q, opts, describe(got), describe(want))
 		}
 	}
+}
+
+// nearlyEqual allows what summing the same clause scores in another order
+// may change: the last of a score's 12 kept digits, where the exact sums
+// lie either side of a rounding boundary, and so the order of two pages
+// (or which one makes the k-th place) whose scores are that close.
+func nearlyEqual(got, want []index.Hit) bool {
+	if len(got) != len(want) {
+		return false
+	}
+	close := func(a, b float64) bool {
+		unit := math.Pow(10, math.Floor(math.Log10(math.Abs(b)))-11)
+		return math.Abs(a-b) <= 1.5*unit
+	}
+	byURL := map[string]index.Hit{}
+	for _, h := range want {
+		byURL[h.URL] = h
+	}
+	last := want[len(want)-1].Score
+	for i, g := range got {
+		if !close(g.Score, want[i].Score) {
+			return false
+		}
+		w, ok := byURL[g.URL]
+		if !ok {
+			if !close(g.Score, last) {
+				return false
+			}
+			continue
+		}
+		w.Score = g.Score
+		if !reflect.DeepEqual(g, w) || !close(g.Score, byURL[g.URL].Score) {
+			return false
+		}
+	}
+	return true
 }
 
 func describe(hs []index.Hit) string {
@@ -166,6 +203,11 @@ func TestMaxScoreMatchesBleve(t *testing.T) {
 				q, y := c.query()
 				qs = append(qs, q)
 				ys = append(ys, y)
+			}
+			// Whole titles, which their title keys match.
+			for i := 0; i < len(pages); i += 15 {
+				qs = append(qs, pages[i].Title)
+				ys = append(ys, 0)
 			}
 			compareWithBleve(t, ix, qs, ys)
 

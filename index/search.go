@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/index/scorch"
@@ -43,8 +44,11 @@ const maxK = 1000
 
 // Search runs a free-text query: any analysed term of q may match, in the
 // title (boosted) or the body, ranked by BM25. Equal scores are ordered by
-// URL, so results do not depend on the order pages were added. A query with
-// no searchable term (empty, only stop words) returns no hits.
+// URL, so results do not depend on the order pages were added. A query
+// that is a page's whole title (its words, whatever their case and the
+// punctuation between them; the title's disambiguator may be left out)
+// ranks that page above pages that only mention its words. A query of stop
+// words only ("The Who") finds the pages it titles; one with no word, none.
 func (ix *Index) Search(ctx context.Context, q string, opts SearchOptions) ([]Hit, error) {
 	ix.mu.RLock()
 	defer ix.mu.RUnlock()
@@ -57,7 +61,7 @@ func (ix *Index) Search(ctx context.Context, q string, opts SearchOptions) ([]Hi
 	}
 	k = min(k, maxK)
 	terms := ix.queryTerms(q)
-	if len(terms) == 0 {
+	if len(terms) == 0 && words(q) == "" {
 		return nil, nil
 	}
 	n, err := ix.bi.DocCount()
@@ -96,7 +100,7 @@ func (ix *Index) searchMaxScore(ctx context.Context, q string, terms []string, y
 		// index (upsidedown) has other internal IDs.
 		return nil, false, nil
 	}
-	cands, ok, err := topK(ctx, r, ix.plists, terms, year, k, stats)
+	cands, ok, err := topK(ctx, r, ix.plists, terms, queryKeys(q), year, k, stats)
 	if err != nil {
 		return nil, false, fmt.Errorf("index: search %q: %w", q, err)
 	}
@@ -203,7 +207,7 @@ func (ix *Index) searchMaxScore(ctx context.Context, q string, terms []string, y
 // every term. It is the reference topK is tested against, and the path
 // for the in-memory index (not scorch) and for an empty one.
 func (ix *Index) searchBleve(ctx context.Context, q string, terms []string, year, k int, stats *search.BM25Stats) ([]Hit, error) {
-	bq := buildQuery(terms, year)
+	bq := buildQuery(terms, queryKeys(q), year)
 
 	// Ask for one more hit than needed; if it ties with the k-th, widen
 	// until the tie group is complete, so that sorting by URL below is
@@ -277,6 +281,7 @@ func (ix *Index) bm25Stats(live uint64) *search.BM25Stats {
 			fieldTitle: card(ix.stats.title.Load()),
 			fieldText:  card(ix.stats.text.Load()),
 			fieldYear:  int(live),
+			fieldKey:   keysPerPage * int(live),
 		},
 	}
 }
@@ -318,8 +323,57 @@ func (ix *Index) queryTerms(q string) []string {
 	return terms
 }
 
-func buildQuery(terms []string, year int) query.Query {
-	qs := make([]query.Query, 0, 2*len(terms))
+// titleKeys returns a title's keys: "=" and its words (runs of letters
+// and digits, lower-cased) joined by single spaces, and the words of the
+// title without a trailing parenthesised disambiguator ("Every Little
+// Thing (band)" has "=every little thing band" and "every little thing"),
+// the whole title's when it has none. A title without words has no keys.
+func titleKeys(title string) []string {
+	full := words(title)
+	if full == "" {
+		return nil
+	}
+	base := full
+	if t := strings.TrimRight(title, " "); strings.HasSuffix(t, ")") {
+		if i := strings.LastIndex(t, " ("); i > 0 {
+			if b := words(t[:i]); b != "" {
+				base = b
+			}
+		}
+	}
+	return []string{"=" + full, base}
+}
+
+// queryKeys are the title keys a query matches: its words as a whole
+// title, and as a title without its disambiguator.
+func queryKeys(q string) [2]string {
+	w := words(q)
+	return [2]string{"=" + w, w}
+}
+
+// words lower-cases s and joins its runs of letters and digits by single
+// spaces: "Harvey County, Kansas" gives "harvey county kansas". Unlike the
+// analysis, it keeps stop words and does not stem, so that "My Brother
+// and Me" is not "The Brothers".
+func words(s string) string {
+	var b strings.Builder
+	gap := false
+	for _, r := range s {
+		if !unicode.IsLetter(r) && !unicode.IsDigit(r) {
+			gap = true
+			continue
+		}
+		if gap && b.Len() > 0 {
+			b.WriteByte(' ')
+		}
+		gap = false
+		b.WriteRune(unicode.ToLower(r))
+	}
+	return b.String()
+}
+
+func buildQuery(terms []string, keys [2]string, year int) query.Query {
+	qs := make([]query.Query, 0, 2*len(terms)+len(keys))
 	for _, t := range terms {
 		tq := query.NewTermQuery(t)
 		tq.SetField(fieldTitle)
@@ -327,6 +381,12 @@ func buildQuery(terms []string, year int) query.Query {
 		bq := query.NewTermQuery(t)
 		bq.SetField(fieldText)
 		qs = append(qs, tq, bq)
+	}
+	for _, k := range keys {
+		kq := query.NewTermQuery(k)
+		kq.SetField(fieldKey)
+		kq.SetBoost(keyBoost)
+		qs = append(qs, kq)
 	}
 	var q query.Query = query.NewDisjunctionQuery(qs)
 	if year != 0 {

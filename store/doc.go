@@ -7,7 +7,7 @@
 // what a directory holds (State). Package ingest, one floor up, builds one.
 // Graph and index meet only here and in build; neither imports the other.
 //
-// A store's ID ("v3-" and 16 hex digits) names what it holds: its format
+// A store's ID ("v4-" and 16 hex digits) names what it holds: its format
 // version and the content digest its build records in the manifest
 // (SHA-256 of the pages in URL order, hashed as Finalize writes them, so
 // it costs the build no extra pass). Servers send it with every answer and

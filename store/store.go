@@ -103,7 +103,7 @@ func (s *Store) Digest() (string, error) {
 }
 
 // ID names what the store holds: "v" and the format version, then the
-// first 16 hex digits of its content digest ("v3-9f2c0e7a1b44d5e8").
+// first 16 hex digits of its content digest ("v4-9f2c0e7a1b44d5e8").
 // Two stores with the same ID answer every search and visit alike;
 // replicas behind one balancer must agree on it, and a trajectory records
 // it so a replay can refuse another store.

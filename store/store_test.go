@@ -106,7 +106,7 @@ func TestDigest(t *testing.T) {
 		t.Fatalf("ComputeDigest = %s, manifest %s", got, m.Digest)
 	}
 	id, err := s.ID()
-	if err != nil || id != store.FormatID(graph.FormatVersion, m.Digest) || len(id) != len("v3-")+16 {
+	if err != nil || id != store.FormatID(graph.FormatVersion, m.Digest) || len(id) != len("v4-")+16 {
 		t.Fatalf("ID = %q, %v", id, err)
 	}
 	dir := t.TempDir()
