@@ -87,6 +87,9 @@ func keyNoun(t *graph.Tree) noun {
 		if n, ok := titleNoun(t); ok {
 			return n
 		}
+		if televisionWorks(t) {
+			return noun{"television work", "television works"}
+		}
 		if strings.HasPrefix(t.PageTitle, "List of ") {
 			if n, ok := pageNoun(t.PageTitle); ok {
 				return n
@@ -162,6 +165,39 @@ var workKinds = [][3]string{
 	{"episode", "episode", "episodes"}, {"filmography", "film", "films"}, {"films", "film", "films"},
 	{"track listing", "track", "tracks"}, {"tracklist", "track", "tracks"}, {"singles", "single", "singles"},
 	{"albums", "album", "albums"}, {"novels", "novel", "novels"}, {"video games", "game", "games"},
+}
+
+// televisionWorks reports whether t's works are a person's or a
+// company's television: its section or caption says television and no
+// other medium ("Filmography | Television", not "Film and television"),
+// or, with none said, a column names the channel each aired on ("Network",
+// "Channel", "Broadcaster"), as a filmography's television part does
+// where the export kept no section.
+func televisionWorks(t *graph.Tree) bool {
+	if t.KeyDomain != "work" {
+		return false
+	}
+	sub := strings.ToLower(t.Section + " " + t.Caption)
+	ws := strings.FieldsFunc(sub, func(r rune) bool { return !unicode.IsLetter(r) })
+	tv, other := false, false
+	for _, w := range ws {
+		switch w {
+		case "television", "tv":
+			tv = true
+		case "film", "films", "movies", "theatre", "theater", "stage", "radio", "video", "games", "web", "music", "discography":
+			other = true
+		}
+	}
+	if tv || other {
+		return tv && !other
+	}
+	return slices.ContainsFunc(t.Columns, func(c graph.Column) bool {
+		switch strings.ToLower(strings.TrimSpace(c.Header)) {
+		case "network", "channel", "broadcaster", "tv network", "tv channel", "original network", "original channel":
+			return true
+		}
+		return false
+	})
 }
 
 // airDate reports whether a header gives the date a broadcast first

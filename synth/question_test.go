@@ -131,7 +131,8 @@ func TestPageNoun(t *testing.T) {
 // TestWorkKinds: a section naming a kind of work names a Title column's
 // keys by it, unless it is television.
 func TestWorkKinds(t *testing.T) {
-	for sec, want := range map[string]string{"Episode list": "episodes", "Filmography | Film": "films", "Filmography | Television": "works"} {
+	for sec, want := range map[string]string{"Episode list": "episodes", "Filmography | Film": "films", "Filmography | Television": "television works",
+		"Filmography | Film and television": "works", "Television": "television works", "Filmography | Theatre": "works"} {
 		tr := &graph.Tree{KeyHeader: "Title", KeyDatatype: graph.TypeEntity, KeyDomain: "work", Section: sec}
 		if got := keyNoun(tr).many; got != want {
 			t.Errorf("%q: %q, want %q", sec, got, want)
