@@ -58,7 +58,14 @@ func (s *synth) themes(group []int) [][]int {
 			continue
 		}
 		if th, ok := editionOf(t); ok {
-			k := th.stem + "|" + sectionKey(t)
+			// A section that is only the page's edition ("2004" of
+			// List of Russian films of 2004) says nothing the title
+			// does not.
+			sk := sectionKey(t)
+			if sk == strings.ToLower(th.label) {
+				sk = ""
+			}
+			k := th.stem + "|" + sk
 			if byStem[k] == nil {
 				stems = append(stems, k)
 			}
