@@ -93,7 +93,7 @@ line every --progress-every (stage, tables, trees, pages, rate, RSS, ETA).`,
 		},
 	}
 	c.Flags().StringVar(&opts.Format, "format", "auto", "input format: "+buildFormatNames())
-	c.Flags().StringVar(&opts.Titles, "titles", "", "JSON file mapping CSV file names to [title, url]")
+	c.Flags().StringVar(&opts.Titles, "titles", "", "JSON file mapping CSV file names to [title, url] or [title, url, section]")
 	c.Flags().StringVar(&opts.Links, "links", "auto", "CSV cells written as page titles (Chester_City_F.C.): auto (detect title columns), titles (read them as links), none (text)")
 	c.Flags().BoolVar(&opts.Append, "append", false, "add inputs to an existing store")
 	c.Flags().BoolVar(&opts.Force, "force", false, "delete an existing store and build from scratch")
@@ -128,14 +128,14 @@ func runBuild(ctx context.Context, o *BuildOptions) error {
 			return usageErrorf("input %s: %v", in, err)
 		}
 	}
-	var titles map[string][2]string
+	var titles map[string][3]string
 	if o.Titles != "" {
 		b, err := os.ReadFile(o.Titles)
 		if err != nil {
 			return fmt.Errorf("--titles: %w", err)
 		}
 		if err := json.Unmarshal(b, &titles); err != nil {
-			return fmt.Errorf("--titles %s: want {\"file.csv\": [\"Title\", \"url\"]}: %w", o.Titles, err)
+			return fmt.Errorf("--titles %s: want {\"file.csv\": [\"Title\", \"url\"] or [\"Title\", \"url\", \"Section\"]}: %w", o.Titles, err)
 		}
 	}
 	if state, _ := store.State(o.Store); state != store.Missing {

@@ -18,8 +18,9 @@ import (
 // by. A nil *Options means the defaults.
 type Options struct {
 	Format table.Format
-	// Titles maps CSV file base names to [title, url].
-	Titles map[string][2]string
+	// Titles maps CSV file base names to [title, url, section]; the
+	// section may be "".
+	Titles map[string][3]string
 	// Clean are the cleaning rules. Default: DefaultCleanOptions.
 	Clean  *CleanOptions
 	Logger *slog.Logger

@@ -26,7 +26,7 @@ func TestUntitledTreesLeftOut(t *testing.T) {
 		dir := t.TempDir()
 		opts := &ingest.Options{}
 		if titled {
-			opts.Titles = map[string][2]string{"20220596-526655.csv": {"Comparison of force-field implementations", ""}}
+			opts.Titles = map[string][3]string{"20220596-526655.csv": {"Comparison of force-field implementations", ""}}
 		}
 		if _, err := ingest.Run(context.Background(), dir, []string{in}, opts); err != nil {
 			t.Fatal(err)

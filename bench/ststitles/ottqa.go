@@ -23,8 +23,9 @@ const (
 )
 
 type ottTable struct {
-	title Title
-	cells int
+	title   Title // the page's: [title, url]
+	section string
+	cells   int
 }
 
 type ottIndex struct {
@@ -51,9 +52,10 @@ func readOTTQA(path string) (*ottIndex, error) {
 	sc.Buffer(make([]byte, 1<<20), 64<<20)
 	for line := 1; sc.Scan(); line++ {
 		var t struct {
-			Title string              `json:"title"`
-			URL   string              `json:"url"`
-			Data  [][]json.RawMessage `json:"data"`
+			Title   string              `json:"title"`
+			URL     string              `json:"url"`
+			Section string              `json:"section_title"`
+			Data    [][]json.RawMessage `json:"data"`
 		}
 		if err := json.Unmarshal(sc.Bytes(), &t); err != nil {
 			return nil, fmt.Errorf("%s: line %d: %w", path, line, err)
@@ -79,7 +81,7 @@ func readOTTQA(path string) (*ottIndex, error) {
 			continue
 		}
 		i := int32(len(idx.tables))
-		idx.tables = append(idx.tables, ottTable{Title{t.Title, url}, len(cells)})
+		idx.tables = append(idx.tables, ottTable{Title{t.Title, url}, strings.TrimSpace(t.Section), len(cells)})
 		for c := range cells {
 			idx.by[c] = append(idx.by[c], i)
 		}
@@ -90,8 +92,8 @@ func readOTTQA(path string) (*ottIndex, error) {
 	return idx, nil
 }
 
-// match returns the title of the OTT-QA table the CSV file r repeats.
-func (x *ottIndex) match(r io.Reader) (Title, bool) {
+// match returns the OTT-QA table the CSV file r repeats.
+func (x *ottIndex) match(r io.Reader) (ottTable, bool) {
 	cr := csv.NewReader(r)
 	cr.LazyQuotes = true
 	cr.FieldsPerRecord = -1
@@ -102,7 +104,7 @@ func (x *ottIndex) match(r io.Reader) (Title, bool) {
 			break
 		}
 		if err != nil {
-			return Title{}, false
+			return ottTable{}, false
 		}
 		for _, c := range rec {
 			if n := cellKey(c); n != "" {
@@ -111,7 +113,7 @@ func (x *ottIndex) match(r io.Reader) (Title, bool) {
 		}
 	}
 	if len(cells) < minCells {
-		return Title{}, false
+		return ottTable{}, false
 	}
 	count := map[int32]int{}
 	for c := range cells {
@@ -128,9 +130,9 @@ func (x *ottIndex) match(r io.Reader) (Title, bool) {
 		}
 	}
 	if best < 0 || n < minCells || float64(n) < matchShare*float64(x.tables[best].cells) {
-		return Title{}, false
+		return ottTable{}, false
 	}
-	return x.tables[best].title, true
+	return x.tables[best], true
 }
 
 // cellKey is a cell's letters and digits, lower-cased, with the export's

@@ -53,11 +53,19 @@ type Stats struct {
 // Title is a page's title and URL, as `leaper build --titles` reads it.
 type Title [2]string
 
+// File is what the titles say of one file: its page, and the section
+// its table stands in where OTT-QA's copy of the table names one
+// ("Filmography -- Television series").
+type File struct {
+	Page    Title
+	Section string
+}
+
 // stsName matches an export file's name: page id, table id.
 var stsName = regexp.MustCompile(`(?:^|/)([0-9]+)-([0-9]+)\.csv$`)
 
 // Find returns the titles of the export's files, by file name.
-func Find(o Options) (map[string]Title, *Stats, error) {
+func Find(o Options) (map[string]File, *Stats, error) {
 	st := &Stats{}
 	byID := map[string]Title{}
 	known := map[string]int{} // page id -> tables WikiTableQuestions knows of
@@ -76,6 +84,7 @@ func Find(o Options) (map[string]Title, *Stats, error) {
 	}
 	pageOf := map[string]string{} // file name -> page id
 	matched := map[string]map[Title]bool{}
+	sectionOf := map[string]ottTable{} // file name -> the OTT-QA table it repeats
 	err := buildbench.EachCSV(context.Background(), []string{o.STS}, func(name string, b []byte) error {
 		m := stsName.FindStringSubmatch(name)
 		if m == nil {
@@ -91,7 +100,8 @@ func Find(o Options) (map[string]Title, *Stats, error) {
 			if matched[m[1]] == nil {
 				matched[m[1]] = map[Title]bool{}
 			}
-			matched[m[1]][t] = true
+			matched[m[1]][t.title] = true
+			sectionOf[name] = t
 		}
 		return nil
 	})
@@ -114,7 +124,7 @@ func Find(o Options) (map[string]Title, *Stats, error) {
 		}
 		return held[id] < n
 	}
-	out := map[string]Title{}
+	out := map[string]File{}
 	pages := map[string]bool{}
 	titled := map[string]bool{}
 	short := map[string]bool{}
@@ -135,7 +145,11 @@ func Find(o Options) (map[string]Title, *Stats, error) {
 			short[id] = true
 			continue
 		}
-		out[base] = t
+		f := File{Page: t}
+		if m, ok := sectionOf[base]; ok && m.title[1] == t[1] {
+			f.Section = m.section
+		}
+		out[base] = f
 		*by++
 		titled[id] = true
 	}
@@ -149,8 +163,9 @@ func Find(o Options) (map[string]Title, *Stats, error) {
 	return out, st, nil
 }
 
-// Write writes titles as JSON, sorted by file name.
-func Write(w io.Writer, titles map[string]Title) error {
+// Write writes titles as JSON, sorted by file name: each file's
+// [title, url], or [title, url, section] where a section is known.
+func Write(w io.Writer, titles map[string]File) error {
 	names := make([]string, 0, len(titles))
 	for n := range titles {
 		names = append(names, n)
@@ -160,7 +175,12 @@ func Write(w io.Writer, titles map[string]Title) error {
 	bw.WriteString("{\n")
 	for i, n := range names {
 		k, _ := json.Marshal(n)
-		v, _ := json.Marshal(titles[n])
+		f := titles[n]
+		rec := []string{f.Page[0], f.Page[1]}
+		if f.Section != "" {
+			rec = append(rec, f.Section)
+		}
+		v, _ := json.Marshal(rec)
 		sep := ","
 		if i == len(names)-1 {
 			sep = ""

@@ -32,7 +32,7 @@ func TestFind(t *testing.T) {
 		}
 		return r
 	}
-	ott := map[string]any{"title": "List of GK Films productions", "url": "/wiki/GK_Films",
+	ott := map[string]any{"title": "List of GK Films productions", "url": "/wiki/GK_Films", "section_title": "Films",
 		"data": [][]any{
 			row("2011", "The Rum Diary ( film )", "Bruce Robinson", "Co-production with FilmDistrict and GK Films .", "$ 45 million"),
 			row("2011", "Hugo ( film )", "Martin Scorsese", "Co-production with Paramount Pictures , Entertainment Film Distributors and GK Films .", "$ 150 million"),
@@ -52,9 +52,10 @@ func TestFind(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := map[string]Title{
-		"20220596-526655.csv": {"Comparison of force-field implementations", "https://en.wikipedia.org/wiki/Comparison_of_force-field_implementations"},
-		"10009199-226021.csv": {"List of GK Films productions", "https://en.wikipedia.org/wiki/GK_Films"},
+	want := map[string]File{
+		"20220596-526655.csv": {Title{"Comparison of force-field implementations", "https://en.wikipedia.org/wiki/Comparison_of_force-field_implementations"}, ""},
+		// The section of the OTT-QA table the file repeats.
+		"10009199-226021.csv": {Title{"List of GK Films productions", "https://en.wikipedia.org/wiki/GK_Films"}, "Films"},
 	}
 	if len(titles) != len(want) {
 		t.Errorf("titled %v, want %v", titles, want)
@@ -71,8 +72,9 @@ func TestFind(t *testing.T) {
 	if err := Write(&out, titles); err != nil {
 		t.Fatal(err)
 	}
-	var back map[string][2]string
-	if err := json.Unmarshal(out.Bytes(), &back); err != nil || len(back) != len(want) {
+	var back map[string][]string
+	if err := json.Unmarshal(out.Bytes(), &back); err != nil || len(back) != len(want) ||
+		len(back["20220596-526655.csv"]) != 2 || len(back["10009199-226021.csv"]) != 3 || back["10009199-226021.csv"][2] != "Films" {
 		t.Errorf("written titles do not read back: %v\n%s", err, out.String())
 	}
 	// With a second OTT-QA table of the film page (small: it matches

@@ -27,8 +27,9 @@ type Options struct {
 	// by content (see Detect).
 	Format Format
 	// Titles maps a CSV file's base name ("medals.csv", or without the
-	// extension) to its page [title, url].
-	Titles map[string][2]string
+	// extension) to its page [title, url] and the section its table
+	// stands in ("" when unknown).
+	Titles map[string][3]string
 	// Logger receives debug messages (ignored files, skips); nil discards.
 	Logger *slog.Logger
 	// Workers bounds the goroutines that parse in parallel; 0 means
@@ -400,7 +401,10 @@ func (r *reader) parseWhole(name, vpath, hint string, f Format, data []byte) []I
 		base := path.Base(filepath.ToSlash(hint))
 		for _, k := range []string{base, strings.TrimSuffix(base, path.Ext(base))} {
 			if tu, ok := r.opts.Titles[k]; ok {
-				meta = &PageMeta{Title: tu[0], URL: tu[1], Index: -1}
+				// A section as OTT-QA writes it ("Filmography --
+				// Television series", tokenised) reads as its own do.
+				sec := Detokenize(strings.ReplaceAll(tu[2], " -- ", " | "))
+				meta = &PageMeta{Title: tu[0], URL: tu[1], Index: -1, Section: sec}
 				break
 			}
 		}

@@ -412,8 +412,8 @@ func TestTabEL(t *testing.T) {
 }
 
 func TestCSV(t *testing.T) {
-	tables, _, skips := readAll(t, &Options{Titles: map[string][2]string{
-		"Shooting_at_the_1988_Summer_Olympics.csv": {"Shooting at the 1988 Summer Olympics", "https://en.wikipedia.org/wiki/Shooting_at_the_1988_Summer_Olympics"},
+	tables, _, skips := readAll(t, &Options{Titles: map[string][3]string{
+		"Shooting_at_the_1988_Summer_Olympics.csv": {"Shooting at the 1988 Summer Olympics", "https://en.wikipedia.org/wiki/Shooting_at_the_1988_Summer_Olympics", "Men 's events -- Medal table"},
 	}}, filepath.Join(corpus, "csv"))
 	if len(tables) != 2 || len(skips) != 0 {
 		t.Fatalf("%d tables, skips %v", len(tables), skips)
@@ -424,7 +424,7 @@ func TestCSV(t *testing.T) {
 		nobel.Rows[0][1].Text != "Otto Fritz Meyerhof" || nobel.Ragged != 0 {
 		t.Errorf("nobel %q %q", nobel.PageTitle, nobel.Header)
 	}
-	if shoot.PageTitle != "Shooting at the 1988 Summer Olympics" || len(shoot.Rows) != 20 ||
+	if shoot.PageTitle != "Shooting at the 1988 Summer Olympics" || shoot.Section != "Men's events | Medal table" || nobel.Section != "" || len(shoot.Rows) != 20 ||
 		!slices.Equal(texts(shoot.Rows[0]), []string{"1", "Soviet Union (URS)", "4", "1", "6", "11"}) {
 		t.Errorf("shoot %q %v", shoot.PageTitle, shoot.Rows[0])
 	}
