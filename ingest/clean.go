@@ -484,7 +484,7 @@ func profile(t *table.Table, rows [][]table.Cell, s *graph.Shaped) ([]*colInfo, 
 			if len(vs) > 1 {
 				v = cellValue(c, graph.TypeText) // a multi-link cell as key is its text
 			}
-			if len(vs) > 1 || listsLinks(c) || len(c.Links) == 1 && linkAmongOthers(c.Text, c.Links[0]) {
+			if len(vs) > 1 || listsLinks(c) || len(c.Links) == 1 && linkAmongOthers(c.Text, c.Links[0]) || twoQualified(c.Text) {
 				ci.several++
 			}
 			ci.vals = append(ci.vals, v)
@@ -2387,6 +2387,21 @@ func plainCell(s string) string {
 func flagLink(text, title string) bool {
 	who, _, ok := strings.Cut(title, " at the ")
 	return ok && !strings.Contains(graph.NormText(text), graph.NormText(who))
+}
+
+// twoQualifiedRe matches a cell of two names, each with its qualifier in
+// parentheses, run together: "Cabretta (Europe) Mink DeVille
+// (U.S./Australia)", an album's two regional titles; "José María López
+// (Citroën) Sébastien Loeb (Citroën)", two drivers.
+var twoQualifiedRe = regexp.MustCompile(`^\p{Lu}[^()]*\S \([^()]+\) \p{Lu}[^()]*\S \([^()]+\)`)
+
+// twoQualified reports whether a cell's text is several names, each
+// qualified (twoQualifiedRe): several things, though no link says so.
+// A rank before one name ("Rear Admiral (Ret'd) David C. Morse (RMC
+// 1971)") reads alike and is counted too: its cells are no plain names
+// either.
+func twoQualified(text string) bool {
+	return twoQualifiedRe.MatchString(strings.TrimSpace(text))
 }
 
 // linkAmongOthers reports whether a cell whose one link flagLink takes

@@ -500,6 +500,26 @@ func TestLinkAmongOthers(t *testing.T) {
 	}
 }
 
+// TestTwoQualified: a cell of two names, each with its qualifier, is
+// several things (round 194: an album's two regional titles as one key;
+// a combined no-hitter's two pitchers, OTT-QA line 7902).
+func TestTwoQualified(t *testing.T) {
+	for text, want := range map[string]bool{
+		"Cabretta (Europe) Mink DeVille (U.S./Australia)":     true,
+		"Hector Cardenas (5 IP) Kevin Thomas (2 IP)":          true,
+		"José María López (Citroën) Sébastien Loeb (Citroën)": true,
+		"Andrzej Stefanek (POL)":                              false,
+		"Alginic acid (thickener) (stabiliser)":               false,
+		"Part of Me (2014D) / (JWiiU)":                        false,
+		"Paterna (CV-30) - CV-365 - Burjassot (CV-35)":        false,
+		"Sisters (2001 film)":                                 false,
+	} {
+		if got := twoQualified(text); got != want {
+			t.Errorf("twoQualified(%q) = %v, want %v", text, got, want)
+		}
+	}
+}
+
 func TestHeaderRow(t *testing.T) {
 	header := []string{"Name", "Number", "Nation", "Position"}
 	row := func(cs ...string) []table.Cell {
