@@ -3,7 +3,6 @@ package graph
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"strings"
 
@@ -114,14 +113,7 @@ func (b *Builder) docFragments(sp *spill) (int, error) {
 func (s *Store) DocID(url string) (string, error) {
 	var id string
 	err := s.view(func(txn *badger.Txn) error {
-		it, err := txn.Get(strKey(pDocID, url))
-		if errors.Is(err, badger.ErrKeyNotFound) {
-			return ErrNotFound
-		}
-		if err != nil {
-			return err
-		}
-		b, err := it.ValueCopy(nil)
+		b, err := getBytes(txn, strKey(pDocID, url))
 		id = string(b)
 		return err
 	})

@@ -119,15 +119,11 @@ func (s *Store) family(key []byte) (*family, error) {
 	}
 	var f *family
 	err := s.view(func(txn *badger.Txn) error {
-		it, err := txn.Get(key)
-		if errors.Is(err, badger.ErrKeyNotFound) {
+		b, err := getBytes(txn, key)
+		if errors.Is(err, ErrNotFound) {
 			f = &family{offs: []uint32{0}}
 			return nil
 		}
-		if err != nil {
-			return err
-		}
-		b, err := it.ValueCopy(nil)
 		if err != nil {
 			return err
 		}

@@ -259,6 +259,18 @@ func getJSON(txn *badger.Txn, key []byte, v any) error {
 	})
 }
 
+// getBytes returns a copy of the value under key, or ErrNotFound.
+func getBytes(txn *badger.Txn, key []byte) ([]byte, error) {
+	it, err := txn.Get(key)
+	if errors.Is(err, badger.ErrKeyNotFound) {
+		return nil, ErrNotFound
+	}
+	if err != nil {
+		return nil, err
+	}
+	return it.ValueCopy(nil)
+}
+
 func getID(txn *badger.Txn, key []byte) (uint32, error) {
 	it, err := txn.Get(key)
 	if errors.Is(err, badger.ErrKeyNotFound) {
@@ -480,14 +492,10 @@ func (s *Store) Page(url string) (*Page, error) {
 		if !errors.Is(err, ErrNotFound) {
 			return err
 		}
-		it, gerr := txn.Get(strKey(pCased, url))
-		if errors.Is(gerr, badger.ErrKeyNotFound) {
+		to, gerr := getBytes(txn, strKey(pCased, url))
+		if errors.Is(gerr, ErrNotFound) {
 			return err
 		}
-		if gerr != nil {
-			return gerr
-		}
-		to, gerr := it.ValueCopy(nil)
 		if gerr != nil {
 			return gerr
 		}
@@ -528,14 +536,10 @@ func (s *Store) EachPage(ctx context.Context, fn func(*Page) error) error {
 func (s *Store) Passage(title string) (string, error) {
 	var text string
 	err := s.view(func(txn *badger.Txn) error {
-		it, err := txn.Get(strKey(pPassage, title))
-		if errors.Is(err, badger.ErrKeyNotFound) {
+		b, err := getBytes(txn, strKey(pPassage, title))
+		if errors.Is(err, ErrNotFound) {
 			return nil
 		}
-		if err != nil {
-			return err
-		}
-		b, err := it.ValueCopy(nil)
 		text = string(b)
 		return err
 	})
