@@ -563,6 +563,7 @@ func (b *Builder) Finalize(ctx context.Context, progress func(stage string, done
 	trees := 0
 	facts := newFactCounts(b.nextE)
 	progress("bitmaps", 0, int(b.nextT))
+	cf := &casedFacts{cased: cased, pass: b.pass, moved: moved}
 	ents.startPass()
 	err = s.EachTree(ctx, func(t *Tree) error {
 		if ents.evicted { // else every record is in memory
@@ -577,7 +578,7 @@ func (b *Builder) Finalize(ctx context.Context, progress func(stage string, done
 		if trees%10000 == 0 {
 			progress("bitmaps", trees, int(b.nextT))
 		}
-		if err := pageFragments(sp, t, ents, facts); err != nil {
+		if err := pageFragments(sp, t, ents, facts, cf); err != nil {
 			return err
 		}
 		ents.evict()
@@ -639,8 +640,8 @@ func (b *Builder) Finalize(ctx context.Context, progress func(stage string, done
 	return s.db.Sync()
 }
 
-// casedPages maps the URLs of the source pages (pages of trees), lower
-// case, to the URLs themselves; two pages whose URLs differ only in case
+// casedPages maps the URLs of the source pages (pages of trees), folded
+// (variantKey), to the URLs themselves; two pages whose URLs fold alike
 // map to "". OTT-QA's passages hold 19 articles under a title in another
 // case than its table's page ("1973 Major League Baseball Draft", the
 // title of a redirect, beside "1973 Major League Baseball draft"): such a
@@ -652,26 +653,92 @@ func (b *Builder) Finalize(ctx context.Context, progress func(stage string, done
 func (b *Builder) casedPages() (map[string]string, error) {
 	out := map[string]string{}
 	err := b.s.scan(pPageTree, func(k, _ []byte) error {
-		u := string(k[1 : len(k)-4])
-		l := strings.ToLower(u)
-		if have, ok := out[l]; ok && have != u {
-			out[l] = ""
-			return nil
-		}
-		out[l] = u
+		addCased(out, string(k[1:len(k)-4]))
 		return nil
 	})
 	return out, err
 }
 
-// casedPage is the source page whose URL is url in another case, from
-// casedPages' map, or "": url itself is a source page, none is, or two
-// are.
+// addCased adds a source page's URL to casedPages' map.
+func addCased(m map[string]string, url string) {
+	l := variantKey(url)
+	if have, ok := m[l]; ok && have != url {
+		m[l] = ""
+		return
+	}
+	m[l] = url
+}
+
+// casedPage is the source page whose URL is url in another case or
+// spelling (variantKey), from casedPages' map, or "": url itself is a
+// source page, none is, or two are.
 func casedPage(cased map[string]string, url string) string {
-	if to := cased[strings.ToLower(url)]; to != url {
+	if to := cased[variantKey(url)]; to != url {
 		return to
 	}
 	return ""
+}
+
+// variantKey folds a URL for casedPages, the ways Wikipedia's redirects
+// spell a title otherwise: lower case, dashes as spaces ("2009 K-League"
+// for "2009 K League", "Montreal Impact (1992-2011)" for "(1992–2011)"),
+// without dots ("M Chinnaswamy Stadium" for "M. Chinnaswamy Stadium") or
+// spaces beside a sign ("4×400 metres relay" for "4 × 400 metres
+// relay"). A space between words stays ("Cast Away" is not "Castaway"),
+// and so do other signs ("C++" is not "C").
+func variantKey(url string) string {
+	var rs []rune
+	for _, r := range strings.ToLower(url) {
+		switch {
+		case r == '.':
+		case unicode.IsSpace(r) || r == '_' || r == '\u2212' || unicode.Is(unicode.Pd, r):
+			if len(rs) > 0 && rs[len(rs)-1] != ' ' {
+				rs = append(rs, ' ')
+			}
+		default:
+			if len(rs) > 0 && rs[len(rs)-1] == ' ' && !word(r) {
+				rs = rs[:len(rs)-1]
+			}
+			rs = append(rs, r)
+		}
+	}
+	var b strings.Builder
+	for i, r := range rs {
+		if r == ' ' && (i == len(rs)-1 || i > 0 && !word(rs[i-1])) {
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// word reports whether r is a letter or digit.
+func word(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
+
+// casedFacts leads the facts of an entity whose URL is a source page's in
+// another case ("Discus Throw", the title of a redirect, that a table of
+// the 1964 Summer Paralympics links, beside the table page "Discus throw")
+// to that page, as the passages are: otherwise they make a second page of
+// the article, with no table, that a search of its title ranks above the
+// table's page. An entity whose passage keeps a page of its own (a text
+// other than the source page's) keeps its facts there.
+type casedFacts struct {
+	cased map[string]string // casedPages
+	pass  map[string]bool   // the titles with a passage
+	moved map[string]string // a URL → the source page it leads to
+}
+
+// page is the URL the facts about the entity at url go to, and its title.
+func (c *casedFacts) page(url, title string) (string, string) {
+	to := casedPage(c.cased, url)
+	if to == "" {
+		return url, title
+	}
+	if c.pass[Title(url)] && c.moved[url] == "" {
+		return url, title
+	}
+	c.moved[url] = to
+	return to, Title(to)
 }
 
 // Commit marks the build complete, once everything derived from the store

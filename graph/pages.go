@@ -139,8 +139,9 @@ func (c factCounts) take(phase byte, id uint32) bool {
 
 // pageFragments emits the fragments of a tree's pages: its own rendering
 // on its source page, and the fact lines it states about the entities of
-// its rows, as keys and as values (those facts counts lets through).
-func pageFragments(sp *spill, t *Tree, ents *entDict, facts factCounts) error {
+// its rows, as keys and as values (those facts counts lets through), on
+// the pages cf leads them to.
+func pageFragments(sp *spill, t *Tree, ents *entDict, facts factCounts, cf *casedFacts) error {
 	if err := sp.add(phaseTree, named(fragment{url: t.PageURL, title: t.PageTitle, kind: fragTree, segs: RenderTree(t, ents, 0)}, ents)); err != nil {
 		return err
 	}
@@ -160,7 +161,8 @@ func pageFragments(sp *spill, t *Tree, ents *entDict, facts factCounts) error {
 			}
 		}
 		seg := Segment{Text: strings.TrimSuffix(fb.String(), ";"), Entities: ids, Kind: SegFact}
-		if err := sp.add(phaseKeyFact, named(fragment{url: k.fullURL(), title: k.name, kind: fragFact, segs: []Segment{seg}}, ents)); err != nil {
+		url, page := cf.page(k.fullURL(), k.name)
+		if err := sp.add(phaseKeyFact, named(fragment{url: url, title: page, kind: fragFact, segs: []Segment{seg}}, ents)); err != nil {
 			return err
 		}
 	}
@@ -173,7 +175,8 @@ func pageFragments(sp *spill, t *Tree, ents *entDict, facts factCounts) error {
 				}
 				seg := Segment{Text: ents.name(r.Key) + " (" + title + "): " + t.Columns[j].Header + ": " + e.name,
 					Entities: []uint32{r.Key, v}, Kind: SegFact}
-				if err := sp.add(phaseValueFact, named(fragment{url: e.fullURL(), title: e.name, kind: fragFact, segs: []Segment{seg}}, ents)); err != nil {
+				url, page := cf.page(e.fullURL(), e.name)
+				if err := sp.add(phaseValueFact, named(fragment{url: url, title: page, kind: fragFact, segs: []Segment{seg}}, ents)); err != nil {
 					return err
 				}
 			}

@@ -425,16 +425,33 @@ func TestRaisedInitial(t *testing.T) {
 }
 
 // TestCasedPage: a passage's URL leads to the source page its title names
-// in another case, unless that is itself, none, or two pages that differ
-// only in case (which of them it would name is not known).
+// in another case or spelling of spaces, dots and dashes, unless that is
+// itself, none, or two pages that fold alike (which of them it would name
+// is not known).
 func TestCasedPage(t *testing.T) {
-	cased := map[string]string{
-		"https://en.wikipedia.org/wiki/1973_major_league_baseball_draft": "https://en.wikipedia.org/wiki/1973_Major_League_Baseball_draft",
-		"https://en.wikipedia.org/wiki/red_hot":                          "", // "Red Hot" and "Red hot" both hold tables
+	cased := map[string]string{}
+	for _, u := range []string{
+		"https://en.wikipedia.org/wiki/1973_Major_League_Baseball_draft",
+		"https://en.wikipedia.org/wiki/Montreal_Impact_(1992–2011)",
+		"https://en.wikipedia.org/wiki/M._Chinnaswamy_Stadium",
+		"https://en.wikipedia.org/wiki/C++",
+		"https://en.wikipedia.org/wiki/Castaway",
+		"https://en.wikipedia.org/wiki/2009_K_League",
+		"https://en.wikipedia.org/wiki/4_×_400_metres_relay",
+		"https://en.wikipedia.org/wiki/Red_Hot",
+		"https://en.wikipedia.org/wiki/Red_hot", // both hold tables
+	} {
+		addCased(cased, u)
 	}
 	for url, want := range map[string]string{
 		"https://en.wikipedia.org/wiki/1973_Major_League_Baseball_Draft": "https://en.wikipedia.org/wiki/1973_Major_League_Baseball_draft",
 		"https://en.wikipedia.org/wiki/1973_Major_League_Baseball_draft": "",
+		"https://en.wikipedia.org/wiki/Montreal_Impact_(1992-2011)":      "https://en.wikipedia.org/wiki/Montreal_Impact_(1992–2011)",
+		"https://en.wikipedia.org/wiki/M_Chinnaswamy_Stadium":            "https://en.wikipedia.org/wiki/M._Chinnaswamy_Stadium",
+		"https://en.wikipedia.org/wiki/C":                                "",
+		"https://en.wikipedia.org/wiki/Cast_Away":                        "",
+		"https://en.wikipedia.org/wiki/4×400_metres_relay":               "https://en.wikipedia.org/wiki/4_×_400_metres_relay",
+		"https://en.wikipedia.org/wiki/2009_K-League":                    "https://en.wikipedia.org/wiki/2009_K_League",
 		"https://en.wikipedia.org/wiki/Red_HOT":                          "",
 		"https://en.wikipedia.org/wiki/Long_Jump":                        "",
 	} {
