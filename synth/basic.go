@@ -286,6 +286,10 @@ func rangeFilter(t *graph.Tree, c int, h string, vals []uint32, es map[uint32]*g
 		} else if fs := strings.Fields(h); len(fs) == 2 && (timeParticiples[fs[0]] || pastVerbs[fs[0]]) {
 			// "Took office": not "with a took office from 2014 to 2018"
 			phrase = " that " + h + " between " + a + " and " + b + " inclusive"
+		} else if len(fs) == 2 && fs[0] != "year" && fs[0] != "date" && termVerbs[fs[1]] {
+			// "Term ends": not "whose term ends is between 2022 and 2026"
+			// (round 196)
+			phrase = " whose " + h + " between " + a + " and " + b + " inclusive"
 		} else {
 			phrase = pick(rng, []string{" whose " + h + " is between " + a + " and " + b + " inclusive", " with " + article(h) + " " + h + " from " + a + " to " + b})
 		}
@@ -717,6 +721,11 @@ func basicPhrasing(t *graph.Tree, r, many string) ([]string, string) {
 
 // pastVerbs are verbs in the past that begin a header of a time ("Took
 // office", "Left office", "Won title") and are no participle.
+// termVerbs end a header that is a noun and its verb ("Term ends",
+// "Term began"), said as a clause of its own.
+var termVerbs = map[string]bool{"ends": true, "ended": true, "begins": true, "began": true, "starts": true,
+	"started": true, "expires": true, "expired": true}
+
 var pastVerbs = map[string]bool{"took": true, "left": true, "won": true, "began": true, "became": true, "lost": true}
 
 // basicHopMin is the least share of a tree's (filtered) keys that must

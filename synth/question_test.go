@@ -439,9 +439,18 @@ func TestInParens(t *testing.T) {
 }
 
 // TestRangeFilterVerb: a header that is a verb and its object ("Took
-// office") is said as a clause, not "with a took office from …".
+// office") is said as a clause, not "with a took office from …", and so
+// is a noun and its verb ("Term ends"), not "whose term ends is …".
 func TestRangeFilterVerb(t *testing.T) {
-	tr := &graph.Tree{Columns: []graph.Column{{Name: "has_took_office", Header: "Took office", Datatype: graph.TypeYear}}}
+	for h, want := range map[string]string{"Took office": " that took office between ", "Term ends": " whose term ends between "} {
+		rangeFilterVerb(t, h, want)
+	}
+}
+
+func rangeFilterVerb(t *testing.T, header, want string) {
+	t.Helper()
+	h := strings.ToLower(header)
+	tr := &graph.Tree{Columns: []graph.Column{{Name: "has_" + strings.ReplaceAll(h, " ", "_"), Header: header, Datatype: graph.TypeYear}}}
 	es := map[uint32]*graph.Entity{}
 	by := map[uint32]int{}
 	inKeys := map[uint32]bool{}
@@ -456,17 +465,17 @@ func TestRangeFilterVerb(t *testing.T) {
 	}
 	drawn := false
 	for seed := uint64(0); seed < 16; seed++ {
-		f, ok := rangeFilter(tr, 0, "took office", vals, es, by, inKeys, 8, rand.New(rand.NewPCG(seed, 0)))
+		f, ok := rangeFilter(tr, 0, h, vals, es, by, inKeys, 8, rand.New(rand.NewPCG(seed, 0)))
 		if !ok {
 			continue
 		}
 		drawn = true
-		if !strings.HasPrefix(f.phrase, " that took office between ") {
-			t.Errorf("seed %d: phrase %q", seed, f.phrase)
+		if !strings.HasPrefix(f.phrase, want) {
+			t.Errorf("%s, seed %d: phrase %q", header, seed, f.phrase)
 		}
 	}
 	if !drawn {
-		t.Fatal("no filter drawn")
+		t.Fatalf("%s: no filter drawn", header)
 	}
 }
 
