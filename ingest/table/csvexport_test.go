@@ -109,11 +109,15 @@ func TestCSVExportRules(t *testing.T) {
 	}
 	// A title's disambiguator is not what the page shows; a capitalised
 	// parenthesis is a name's own.
-	// A place's or a call sign's is no name's own (sts-csv, round 172).
+	// A place's or a call sign's is no name's own (sts-csv, round 172),
+	// nor a body's of several words (round 197: "Berkeley College (Yale
+	// University)"); a song's own words are ("Put a Ring on It").
 	films, _ := ParseCSVWith("x.csv", strings.NewReader("Title,Club,Year\nArie_(film),Albirex_Niigata_(S),2004\nNight_Watch_(2004_film),Chester_City_F.C.,2004\n"+
-		"WNIN_(TV),Olympiastadion_(Berlin),2005\nRadio_(USA),Club_(FM),2006\nPeter_King_(Australian_politician),Kilkenny_(New_York),2007\n"), nil, &CSVOptions{Links: LinksTitles})
+		"WNIN_(TV),Olympiastadion_(Berlin),2005\nRadio_(USA),Club_(FM),2006\nPeter_King_(Australian_politician),Kilkenny_(New_York),2007\n"+
+		"Single_Ladies_(Put_a_Ring_on_It),Berkeley_College_(Yale_University),2008\nRoyalty_(Chris_Brown_album),Kid_A,2009\n"), nil, &CSVOptions{Links: LinksTitles})
 	for i, want := range [][2]string{{"Arie", "Arie (film)"}, {"Albirex Niigata (S)", "Albirex Niigata (S)"}, {"Night Watch", "Night Watch (2004 film)"}, {"Chester City F.C.", "Chester City F.C."},
-		{"WNIN", "WNIN (TV)"}, {"Olympiastadion", "Olympiastadion (Berlin)"}, {"Radio (USA)", "Radio (USA)"}, {"Club", "Club (FM)"}, {"Peter King", "Peter King (Australian politician)"}, {"Kilkenny (New York)", "Kilkenny (New York)"}} {
+		{"WNIN", "WNIN (TV)"}, {"Olympiastadion", "Olympiastadion (Berlin)"}, {"Radio (USA)", "Radio (USA)"}, {"Club", "Club (FM)"}, {"Peter King", "Peter King (Australian politician)"}, {"Kilkenny", "Kilkenny (New York)"},
+		{"Single Ladies (Put a Ring on It)", "Single Ladies (Put a Ring on It)"}, {"Berkeley College", "Berkeley College (Yale University)"}, {"Royalty", "Royalty (Chris Brown album)"}, {"Kid A", "Kid A"}} {
 		if c := films.Rows[i/2][i%2]; c.Text != want[0] || len(c.Links) != 1 || c.Links[0] != want[1] {
 			t.Errorf("title cell read as %+v, want %q linking %q", c, want[0], want[1])
 		}

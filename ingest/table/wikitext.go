@@ -537,10 +537,13 @@ func shownTitle(title string) string {
 	return title
 }
 
-// placeWord matches a disambiguator of one capitalised word, a place or
-// a person ("Berlin", "Cebu"), then words in lower case ("Australian
-// politician", "American football"), not a code ("S", "USA").
-var placeWord = regexp.MustCompile(`^\p{Lu}\p{Ll}{2,}(?: \p{Ll}+)*$`)
+// placeWord matches a disambiguator of capitalised words, a place, a
+// body or a person ("Berlin", "Yale University", "United States", "Chris
+// Brown"), then words in lower case ("Australian politician", "American
+// football", "Chris Brown album"), not a code ("S", "USA") nor a title's
+// own words, which have a word in lower case before a capitalised one
+// ("Single Ladies (Put a Ring on It)").
+var placeWord = regexp.MustCompile(`^\p{Lu}\p{Ll}{2,}(?: \p{Lu}\p{Ll}+)*(?: \p{Ll}+)*$`)
 
 // broadcast are the disambiguators of a station's call sign.
 var broadcast = map[string]bool{"TV": true, "FM": true, "AM": true, "LPTV": true, "radio station": true, "TV station": true}
