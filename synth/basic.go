@@ -721,12 +721,12 @@ func basicPhrasing(t *graph.Tree, r, many string) ([]string, string) {
 
 // pastVerbs are verbs in the past that begin a header of a time ("Took
 // office", "Left office", "Won title") and are no participle.
+var pastVerbs = map[string]bool{"took": true, "left": true, "won": true, "began": true, "became": true, "lost": true}
+
 // termVerbs end a header that is a noun and its verb ("Term ends",
 // "Term began"), said as a clause of its own.
 var termVerbs = map[string]bool{"ends": true, "ended": true, "begins": true, "began": true, "starts": true,
 	"started": true, "expires": true, "expired": true}
-
-var pastVerbs = map[string]bool{"took": true, "left": true, "won": true, "began": true, "became": true, "lost": true}
 
 // basicHopMin is the least share of a tree's (filtered) keys that must
 // have a hop relation. Every key: a key without the value in the store
