@@ -716,8 +716,9 @@ func variantKey(url string) string {
 func word(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
 
 // casedFacts leads the facts of an entity whose URL is a source page's in
-// another case ("Discus Throw", the title of a redirect, that a table of
-// the 1964 Summer Paralympics links, beside the table page "Discus throw")
+// another case or spelling (variantKey: "Discus Throw", the title of a
+// redirect, that the 1984 Central American and Caribbean Junior
+// Championships' medal tables link, beside the table page "Discus throw")
 // to that page, as the passages are: otherwise they make a second page of
 // the article, with no table, that a search of its title ranks above the
 // table's page. An entity whose passage keeps a page of its own (a text
