@@ -687,29 +687,29 @@ func casedPage(cased map[string]string, url string) string {
 // relay"). A space between words stays ("Cast Away" is not "Castaway"),
 // and so do other signs ("C++" is not "C").
 func variantKey(url string) string {
-	var rs []rune
+	rs := make([]rune, 0, len(url))
 	for _, r := range strings.ToLower(url) {
+		last := rune(0)
+		if len(rs) > 0 {
+			last = rs[len(rs)-1]
+		}
 		switch {
 		case r == '.':
 		case unicode.IsSpace(r) || r == '_' || r == '\u2212' || unicode.Is(unicode.Pd, r):
-			if len(rs) > 0 && rs[len(rs)-1] != ' ' {
-				rs = append(rs, ' ')
+			if word(last) {
+				rs = append(rs, ' ') // one space, and only after a word
 			}
 		default:
-			if len(rs) > 0 && rs[len(rs)-1] == ' ' && !word(r) {
-				rs = rs[:len(rs)-1]
+			if last == ' ' && !word(r) {
+				rs = rs[:len(rs)-1] // no space before a sign
 			}
 			rs = append(rs, r)
 		}
 	}
-	var b strings.Builder
-	for i, r := range rs {
-		if r == ' ' && (i == len(rs)-1 || i > 0 && !word(rs[i-1])) {
-			continue
-		}
-		b.WriteRune(r)
+	if len(rs) > 0 && rs[len(rs)-1] == ' ' {
+		rs = rs[:len(rs)-1]
 	}
-	return b.String()
+	return string(rs)
 }
 
 // word reports whether r is a letter or digit.

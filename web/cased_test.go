@@ -6,10 +6,59 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/leaper-dev/leaper/graph"
 	"github.com/leaper-dev/leaper/graph/graphtest"
 	"github.com/leaper-dev/leaper/ingest"
 	"github.com/leaper-dev/leaper/web"
 )
+
+// casedWeb builds testdata/web/cased and opens its offline web.
+func casedWeb(t *testing.T) *web.Web {
+	t.Helper()
+	dir := t.TempDir()
+	in := filepath.Join(graphtest.RepoRoot(), "testdata", "web", "cased")
+	if _, err := ingest.Run(context.Background(), dir, []string{in}, &ingest.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	w, err := web.Open(dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { w.Close() })
+	return w
+}
+
+// leadsTo checks that the URLs table and cased both open the page table,
+// holding every text of want.
+func leadsTo(t *testing.T, w *web.Web, table, cased string, want ...string) {
+	t.Helper()
+	for _, u := range []string{table, cased} {
+		p, err := w.Page(u)
+		if err != nil {
+			t.Fatalf("Page(%s): %v", u, err)
+		}
+		text := graph.PageText(p)
+		for _, s := range want {
+			if p.URL != table || !strings.Contains(text, s) {
+				t.Errorf("Page(%s) = %s %q, want %q in:\n%s", u, p.URL, p.Title, s, text)
+				break
+			}
+		}
+	}
+}
+
+// firstFor checks that a search of query ranks table first and cased
+// not at all.
+func firstFor(t *testing.T, w *web.Web, query, table, cased string) {
+	t.Helper()
+	obs, err := w.Search(context.Background(), []string{query}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(obs.URLs) == 0 || obs.URLs[0] != table || strings.Contains(strings.Join(obs.URLs, " "), cased) {
+		t.Errorf("search of %q: %v", query, obs.URLs)
+	}
+}
 
 // TestCasedPassage: OTT-QA holds the intro of "1973 Major League Baseball
 // draft", whose table is line 200 of its tables, as the passage of "1973
@@ -21,51 +70,15 @@ import (
 // passage that repeats the table page's own under the other case is
 // dropped, its URL leading to the page.
 func TestCasedPassage(t *testing.T) {
-	dir := t.TempDir()
-	in := filepath.Join(graphtest.RepoRoot(), "testdata", "web", "cased")
-	if _, err := ingest.Run(context.Background(), dir, []string{in}, &ingest.Options{}); err != nil {
-		t.Fatal(err)
-	}
-	w, err := web.Open(dir, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer w.Close()
+	w := casedWeb(t)
 	const table, cased = "https://en.wikipedia.org/wiki/1973_Major_League_Baseball_draft", "https://en.wikipedia.org/wiki/1973_Major_League_Baseball_Draft"
-	for _, u := range []string{table, cased} {
-		p, err := w.Page(u)
-		if err != nil {
-			t.Fatalf("Page(%s): %v", u, err)
-		}
-		var text strings.Builder
-		for _, s := range p.Segments {
-			text.WriteString(s.Text + "\n")
-		}
-		if p.URL != table || !strings.Contains(text.String(), "The following are the first round picks") || !strings.Contains(text.String(), "Fred Lynn") {
-			t.Errorf("Page(%s) = %s:\n%s", u, p.URL, text.String())
-		}
-	}
-	obs, err := w.Search(context.Background(), []string{"1973 Major League Baseball draft"}, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(obs.URLs) == 0 || obs.URLs[0] != table || strings.Contains(strings.Join(obs.URLs, " "), cased) {
-		t.Errorf("search of the title: %v", obs.URLs)
-	}
+	leadsTo(t, w, table, cased, "The following are the first round picks", "Fred Lynn")
+	firstFor(t, w, "1973 Major League Baseball draft", table, cased)
 	// Wing Coaster's table page (line 8827) has its own passage, and
 	// "Wing coaster" the same text again: one page, which both URLs open.
 	const wing, again = "https://en.wikipedia.org/wiki/Wing_Coaster", "https://en.wikipedia.org/wiki/Wing_coaster"
-	for _, u := range []string{wing, again} {
-		if p, err := w.Page(u); err != nil || p.URL != wing {
-			t.Errorf("Page(%s) = %v, %v", u, p, err)
-		}
-	}
-	if obs, err = w.Search(context.Background(), []string{"wing coaster"}, 0); err != nil {
-		t.Fatal(err)
-	}
-	if len(obs.URLs) == 0 || obs.URLs[0] != wing || strings.Contains(strings.Join(obs.URLs, " "), again) {
-		t.Errorf("search of wing coaster: %v", obs.URLs)
-	}
+	leadsTo(t, w, wing, again)
+	firstFor(t, w, "wing coaster", wing, again)
 }
 
 // TestCasedFacts: a table of Theta Tau's colonies (OTT-QA line 8459)
@@ -79,35 +92,8 @@ func TestCasedPassage(t *testing.T) {
 // store). They are on the table's page, and the redirect's URL leads
 // there.
 func TestCasedFacts(t *testing.T) {
-	dir := t.TempDir()
-	in := filepath.Join(graphtest.RepoRoot(), "testdata", "web", "cased")
-	if _, err := ingest.Run(context.Background(), dir, []string{in}, &ingest.Options{}); err != nil {
-		t.Fatal(err)
-	}
-	w, err := web.Open(dir, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer w.Close()
+	w := casedWeb(t)
 	const table, cased = "https://en.wikipedia.org/wiki/Washington_(state)", "https://en.wikipedia.org/wiki/Washington_(State)"
-	for _, u := range []string{table, cased} {
-		p, err := w.Page(u)
-		if err != nil {
-			t.Fatalf("Page(%s): %v", u, err)
-		}
-		var text strings.Builder
-		for _, s := range p.Segments {
-			text.WriteString(s.Text + "\n")
-		}
-		if p.URL != table || p.Title != "Washington (state)" || !strings.Contains(text.String(), "University of Washington Colony of Theta Tau (Theta Tau") || !strings.Contains(text.String(), "Tacoma Rainiers") {
-			t.Errorf("Page(%s) = %s %q:\n%s", u, p.URL, p.Title, text.String())
-		}
-	}
-	obs, err := w.Search(context.Background(), []string{"Washington (State)"}, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(obs.URLs) == 0 || obs.URLs[0] != table || strings.Contains(strings.Join(obs.URLs, " "), cased) {
-		t.Errorf("search of the title: %v", obs.URLs)
-	}
+	leadsTo(t, w, table, cased, "University of Washington Colony of Theta Tau (Theta Tau", "Tacoma Rainiers")
+	firstFor(t, w, "Washington (State)", table, cased)
 }
