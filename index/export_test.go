@@ -14,3 +14,6 @@ func CachePostings(ix *Index, minDF uint64, budget int64) {
 
 // BlockSkips is the number of block ranges MaxScore has skipped.
 func BlockSkips() int64 { return blockSkips.Load() }
+
+// QueryKeys are the title keys a query matches (queryKeys).
+func QueryKeys(q string) []string { return queryKeys(q) }

@@ -375,6 +375,25 @@ func TestCanceled(t *testing.T) {
 	}
 }
 
+// TestQueryKeysInitialism: a query with an initialism matches the title
+// keys of a store built since words joined initialisms ("us open") and
+// of one built before ("u s open"); a query without one, its two keys.
+func TestQueryKeysInitialism(t *testing.T) {
+	for _, tt := range []struct {
+		q    string
+		want []string
+	}{
+		{"2005 U.S. Open (golf)", []string{"=2005 us open golf", "2005 us open golf", "=2005 u s open golf", "2005 u s open golf"}},
+		{"2005 US Open", []string{"=2005 us open", "2005 us open"}},
+		{"Harvey County, Kansas", []string{"=harvey county kansas", "harvey county kansas"}},
+		{"Men's 4 x 100 metres relay", []string{"=men s 4 x 100 metres relay", "men s 4 x 100 metres relay"}},
+	} {
+		if got := index.QueryKeys(tt.q); !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("QueryKeys(%q) = %q, want %q", tt.q, got, tt.want)
+		}
+	}
+}
+
 // TestTitleKey: a query that is a page's whole title finds that page
 // first, though pages that only mention its words have short bodies full
 // of them (a draft's next years, a band's songs, a county's townships),
@@ -419,6 +438,25 @@ func TestTitleKey(t *testing.T) {
 		index.Page{URL: "https://en.wikipedia.org/wiki/My_Brother_and_Me", Title: "My Brother and Me", Text: "Episodes. " + rows(40)},
 		index.Page{URL: "https://en.wikipedia.org/wiki/The_Brothers_(album)", Title: "The Brothers (album)", Text: "The Brothers is an album by two brothers."},
 	)
+	// An initialism, with and without its dots ("US" is a stop word to
+	// the analysis): the open's pages that only mention the year and the
+	// sport outrank it on words alone.
+	pages = append(pages, index.Page{URL: "https://en.wikipedia.org/wiki/2005_U.S._Open_(golf)", Title: "2005 U.S. Open (golf)", Text: "The 2005 United States Open Championship was played at Pinehurst."})
+	for _, s := range []string{"2005 Open golf results", "2005 golf season", "Open golf 2005 leaders"} {
+		pages = append(pages, index.Page{
+			URL:   "https://en.wikipedia.org/wiki/" + strings.ReplaceAll(s, " ", "_"),
+			Title: s,
+			Text:  strings.Repeat("The 2005 open golf championship, golf open 2005. ", 20),
+		})
+	}
+	pages = append(pages, index.Page{URL: "https://en.wikipedia.org/wiki/J._R._R._Tolkien", Title: "J. R. R. Tolkien", Text: "John Ronald Reuel Tolkien was an English writer."})
+	for _, s := range []string{"Tolkien Society", "Tolkien Estate"} {
+		pages = append(pages, index.Page{
+			URL:   "https://en.wikipedia.org/wiki/" + strings.ReplaceAll(s, " ", "_"),
+			Title: s,
+			Text:  strings.Repeat("Tolkien, the works of Tolkien. ", 20),
+		})
+	}
 	ix := indextest.New(t, pages)
 	// Stop words only: the page they title, or nothing.
 	if got := urls(search(t, ix, "The Who", index.SearchOptions{})); !reflect.DeepEqual(got, []string{"The_Who"}) {
@@ -435,6 +473,10 @@ func TestTitleKey(t *testing.T) {
 		{"Harvey County, Kansas", "Harvey_County,_Kansas"},
 		{"My Brother and Me", "My_Brother_and_Me"},
 		{"the who", "The_Who"},
+		{"2005 US Open golf", "2005_U.S._Open_(golf)"},
+		{"2005 U.S. Open", "2005_U.S._Open_(golf)"},
+		{"JRR Tolkien", "J._R._R._Tolkien"},
+		{"J.R.R. Tolkien", "J._R._R._Tolkien"},
 		// Not a whole title: ranked by its words alone.
 		{"Alta Township Harvey County", "Alta_Township,_Harvey_County,_Kansas"},
 	} {

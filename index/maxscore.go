@@ -89,7 +89,7 @@ func (t *topScores) threshold() float64 {
 // rounded score (so ties at the boundary are all there), best first, in
 // no particular order among equals. ok is false when the index cannot be
 // evaluated this way (no BM25 statistics) and Bleve should search instead.
-func topK(ctx context.Context, r bindex.IndexReader, pc *plistCache, terms []string, keys [2]string, year int, k int, stats *search.BM25Stats) (hits []scoredDoc, ok bool, err error) {
+func topK(ctx context.Context, r bindex.IndexReader, pc *plistCache, terms []string, keys []string, year int, k int, stats *search.BM25Stats) (hits []scoredDoc, ok bool, err error) {
 	m, ok, err := newMaxScore(ctx, r, pc, terms, keys, year, stats)
 	if m != nil {
 		defer m.close()
@@ -130,7 +130,7 @@ type maxScore struct {
 // and in the body, weighed as Bleve weighs them. ok is false when stats
 // have no documents or field lengths. The caller closes m when it is not
 // nil, whatever the error.
-func newMaxScore(ctx context.Context, r bindex.IndexReader, pc *plistCache, terms []string, keys [2]string, year int, stats *search.BM25Stats) (m *maxScore, ok bool, err error) {
+func newMaxScore(ctx context.Context, r bindex.IndexReader, pc *plistCache, terms []string, keys []string, year int, stats *search.BM25Stats) (m *maxScore, ok bool, err error) {
 	n := uint64(stats.DocCount)
 	avgOf := func(field string) float64 {
 		return math.Ceil(float64(stats.FieldCardinality[field]) / float64(n))

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/index/scorch"
@@ -345,34 +346,60 @@ func titleKeys(title string) []string {
 }
 
 // queryKeys are the title keys a query matches: its words as a whole
-// title, and as a title without its disambiguator.
-func queryKeys(q string) [2]string {
+// title, and as a title without its disambiguator. A query with an
+// initialism ("U.S. Open") also gives its keys as a store built before
+// words joined initialisms keeps them ("u s open").
+func queryKeys(q string) []string {
 	w := words(q)
-	return [2]string{"=" + w, w}
+	keys := []string{"=" + w, w}
+	if s := spelled(q); s != w {
+		keys = append(keys, "="+s, s)
+	}
+	return keys
 }
 
 // words lower-cases s and joins its runs of letters and digits by single
 // spaces: "Harvey County, Kansas" gives "harvey county kansas". Unlike the
 // analysis, it keeps stop words and does not stem, so that "My Brother
-// and Me" is not "The Brothers".
+// and Me" is not "The Brothers". Single letters in a row are one word,
+// so that an initialism reads the same with or without its dots: "U.S.
+// Open" and "US Open" give "us open", "J. R. R. Tolkien" and "JRR Tolkien"
+// "jrr tolkien".
 func words(s string) string {
 	var b strings.Builder
-	gap := false
-	for _, r := range s {
-		if !unicode.IsLetter(r) && !unicode.IsDigit(r) {
-			gap = true
-			continue
+	var run []rune // the single letters in a row, not yet written
+	flush := func() {
+		if len(run) == 0 {
+			return
 		}
-		if gap && b.Len() > 0 {
+		if b.Len() > 0 {
 			b.WriteByte(' ')
 		}
-		gap = false
-		b.WriteRune(unicode.ToLower(r))
+		b.WriteString(string(run))
+		run = run[:0]
 	}
+	for w := range strings.FieldsFuncSeq(s, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
+		if r, n := utf8.DecodeRuneInString(w); n == len(w) && unicode.IsLetter(r) {
+			run = append(run, unicode.ToLower(r))
+			continue
+		}
+		flush()
+		if b.Len() > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(strings.ToLower(w))
+	}
+	flush()
 	return b.String()
 }
 
-func buildQuery(terms []string, keys [2]string, year int) query.Query {
+// spelled is words without joining single letters: the title keys of a
+// store built before words joined them.
+func spelled(s string) string {
+	return strings.Join(strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }), " ")
+}
+
+func buildQuery(terms []string, keys []string, year int) query.Query {
 	qs := make([]query.Query, 0, 2*len(terms)+len(keys))
 	for _, t := range terms {
 		tq := query.NewTermQuery(t)
