@@ -161,8 +161,9 @@ type Auditor struct {
 	keys  map[uint32][]string // names, read once per entity
 	// twinIDs are the trees titled alike on a tree's page, read once.
 	twinIDs map[uint32][]uint32
-	// lostTwins describe a tree's twin the build rejected, read once.
-	lostTwins map[uint32]string
+	// lostTwins describe a tree's twin the build rejected, read once;
+	// changes a tree's page's table of membership changes.
+	lostTwins, changes map[uint32]string
 	// pageIndices are the table indices a page's source gives (its
 	// trees' and its rejected tables'), read once; nil when unknown.
 	pageIndices map[string]map[int]bool
@@ -189,7 +190,7 @@ func New(g *graph.Store) (*Auditor, error) {
 	if err != nil {
 		return nil, fmt.Errorf("audit: relations: %w", err)
 	}
-	a := &Auditor{g: g, rels: map[string][]uint32{}, trees: map[uint32]*graph.Tree{}, ents: map[uint32]*graph.Entity{}, keys: map[uint32][]string{}, twinIDs: map[uint32][]uint32{}, lostTwins: map[uint32]string{}, heads: map[string]string{}}
+	a := &Auditor{g: g, rels: map[string][]uint32{}, trees: map[uint32]*graph.Tree{}, ents: map[uint32]*graph.Entity{}, keys: map[uint32][]string{}, twinIDs: map[uint32][]uint32{}, lostTwins: map[uint32]string{}, changes: map[uint32]string{}, heads: map[string]string{}}
 	for _, r := range rels {
 		a.rels[r.Name] = append(a.rels[r.Name], r.ID)
 	}
@@ -430,7 +431,7 @@ func (a *Auditor) Audit(ctx context.Context, t *task.Task) (*Report, error) {
 	}
 	a.question(t, trees, r)
 	a.provenance(t, named, r)
-	if err := a.twins(trees, named, r); err != nil {
+	if err := a.twins(t.Question, trees, named, r); err != nil {
 		return nil, fmt.Errorf("audit: %w", err)
 	}
 	f, err := parse(t.Formalization)
@@ -1574,8 +1575,11 @@ func clip(xs []string) string {
 // provenance checks each target against the source it records: a key must
 // be a key of its tree, a value a value of its relation in some row.
 // twins flags a named tree whose page has another tree titled alike (same
-// section and caption) that the task does not name.
-func (a *Auditor) twins(trees []*graph.Tree, named map[uint32]*graph.Tree, r *Report) error {
+// section and caption) that the task does not name, a twin the build
+// rejected (lostTwin), or a table of changes to the members it lists
+// when the question names the tree by its page alone
+// (membershipChanges).
+func (a *Auditor) twins(question string, trees []*graph.Tree, named map[uint32]*graph.Tree, r *Report) error {
 	for _, tr := range trees {
 		ids, err := a.twinsOf(tr)
 		if err != nil {
@@ -1599,9 +1603,115 @@ func (a *Auditor) twins(trees []*graph.Tree, named map[uint32]*graph.Tree, r *Re
 			r.add(TwinTable, "%q has another table on its page headed like tree %d, titled alike or listing the page's former ones, which the store does not hold (%s)", tr.Title(), tr.ID, lost)
 			return nil
 		}
+		changes, err := a.membershipChanges(tr)
+		if err != nil {
+			return err
+		}
+		if changes != "" && !namesPart(question, graph.LastSection(tr.Section)) {
+			r.add(TwinTable, "%q lists members whom its page's table of by-elections or changes (%s) adds to or replaces: its members are not the table's alone", tr.Title(), changes)
+			return nil
+		}
 	}
 	return nil
 }
+
+// membershipChanges describes a table of tr's page, held as a tree or
+// rejected at build, in a section of by-elections or changes of
+// membership, when tr lists people in another section: a reader asked
+// for the members of the 17th Dáil counts those its by-elections
+// brought in (Sheila Galvin, Cork Borough, 1964), whom the table of TDs
+// by constituency, as elected, leaves out (round 199). A question that
+// names tr's section ("the 129th Ohio General Assembly (membership,
+// house of representatives)") asks for that section's table, apart from
+// the changes in theirs. It is "" when there is none.
+func (a *Auditor) membershipChanges(tr *graph.Tree) (string, error) {
+	if tr.KeyDomain != "person" || changesSection(tr.Section) {
+		return "", nil
+	}
+	if d, ok := a.changes[tr.ID]; ok {
+		return d, nil
+	}
+	d, err := a.changesOfPage(tr)
+	if err != nil {
+		return "", err
+	}
+	a.changes[tr.ID] = d
+	return d, nil
+}
+
+// changesOfPage is membershipChanges' reading of tr's page.
+func (a *Auditor) changesOfPage(tr *graph.Tree) (string, error) {
+	rejs, err := a.g.RejectedOfPage(tr.PageURL)
+	if err != nil {
+		return "", err
+	}
+	for _, rj := range rejs {
+		if changesOf(rj.Section, tr.Section) {
+			return rj.Reason + ": " + rj.Source, nil
+		}
+	}
+	ids, err := a.g.TreesOfPage(tr.PageURL)
+	if err != nil {
+		return "", err
+	}
+	for _, id := range ids {
+		if id == tr.ID {
+			continue
+		}
+		o, err := a.tree(id)
+		if err != nil {
+			return "", err
+		}
+		if changesOf(o.Section, tr.Section) {
+			return fmt.Sprintf("tree %d", o.ID), nil
+		}
+	}
+	return "", nil
+}
+
+// namesPart reports whether question says part, a section's name, in
+// its words, case and punctuation aside.
+func namesPart(question, part string) bool {
+	w := strings.Join(strings.FieldsFunc(strings.ToLower(part), notWordRune), " ")
+	return w != "" && strings.Contains(" "+strings.Join(strings.FieldsFunc(strings.ToLower(question), notWordRune), " ")+" ", " "+w+" ")
+}
+
+func notWordRune(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }
+
+// changesSection reports a section path with a part of by-elections or
+// changes of membership ("By-elections", "Changes", "Changes in
+// Membership | Senate").
+func changesSection(section string) bool {
+	for _, p := range strings.Split(section, "|") {
+		if membershipChange.MatchString(strings.TrimSpace(p)) {
+			return true
+		}
+	}
+	return false
+}
+
+// changesOf reports whether section is one of changes of membership
+// whose other parts, if any, name a part of members' section too: the
+// 129th Ohio General Assembly's "Changes in membership | Senate" changes
+// its senators, not its representatives.
+func changesOf(section, members string) bool {
+	if !changesSection(section) {
+		return false
+	}
+	have := map[string]bool{}
+	for _, p := range strings.Split(members, "|") {
+		have[strings.ToLower(strings.TrimSpace(p))] = true
+	}
+	for _, p := range strings.Split(section, "|") {
+		p = strings.TrimSpace(p)
+		if p != "" && !membershipChange.MatchString(p) && !have[strings.ToLower(p)] {
+			return false
+		}
+	}
+	return true
+}
+
+var membershipChange = regexp.MustCompile(`(?i)^(?:by-?elections?|changes?(?: (?:in|of|to) (?:membership|composition))?|membership changes?)$`)
 
 // cutTables reports the first named tree its source cut (CutTable),
 // unless the auditor accepts them (Cut).

@@ -524,6 +524,64 @@ func TestLostTwin(t *testing.T) {
 	}
 }
 
+// TestMembershipChanges: the members of a legislature, as elected, beside
+// a table of its changes of membership (too few rows for a tree) are not
+// all its members: synthesis refuses every task that asks for them by
+// the page's name alone ("the members of the 17th Dáil", the table's
+// caption). The same page without the changes gives tasks. (A question
+// that names the members' section, as the sample's Ohio General
+// Assemblies' do, asks for that table: TestAuditFindsDefects.)
+func TestMembershipChanges(t *testing.T) {
+	row := func(i int) string {
+		return fmt.Sprintf(`<tr><td><a href="/wiki/Member_%c%c">Member %c%c</a></td><td><a href="/wiki/Party_%d">Party %d</a></td><td><a href="/wiki/District_%d">District %d</a></td></tr>`,
+			'A'+i/26, 'a'+i%26, 'A'+i/26, 'a'+i%26, i%3, i%3, i, i)
+	}
+	var members strings.Builder
+	members.WriteString(`<h2>TDs by constituency</h2><table class="wikitable"><caption>Members of the 17th Example Dáil</caption><tr><th>Name</th><th>Party</th><th>Constituency</th></tr>`)
+	for i := range 12 {
+		members.WriteString(row(i))
+	}
+	members.WriteString("</table>")
+	byElections := `<h2>Changes</h2><table class="wikitable"><tr><th>Constituency</th><th>Gain</th><th>Date</th></tr>` +
+		`<tr><td><a href="/wiki/District_3">District 3</a></td><td><a href="/wiki/Member_Zz">Member Zz</a></td><td>1921</td></tr></table>`
+	emitted := func(body string) (int, *synth.Stats) {
+		page := `<html><head><title>Members of the 17th Example Dáil</title></head><body>` + body + `</body></html>`
+		dir := t.TempDir()
+		in := filepath.Join(dir, "Members_of_the_17th_Example_Dáil.html")
+		if err := os.WriteFile(in, []byte(page), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		st := filepath.Join(dir, "store")
+		if _, err := ingest.Run(context.Background(), st, []string{in}, nil); err != nil {
+			t.Fatal(err)
+		}
+		sto, err := store.Open(st, &store.Options{GraphOnly: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer sto.Close()
+		n := 0
+		stats, err := synth.Run(context.Background(), sto.Graph(), &synth.Options{Variant: "basic", N: 4, Seed: 1}, func(tk *task.Task) error {
+			n++
+			return nil
+		})
+		if err != nil && !strings.Contains(err.Error(), "no more") {
+			t.Fatal(err)
+		}
+		return n, stats
+	}
+	if n, st := emitted(members.String()); n == 0 {
+		t.Fatalf("the members alone gave no task: %+v", st)
+	}
+	n, st := emitted(members.String() + byElections)
+	if n != 0 {
+		t.Errorf("%d tasks emitted over the members beside their by-elections", n)
+	}
+	if st == nil || st.Dropped["audit_"+string(audit.TwinTable)] == 0 {
+		t.Errorf("synthesis refused no candidate for the by-elections: %+v", st)
+	}
+}
+
 // TestNameKeyCorp: a company's legal form does not make another name.
 func TestNameKeyCorp(t *testing.T) {
 	if audit.NameKey("MBC Grand Broadcasting, Inc.") != audit.NameKey("MBC Grand Broadcasting") {
