@@ -279,6 +279,24 @@ func TestCSVExportNative(t *testing.T) {
 			t.Errorf("call signs read as %q, want %q", strings.Join(got, " "), want)
 		}
 	}
+	// Beside a column of Cyrillic titles, the page's own form of the
+	// names, a column headed "Original title" shows its articles'
+	// English titles (Bulgaria's Academy Award submissions, sts-csv
+	// 17747785-100450): its links are kept.
+	in = "Year,Original title,Film title used in nomination,Director(s)\n" +
+		"1971,Porcupines_Are_Born_Without_Bristles,Таралежите се раждат без бодли,Dimitar_Petrov\n" +
+		"1972,The_Goat_Horn,Козият рог,Metodi_Andonov\n" +
+		"1974,The_Last_Summer_(1974_film),Последно лято,Christo_Christov\n"
+	if tb, err = ParseCSVWith("x.csv", strings.NewReader(in), nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range tb.Rows {
+		got = append(got, fmt.Sprintf("%s%v", r[1].Text, r[1].Links))
+	}
+	if want := "Porcupines Are Born Without Bristles[Porcupines Are Born Without Bristles] The Goat Horn[The Goat Horn] The Last Summer[The Last Summer (1974 film)]"; strings.Join(got, " ") != want {
+		t.Errorf("original titles beside Cyrillic ones read as %q, want %q", strings.Join(got, " "), want)
+	}
 	for h, want := range map[string]bool{
 		"Japanese Title": true, "Original title": true, "Romaji": true, "Title (native)": true, "Chinese name": true,
 		"Japanese": false, "Original air date": false, "Original artist": false, "Title": false, "Local government area": false,

@@ -386,7 +386,7 @@ func linkTitles(t *Table, mode LinkMode, fx *Fixes) {
 		}
 		ok := under > 0 && 2*like > filled && (5*under >= filled || mode == LinksTitles)
 		header := strings.Join(strings.Fields(t.Header[j]), " ")
-		native, calls := nativeHeader.MatchString(header), callHeader.MatchString(header)
+		native, calls := nativeHeader.MatchString(header) && !scriptColumn(t, j), callHeader.MatchString(header)
 		var titled []*Cell // cells written as their article's title
 		lost := false
 		for _, r := range t.Rows {
@@ -433,6 +433,51 @@ func linkTitles(t *Table, mode LinkMode, fx *Fixes) {
 			yearShown(titled)
 		}
 	}
+}
+
+// scriptColumn reports whether a column of t other than j holds names in
+// a script other than Latin in most of its filled cells: the page shows
+// its names in their own form there, and a column headed as native
+// ("Original title") beside it, which the export wrote as its articles'
+// titles, shows those titles. Bulgaria's submissions for the Academy
+// Award head their English, linked titles "Original title" beside the
+// Cyrillic ones (sts-csv 17747785-100450, rounds 199 and 200).
+func scriptColumn(t *Table, j int) bool {
+	for k := range t.Header {
+		if k == j {
+			continue
+		}
+		filled, other := 0, 0
+		for _, r := range t.Rows {
+			c := r[k].Text
+			if blank(c) {
+				continue
+			}
+			filled++
+			if nonLatin(c) {
+				other++
+			}
+		}
+		if filled > 0 && 2*other > filled {
+			return true
+		}
+	}
+	return false
+}
+
+// nonLatin reports whether most letters of s are of a script other than
+// Latin.
+func nonLatin(s string) bool {
+	latin, other := 0, 0
+	for _, r := range s {
+		switch {
+		case unicode.Is(unicode.Latin, r):
+			latin++
+		case unicode.IsLetter(r):
+			other++
+		}
+	}
+	return other > latin
 }
 
 // nativeHeader matches the header of a column of names in their own
