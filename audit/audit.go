@@ -170,7 +170,9 @@ type Auditor struct {
 	// pageSplit records whether a page's source gives a section in
 	// several tables (SplitSections), read with pageIndices.
 	pageSplit map[string]bool
-	heads     map[string]string // relation name → header, read once
+	// rejected are a page's tables the build rejected, read once.
+	rejected map[string][]graph.Rejected
+	heads    map[string]string // relation name → header, read once
 	// shown maps the NameKey of what the task's tables write for an
 	// article ("drumcondra") to the article and that text: a person copies
 	// the table's text. Set per task; the article's title is read only
@@ -190,7 +192,7 @@ func New(g *graph.Store) (*Auditor, error) {
 	if err != nil {
 		return nil, fmt.Errorf("audit: relations: %w", err)
 	}
-	a := &Auditor{g: g, rels: map[string][]uint32{}, trees: map[uint32]*graph.Tree{}, ents: map[uint32]*graph.Entity{}, keys: map[uint32][]string{}, twinIDs: map[uint32][]uint32{}, lostTwins: map[uint32]string{}, changes: map[uint32]string{}, heads: map[string]string{}}
+	a := &Auditor{g: g, rels: map[string][]uint32{}, trees: map[uint32]*graph.Tree{}, ents: map[uint32]*graph.Entity{}, keys: map[uint32][]string{}, twinIDs: map[uint32][]uint32{}, lostTwins: map[uint32]string{}, changes: map[uint32]string{}, rejected: map[string][]graph.Rejected{}, heads: map[string]string{}}
 	for _, r := range rels {
 		a.rels[r.Name] = append(a.rels[r.Name], r.ID)
 	}
@@ -1641,7 +1643,7 @@ func (a *Auditor) membershipChanges(tr *graph.Tree) (string, error) {
 
 // changesOfPage is membershipChanges' reading of tr's page.
 func (a *Auditor) changesOfPage(tr *graph.Tree) (string, error) {
-	rejs, err := a.g.RejectedOfPage(tr.PageURL)
+	rejs, err := a.rejectedOf(tr.PageURL)
 	if err != nil {
 		return "", err
 	}
@@ -1667,6 +1669,19 @@ func (a *Auditor) changesOfPage(tr *graph.Tree) (string, error) {
 		}
 	}
 	return "", nil
+}
+
+// rejectedOf returns the tables of page url the build rejected, read once.
+func (a *Auditor) rejectedOf(url string) ([]graph.Rejected, error) {
+	if rs, ok := a.rejected[url]; ok {
+		return rs, nil
+	}
+	rs, err := a.g.RejectedOfPage(url)
+	if err != nil {
+		return nil, err
+	}
+	a.rejected[url] = rs
+	return rs, nil
 }
 
 // namesPart reports whether question says part, a section's name, in
@@ -1757,7 +1772,7 @@ func (a *Auditor) sourceGap(tr *graph.Tree) (int, error) {
 		if err != nil {
 			return -1, err
 		}
-		rejs, err := a.g.RejectedOfPage(tr.PageURL)
+		rejs, err := a.rejectedOf(tr.PageURL)
 		if err != nil {
 			return -1, err
 		}
@@ -1794,7 +1809,7 @@ func (a *Auditor) lostTwin(tr *graph.Tree) (string, error) {
 	if d, ok := a.lostTwins[tr.ID]; ok {
 		return d, nil
 	}
-	rejs, err := a.g.RejectedOfPage(tr.PageURL)
+	rejs, err := a.rejectedOf(tr.PageURL)
 	if err != nil {
 		return "", err
 	}

@@ -470,6 +470,28 @@ func TestWords(t *testing.T) {
 	}
 }
 
+// pageGraph builds a store of one article, titled title, whose body is
+// body, and opens its graph, closed at cleanup.
+func pageGraph(t *testing.T, title, body string) *graph.Store {
+	t.Helper()
+	dir := t.TempDir()
+	in := filepath.Join(dir, strings.ReplaceAll(title, " ", "_")+".html")
+	page := `<html><head><title>` + title + `</title></head><body>` + body + `</body></html>`
+	if err := os.WriteFile(in, []byte(page), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	st := filepath.Join(dir, "store")
+	if _, err := ingest.Run(context.Background(), st, []string{in}, nil); err != nil {
+		t.Fatal(err)
+	}
+	sto, err := store.Open(st, &store.Options{GraphOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { sto.Close() })
+	return sto.Graph()
+}
+
 // TestLostTwin: a table whose page holds another table titled and headed
 // alike, rejected at build for too few rows (a county's five U.S.
 // Representatives beside its ten State Representatives), is one a reader
@@ -489,22 +511,7 @@ func TestLostTwin(t *testing.T) {
 		b.WriteString("</table>")
 		return b.String()
 	}
-	page := `<html><head><title>Example County</title></head><body><h2>Politics</h2>` + table(0, 12) + table(40, 2) + `</body></html>`
-	dir := t.TempDir()
-	in := filepath.Join(dir, "Example_County.html")
-	if err := os.WriteFile(in, []byte(page), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	st := filepath.Join(dir, "store")
-	if _, err := ingest.Run(context.Background(), st, []string{in}, nil); err != nil {
-		t.Fatal(err)
-	}
-	sto, err := store.Open(st, &store.Options{GraphOnly: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer sto.Close()
-	g := sto.Graph()
+	g := pageGraph(t, "Example County", `<h2>Politics</h2>`+table(0, 12)+table(40, 2))
 	rejs, err := g.RejectedOfPage("https://en.wikipedia.org/wiki/Example_County")
 	if err != nil {
 		t.Fatal(err)
@@ -545,23 +552,9 @@ func TestMembershipChanges(t *testing.T) {
 	byElections := `<h2>Changes</h2><table class="wikitable"><tr><th>Constituency</th><th>Gain</th><th>Date</th></tr>` +
 		`<tr><td><a href="/wiki/District_3">District 3</a></td><td><a href="/wiki/Member_Zz">Member Zz</a></td><td>1921</td></tr></table>`
 	emitted := func(body string) (int, *synth.Stats) {
-		page := `<html><head><title>Members of the 17th Example Dáil</title></head><body>` + body + `</body></html>`
-		dir := t.TempDir()
-		in := filepath.Join(dir, "Members_of_the_17th_Example_Dáil.html")
-		if err := os.WriteFile(in, []byte(page), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		st := filepath.Join(dir, "store")
-		if _, err := ingest.Run(context.Background(), st, []string{in}, nil); err != nil {
-			t.Fatal(err)
-		}
-		sto, err := store.Open(st, &store.Options{GraphOnly: true})
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer sto.Close()
+		g := pageGraph(t, "Members of the 17th Example Dáil", body)
 		n := 0
-		stats, err := synth.Run(context.Background(), sto.Graph(), &synth.Options{Variant: "basic", N: 4, Seed: 1}, func(tk *task.Task) error {
+		stats, err := synth.Run(context.Background(), g, &synth.Options{Variant: "basic", N: 4, Seed: 1}, func(tk *task.Task) error {
 			n++
 			return nil
 		})
