@@ -10,6 +10,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/dustin/go-humanize"
+
+	"github.com/leaper-dev/leaper/internal/textnorm"
 )
 
 // Datatype is the type of a value: of an entity, of a relation's objects, of
@@ -358,7 +360,7 @@ func Writes(name, surface string) bool {
 	// spacing of the title's dash ("Bora-Hansgrohe" is the table's own
 	// writing); `Charles "Bud" Wilkinson` of Bud Wilkinson: a name with
 	// the nickname the table adds. The title answers.
-	if strings.Contains(s, " - ") && dashFold(s) == dashFold(n) || unnicknamed(surface) != surface {
+	if strings.Contains(s, " - ") && textnorm.FoldDashes(s) == textnorm.FoldDashes(n) || unnicknamed(surface) != surface {
 		return false
 	}
 	// "John Murtha (D) 73.48% Bill Choby (R) 26.52%": a cell of results
@@ -570,13 +572,6 @@ var particle = map[string]bool{
 // article are the first words of names in other languages that are no
 // person's first name ("Al" is).
 var article = map[string]bool{"el": true, "la": true, "los": true, "las": true, "les": true, "il": true, "die": true, "der": true, "das": true}
-
-// dashFold is a normalised text with its dashes one kind and no spaces
-// around them.
-func dashFold(s string) string {
-	s = strings.NewReplacer("–", "-", "—", "-", "‐", "-", "−", "-").Replace(s)
-	return strings.ReplaceAll(strings.ReplaceAll(s, " -", "-"), "- ", "-")
-}
 
 // unnicknamed is a name without the nickname a table writes in quotes
 // within it: `Ted "The Mad Stork" Hendricks` is Ted Hendricks; s when it

@@ -824,7 +824,7 @@ func linkedNote(text string, links []string) (string, bool) {
 	// The link's title, or its head before a qualifier ("Jason Davis (8
 	// Cle)" linking Jason Davis (baseball)); cutNotes keeps a note that
 	// tells two cells apart ("Hamlet (1996 version)").
-	if !slices.ContainsFunc(linkNames(links[0]), func(n string) bool { return graph.NormText(n) == graph.NormText(name) }) {
+	if !linkNamed(links[0], name) {
 		return "", false
 	}
 	// The note's own links ("Cle" linking Cleveland Indians) go with it:
@@ -915,7 +915,7 @@ func postNominal(text string, links []string) (string, []string, bool) {
 	name := strings.TrimRight(strings.Join(words[:n], " "), ",")
 	var keep []string
 	for _, l := range links {
-		if slices.ContainsFunc(linkNames(l), func(s string) bool { return graph.NormText(s) == graph.NormText(name) }) {
+		if linkNamed(l, name) {
 			keep = append(keep, l)
 		}
 	}
@@ -923,6 +923,28 @@ func postNominal(text string, links []string) (string, []string, bool) {
 		return "", nil, false
 	}
 	return name, keep, true
+}
+
+// regionCodes reports whether a column writes a region's code after its
+// names ("Windsor West, ON", "Saint-Maurice, QC"): two cells or more end
+// in a comma and two capitals that are no honour's, so a "QC" among them
+// is Quebec, not a Queen's Counsel.
+func regionCodes(col []table.Cell) bool {
+	n := 0
+	for _, c := range col {
+		text := strings.TrimSpace(c.Text)
+		i := strings.LastIndex(text, ", ")
+		if i <= 0 {
+			continue
+		}
+		if code := text[i+2:]; len(code) != 2 || postNominals[code] || !capitalLetters(code) || strings.ToUpper(code) != code {
+			continue
+		}
+		if n++; n >= 2 {
+			return true
+		}
+	}
+	return false
 }
 
 // postNominals are the letters British and Commonwealth honours put after
@@ -1294,7 +1316,7 @@ func cutNotes(col []table.Cell) {
 		if len(c.Links) == 1 && graph.NormText(c.Links[0]) == graph.NormText(text) {
 			continue // "They Died with Their Boots On" linking its own title: a name, no note
 		}
-		if name, links, ok := postNominal(text, c.Links); ok {
+		if name, links, ok := postNominal(text, c.Links); ok && !regionCodes(col) {
 			col[i].Text, col[i].Links = name, links // "Eric Ashton MBE": the name, not his order
 			continue
 		}
@@ -1398,7 +1420,7 @@ func cutNotes(col []table.Cell) {
 // the athlete and the code's country ("Sreten Ninković (YUG)").
 func athleteLinks(name string, links []string) ([]string, bool) {
 	named := func(l string) bool {
-		return slices.ContainsFunc(linkNames(l), func(n string) bool { return graph.NormText(n) == graph.NormText(name) })
+		return linkNamed(l, name)
 	}
 	switch len(links) {
 	case 0:
@@ -1437,7 +1459,7 @@ func seriesName(col []table.Cell, i int, name string) bool {
 // Johnson).
 func turnNames(col []table.Cell) {
 	titled := func(c table.Cell, n string) bool {
-		return len(c.Links) == 1 && slices.ContainsFunc(linkNames(c.Links[0]), func(l string) bool { return graph.NormText(l) == graph.NormText(n) })
+		return len(c.Links) == 1 && linkNamed(c.Links[0], n)
 	}
 	turned := 0
 	for _, c := range col {
@@ -2472,7 +2494,7 @@ func namesSeveral(h string) bool {
 // first name alone.
 func firstOfList(text, title string) bool {
 	parts := strings.Split(text, ",")
-	if len(parts) < 2 || strings.Contains(title, ",") && strings.HasPrefix(graph.NormText(text), graph.NormText(title)) || !slices.ContainsFunc(linkNames(title), func(n string) bool { return graph.NormText(n) == graph.NormText(parts[0]) }) {
+	if len(parts) < 2 || strings.Contains(title, ",") && strings.HasPrefix(graph.NormText(text), graph.NormText(title)) || !linkNamed(title, parts[0]) {
 		return false
 	}
 	for _, p := range parts[1:] {
@@ -2667,6 +2689,14 @@ func teamAtGames(text, title string) bool {
 }
 
 var nationCode = regexp.MustCompile(`\(\s*[A-Z]{3}\s*\)`)
+
+// linkNamed reports whether link l names name: its title, or the title's
+// head before a qualifier (linkNames), written alike but for case and
+// dashes ("Joint Base Langley-Eustis" of Joint Base Langley–Eustis).
+func linkNamed(l, name string) bool {
+	want := graph.NormText(textnorm.FoldDashes(name))
+	return slices.ContainsFunc(linkNames(l), func(n string) bool { return graph.NormText(textnorm.FoldDashes(n)) == want })
+}
 
 // linkNames are the texts a cell may write for a link titled l, longest
 // first: the title, and its head before ", " or " (".

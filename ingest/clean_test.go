@@ -695,6 +695,9 @@ func TestCutNotes(t *testing.T) {
 		{Text: "2nd round lost to Anastasia Pivovarova [Q]"}, {Text: "Das Mädchen auf der Treppe [de]"},
 		{Text: "Leones Negros UdeG", Links: []string{"Leones Negros UdeG Premier"}},
 		{Text: "Steve Arlin ♦", Links: []string{"Steve Arlin"}}, {Text: "Tim Wallach ♦"},
+		// round 201: a hyphen where the title has an en dash
+		{Text: "Joint Base Langley-Eustis ( Langley Air Force Base )", Links: []string{"Joint Base Langley–Eustis", "Langley Air Force Base"}},
+		{Text: "Euskaltel-Euskadi ( 2012 season )", Links: []string{"Euskaltel–Euskadi", "2012 Euskaltel–Euskadi season"}},
 	}
 	cutNotes(col)
 	want := []struct {
@@ -751,6 +754,8 @@ func TestCutNotes(t *testing.T) {
 		{"Das Mädchen auf der Treppe", nil},                            // a link to the German Wikipedia
 		{"Leones Negros UdeG", []string{"Leones Negros UdeG Premier"}}, // its link writes the "G"
 		{"Steve Arlin", []string{"Steve Arlin"}}, {"Tim Wallach", nil}, // an All-America Team's sign
+		{"Joint Base Langley-Eustis", []string{"Joint Base Langley–Eustis"}},
+		{"Euskaltel-Euskadi", []string{"Euskaltel–Euskadi"}},
 	}
 	for i, w := range want {
 		if col[i].Text != w.text || !slices.Equal(col[i].Links, w.links) {
@@ -759,6 +764,32 @@ func TestCutNotes(t *testing.T) {
 	}
 	if v := cellValue(col[0], graph.TypeEntity); v.Type != graph.TypeEntity || v.Name != "Essaïd Belkalem" {
 		t.Errorf("loan cell read as %v %q", v.Type, v.Name)
+	}
+}
+
+// TestRegionCodes: a riding written with its province's code keeps it
+// where the column writes codes so ("QC" is Quebec there, not a Queen's
+// Counsel), its link's em dash notwithstanding (round 201); a member's
+// "QC" still comes off.
+func TestRegionCodes(t *testing.T) {
+	col := []table.Cell{
+		{Text: "Saint-Maurice, QC", Links: []string{"Saint-Maurice (electoral district)"}},
+		{Text: "Berthier - Montcalm, QC", Links: []string{"Berthier—Montcalm"}},
+		{Text: "Windsor West, ON", Links: []string{"Windsor West"}},
+		{Text: "Calgary Southwest, AB", Links: []string{"Calgary Southwest"}},
+		{Text: ""}, {Text: ", "},
+	}
+	want := []string{"Saint-Maurice, QC", "Berthier - Montcalm, QC", "Windsor West, ON", "Calgary Southwest, AB", "", ", "}
+	cutNotes(col)
+	for i, c := range col {
+		if c.Text != want[i] {
+			t.Errorf("cell %d = %q, want %q", i, c.Text, want[i])
+		}
+	}
+	members := []table.Cell{{Text: "John Smith QC", Links: []string{"John Smith (lawyer)"}}, {Text: "Eric Ashton MBE", Links: []string{"Eric Ashton"}}}
+	cutNotes(members)
+	if members[0].Text != "John Smith" || members[1].Text != "Eric Ashton" {
+		t.Errorf("members = %q, %q", members[0].Text, members[1].Text)
 	}
 }
 

@@ -108,3 +108,17 @@ func SqueezeSpaces(s string) string {
 	}
 	return string(b)
 }
+
+// dashes are the dashes FoldDashes writes as a hyphen.
+var dashes = strings.NewReplacer("–", "-", "—", "-", "‐", "-", "−", "-")
+
+// FoldDashes returns s with its dashes one kind (a hyphen) and no spaces
+// around them: "Langley–Eustis", "Langley-Eustis" and "Langley - Eustis"
+// read alike.
+func FoldDashes(s string) string {
+	if !strings.ContainsAny(s, "-–—‐−") {
+		return s // most names: no dash, nothing to write
+	}
+	s = dashes.Replace(s)
+	return strings.ReplaceAll(strings.ReplaceAll(s, " -", "-"), "- ", "-")
+}
