@@ -3,8 +3,13 @@ package ingest
 import (
 	"context"
 	"errors"
+	"fmt"
+	"log/slog"
 	"os"
+	"path"
 	"path/filepath"
+	"runtime"
+	"runtime/debug"
 	"strings"
 
 	"github.com/leaper-dev/leaper/graph"
@@ -35,7 +40,7 @@ func read(ctx context.Context, b *graph.Builder, inputs []string, o Options, rep
 	// only the dictionary and the writes are in input order, here.
 	prepare := func(it *table.Item) {
 		if it.Table != nil {
-			it.Prepared = Prepare(it.Table, *o.Clean)
+			prepareItem(it, *o.Clean, o.Logger)
 		}
 	}
 	err := table.Read(ctx, inputs, &table.Options{Format: o.Format, Titles: o.Titles, Links: o.Links, Logger: o.Logger, Prepare: prepare}, func(it table.Item) error {
@@ -147,3 +152,43 @@ func itemFile(it table.Item) string {
 	}
 	return src
 }
+
+// prepareTable cleans and shapes a table: Prepare, but for tests that
+// make it fail.
+var prepareTable = Prepare
+
+// prepareItem cleans and shapes an item's table. A panic there is a bug
+// met on one table of many: the table is skipped as a record that could
+// not be read, named by its source, the stack is logged, and the build
+// goes on, as it does past a malformed line.
+func prepareItem(it *table.Item, opts CleanOptions, log *slog.Logger) {
+	defer func() {
+		if r := recover(); r != nil {
+			log.Error("cleaning a table panicked", "source", it.Table.Source, "panic", r, "stack", string(debug.Stack()))
+			it.Skip = &table.ParseError{File: it.Table.Source, Reason: ReasonCleaningFailed,
+				Msg: fmt.Sprintf("internal error (%v, in %s); the table is left out: please report it", r, panicSite())}
+			it.Table, it.Prepared = nil, nil
+		}
+	}()
+	it.Prepared = prepareTable(it.Table, opts)
+}
+
+// panicSite names the function, file and line that panicked, for a
+// deferred recover to report: the first caller below the runtime's frames.
+func panicSite() string {
+	pcs := make([]uintptr, 32)
+	frames := runtime.CallersFrames(pcs[:runtime.Callers(3, pcs)])
+	for {
+		f, more := frames.Next()
+		if !strings.HasPrefix(f.Function, "runtime.") {
+			return fmt.Sprintf("%s at %s:%d", path.Base(f.Function), filepath.Base(f.File), f.Line)
+		}
+		if !more {
+			return "an unknown place"
+		}
+	}
+}
+
+// ReasonCleaningFailed is the skip reason of a table whose cleaning
+// failed on a bug (prepareItem).
+const ReasonCleaningFailed = "cleaning failed"
