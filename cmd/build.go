@@ -77,7 +77,8 @@ answers with the corpus's ids (for wiki-18, of the passage a hit stands for).
 
 A store that exists is left alone unless --append (add inputs) or --force
 (rebuild from scratch). An interrupted build is resumed by running it again.
-Records that cannot be read are reported by file and line and skipped; the
+Records that cannot be read are reported by file and line and skipped, and so
+is a table whose cleaning meets a bug ("cleaning failed: internal error"); the
 exit status is then 3. Progress goes to stderr: a bar on a terminal, else a
 line every --progress-every (stage, tables, trees, pages, rate, RSS, ETA).`,
 		Example: `  leaper build --store ./leaper-data ../shared/corpus
