@@ -310,6 +310,12 @@ func records(t *table.Table, opts CleanOptions, s *graph.Shaped) (rows [][]table
 		}
 		s.DroppedRows += len(ws)
 	}
+	if cs := combinedRows(rows); len(cs) > 0 {
+		for k := len(cs) - 1; k >= 0; k-- {
+			rows = slices.Delete(rows, cs[k], cs[k]+1)
+		}
+		s.DroppedRows += len(cs)
+	}
 	if len(rows) < opts.MinRows {
 		return nil, nil, &graph.Reject{Reason: graph.RejectTooFewRows, Detail: fmt.Sprintf("%d < %d", len(rows), opts.MinRows)}
 	}
@@ -1660,8 +1666,25 @@ func sumRow(rows [][]table.Cell) int {
 // "Rank" empty where the counties number 1 to n, each with a population
 // at least the counties' sum.
 func wholeRows(rows [][]table.Cell) []int {
-	if len(rows) < 5 {
+	j, blanks := rankedColumn(rows)
+	if j < 0 {
 		return nil
+	}
+	var out []int
+	for _, b := range blanks {
+		if coversOthers(rows, b, blanks) {
+			out = append(out, b)
+		}
+	}
+	return out
+}
+
+// rankedColumn returns the first column that ranks the rows 1, 2, 3, …
+// in order, but for one to three rows it leaves blank, and those rows;
+// -1 when there is none.
+func rankedColumn(rows [][]table.Cell) (int, []int) {
+	if len(rows) < 5 {
+		return -1, nil
 	}
 	for j := range rows[0] {
 		var blanks []int
@@ -1682,22 +1705,75 @@ func wholeRows(rows [][]table.Cell) []int {
 				break
 			}
 		}
-		if !ranked || len(blanks) == 0 || len(blanks) > 3 || n < 4 {
-			continue
+		if ranked && len(blanks) > 0 && len(blanks) <= 3 && n >= 4 {
+			return j, blanks
 		}
-		var out []int
-		for _, b := range blanks {
-			if coversOthers(rows, b, blanks) {
-				out = append(out, b)
-			}
-		}
-		return out
 	}
-	return nil
+	return -1, nil
 }
 
-// coversOthers reports whether row b has, in some column of figures, at
-// least the sum of the rows not in skip.
+// combinedRows returns the rows a ranked column leaves unranked that give
+// two of the table's other rows together, named "A and B" and with their
+// figures summed: "Saaremaa and Muhu" (2,871 km²) beside Saaremaa (2,673)
+// and Muhu (198) among the largest islands of Estonia (round 202). Such a
+// row is no one thing of the table's kind: a count, a sum or a largest of
+// the table would take it for one.
+func combinedRows(rows [][]table.Cell) []int {
+	j, blanks := rankedColumn(rows)
+	if j < 0 {
+		return nil
+	}
+	var out []int
+	for _, b := range blanks {
+		if combines(rows, b) {
+			out = append(out, b)
+		}
+	}
+	return out
+}
+
+// pairName matches a cell naming two things: "Saaremaa and Muhu", "A & B".
+var pairName = regexp.MustCompile(`^(.+?) (?:and|&) (.+)$`)
+
+// combines reports whether row b names two other rows of a column, "A and
+// B", and each figure it shares with both is their sum (one such figure
+// at least).
+func combines(rows [][]table.Cell, b int) bool {
+	named := func(k int, name string) int {
+		return slices.IndexFunc(rows, func(r []table.Cell) bool { return k < len(r) && strings.TrimSpace(r[k].Text) == name })
+	}
+	for k, c := range rows[b] {
+		m := pairName.FindStringSubmatch(strings.TrimSpace(c.Text))
+		if m == nil {
+			continue
+		}
+		x, y := named(k, m[1]), named(k, m[2])
+		if x < 0 || y < 0 || x == b || y == b {
+			continue
+		}
+		sums := 0
+		for c := range rows[b] {
+			if c == k || c >= len(rows[x]) || c >= len(rows[y]) {
+				continue
+			}
+			v, ok1 := parseNumber(strings.TrimSpace(rows[b][c].Text))
+			f, ok2 := parseNumber(strings.TrimSpace(rows[x][c].Text))
+			g, ok3 := parseNumber(strings.TrimSpace(rows[y][c].Text))
+			if !ok1 || !ok2 || !ok3 || blank(rows[b][c].Text) {
+				continue
+			}
+			if v == 0 || math.Abs(v-f-g) > 0.01*math.Abs(v) {
+				return false
+			}
+			sums++
+		}
+		if sums > 0 {
+			return true
+		}
+	}
+	return false
+}
+
 func coversOthers(rows [][]table.Cell, b int, skip []int) bool {
 	for c := range rows[b] {
 		v, ok := parseNumber(strings.TrimSpace(rows[b][c].Text))

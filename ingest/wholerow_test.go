@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/leaper-dev/leaper/ingest/table"
@@ -69,5 +70,49 @@ func TestTotalCountRow(t *testing.T) {
 	}
 	if totalCount.MatchString("total recall") || totalCount.MatchString("13 nocs") {
 		t.Error("a name taken for a total")
+	}
+}
+
+// TestCombinedRows: the largest islands of Estonia list "Saaremaa and
+// Muhu" unranked beside Saaremaa and Muhu, its area their sum (OTT-QA
+// line 5989, round 202): two islands together are no island of the list,
+// and they are left out; "Pakri Islands", unranked but named as one
+// group, stays, and so does a ranked duet.
+func TestCombinedRows(t *testing.T) {
+	rows := [][]string{
+		{"-", "Saaremaa and Muhu", "2,871", "West Estonian archipelago"},
+		{"1", "Saaremaa", "2,673", "West Estonian archipelago"},
+		{"-", "Hiiumaa and Kassari", "1,008", "West Estonian archipelago"},
+		{"2", "Hiiumaa", "989", "West Estonian archipelago"},
+		{"3", "Muhu", "198", "West Estonian archipelago"},
+		{"4", "Vormsi", "93", "West Estonian archipelago"},
+		{"-", "Pakri Islands", "24.7", "Gulf of Finland"},
+		{"5", "Kassari", "19.3", "West Estonian archipelago"},
+		{"6", "Naissaar", "18.6", "Gulf of Finland"},
+		{"7", "Kihnu", "16.4", "Gulf of Riga"},
+		{"8", "Väike-Pakri", "12.9", "Gulf of Finland"},
+		{"9", "Suur-Pakri", "11.6", "Gulf of Finland"},
+	}
+	tb := mk([]string{"#", "Name", "Area (km²)", "Location"}, rows)
+	tb.PageTitle, tb.PageURL = "List of islands of Estonia", table.URL("List of islands of Estonia")
+	s, rej := Shape(tb, DefaultCleanOptions())
+	if rej != nil {
+		t.Fatal(rej)
+	}
+	var names []string
+	for _, k := range s.Keys {
+		names = append(names, k.Name)
+	}
+	if len(names) != 10 || slices.Contains(names, "Saaremaa and Muhu") || slices.Contains(names, "Hiiumaa and Kassari") || !slices.Contains(names, "Pakri Islands") {
+		t.Errorf("keys %q, want the ten islands and Pakri Islands, without the two pairs", names)
+	}
+	// Where the column ranks every row, a pair is a row of its own (a
+	// duet among singers).
+	for i := range rows {
+		rows[i][0] = fmt.Sprint(i + 1)
+	}
+	duets := mk([]string{"#", "Name", "Area (km²)", "Location"}, rows)
+	if got := combinedRows(duets.Rows); len(got) != 0 {
+		t.Errorf("ranked pairs dropped: rows %v", got)
 	}
 }
