@@ -1774,6 +1774,8 @@ func combines(rows [][]table.Cell, b int) bool {
 	return false
 }
 
+// coversOthers reports whether row b has, in some column of figures, at
+// least the sum of the rows not in skip.
 func coversOthers(rows [][]table.Cell, b int, skip []int) bool {
 	for c := range rows[b] {
 		v, ok := parseNumber(strings.TrimSpace(rows[b][c].Text))
