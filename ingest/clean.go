@@ -1666,25 +1666,16 @@ func sumRow(rows [][]table.Cell) int {
 // "Rank" empty where the counties number 1 to n, each with a population
 // at least the counties' sum.
 func wholeRows(rows [][]table.Cell) []int {
-	j, blanks := rankedColumn(rows)
-	if j < 0 {
-		return nil
-	}
-	var out []int
-	for _, b := range blanks {
-		if coversOthers(rows, b, blanks) {
-			out = append(out, b)
-		}
-	}
-	return out
+	blanks := unrankedRows(rows)
+	return slices.DeleteFunc(slices.Clone(blanks), func(b int) bool { return !coversOthers(rows, b, blanks) })
 }
 
-// rankedColumn returns the first column that ranks the rows 1, 2, 3, …
-// in order, but for one to three rows it leaves blank, and those rows;
-// -1 when there is none.
-func rankedColumn(rows [][]table.Cell) (int, []int) {
+// unrankedRows returns the rows that the first column ranking the rows
+// 1, 2, 3, … in order leaves blank, one to three of them; nil when no
+// column ranks the rows so.
+func unrankedRows(rows [][]table.Cell) []int {
 	if len(rows) < 5 {
-		return -1, nil
+		return nil
 	}
 	for j := range rows[0] {
 		var blanks []int
@@ -1706,10 +1697,10 @@ func rankedColumn(rows [][]table.Cell) (int, []int) {
 			}
 		}
 		if ranked && len(blanks) > 0 && len(blanks) <= 3 && n >= 4 {
-			return j, blanks
+			return blanks
 		}
 	}
-	return -1, nil
+	return nil
 }
 
 // combinedRows returns the rows a ranked column leaves unranked that give
@@ -1719,17 +1710,7 @@ func rankedColumn(rows [][]table.Cell) (int, []int) {
 // row is no one thing of the table's kind: a count, a sum or a largest of
 // the table would take it for one.
 func combinedRows(rows [][]table.Cell) []int {
-	j, blanks := rankedColumn(rows)
-	if j < 0 {
-		return nil
-	}
-	var out []int
-	for _, b := range blanks {
-		if combines(rows, b) {
-			out = append(out, b)
-		}
-	}
-	return out
+	return slices.DeleteFunc(unrankedRows(rows), func(b int) bool { return !combines(rows, b) })
 }
 
 // pairName matches a cell naming two things: "Saaremaa and Muhu", "A & B".
