@@ -1672,14 +1672,18 @@ func wholeRows(rows [][]table.Cell) []int {
 
 // unrankedRows returns the rows that the first column ranking the rows
 // 1, 2, 3, … in order leaves blank, one to three of them; nil when no
-// column ranks the rows so.
+// column ranks the rows so. A rank may end in a full stop ("1."), and
+// ties may repeat one, the next rank then being the next number or the
+// row's place ("20.", "20.", "21." or "22."), as sts-csv's islands of
+// Estonia rank theirs, with "–" for the pairs (round 203); a quarter of
+// the ranks at most are ties, so that a column of ones ranks nothing.
 func unrankedRows(rows [][]table.Cell) []int {
 	if len(rows) < 5 {
 		return nil
 	}
 	for j := range rows[0] {
 		var blanks []int
-		n := 0
+		n, prev, ties := 0, 0, 0
 		ranked := true
 		for i, r := range rows {
 			if j >= len(r) {
@@ -1691,12 +1695,22 @@ func unrankedRows(rows [][]table.Cell) []int {
 				blanks = append(blanks, i)
 				continue
 			}
-			if n++; t != strconv.Itoa(n) {
+			n++
+			k, err := strconv.Atoi(strings.TrimSuffix(t, "."))
+			switch {
+			case err != nil || k < 1 || strconv.Itoa(k) != strings.TrimSuffix(t, "."):
 				ranked = false
+			case k == prev:
+				ties++
+			case k != n && k != prev+1:
+				ranked = false
+			}
+			if !ranked {
 				break
 			}
+			prev = k
 		}
-		if ranked && len(blanks) > 0 && len(blanks) <= 3 && n >= 4 {
+		if ranked && len(blanks) > 0 && len(blanks) <= 3 && n >= 4 && ties*4 <= n {
 			return blanks
 		}
 	}
@@ -1704,11 +1718,12 @@ func unrankedRows(rows [][]table.Cell) []int {
 }
 
 // combinedRows returns the rows a ranked column leaves unranked that give
-// two of the table's other rows together, named "A and B" and with their
-// figures summed: "Saaremaa and Muhu" (2,871 km²) beside Saaremaa (2,673)
-// and Muhu (198) among the largest islands of Estonia (round 202). Such a
-// row is no one thing of the table's kind: a count, a sum or a largest of
-// the table would take it for one.
+// two of the table's other rows together, their figures summed: "Saaremaa
+// and Muhu" (2,871 km²) beside Saaremaa (2,673) and Muhu (198) among the
+// largest islands of Estonia (round 202), and "Pakri Islands" (24.7)
+// beside Väike-Pakri (12.9) and Suur-Pakri (11.6) (rounds 195 and 203).
+// Such a row is no one thing of the table's kind: a count, a sum or a
+// largest of the table would take it for one.
 func combinedRows(rows [][]table.Cell) []int {
 	return slices.DeleteFunc(unrankedRows(rows), func(b int) bool { return !combines(rows, b) })
 }
@@ -1716,20 +1731,13 @@ func combinedRows(rows [][]table.Cell) []int {
 // pairName matches a cell naming two things: "Saaremaa and Muhu", "A & B".
 var pairName = regexp.MustCompile(`^(.+?) (?:and|&) (.+)$`)
 
-// combines reports whether row b names two other rows of a column, "A and
-// B", and each figure it shares with both is their sum (one such figure
-// at least).
+// combines reports whether row b gives two other rows of the table
+// together (twoOf), and each figure it shares with both is their sum (one
+// such figure at least).
 func combines(rows [][]table.Cell, b int) bool {
-	named := func(k int, name string) int {
-		return slices.IndexFunc(rows, func(r []table.Cell) bool { return k < len(r) && strings.TrimSpace(r[k].Text) == name })
-	}
-	for k, c := range rows[b] {
-		m := pairName.FindStringSubmatch(strings.TrimSpace(c.Text))
-		if m == nil {
-			continue
-		}
-		x, y := named(k, m[1]), named(k, m[2])
-		if x < 0 || y < 0 || x == b || y == b {
+	for k := range rows[b] {
+		x, y := twoOf(rows, b, k)
+		if x < 0 {
 			continue
 		}
 		sums := 0
@@ -1753,6 +1761,42 @@ func combines(rows [][]table.Cell, b int) bool {
 		}
 	}
 	return false
+}
+
+// twoOf returns the two other rows that row b's cell in column k names:
+// "A and B", each the whole cell of its row, or, for a group named by one
+// word of four letters or more, the only two rows whose cells have that
+// word among theirs ("Pakri Islands": Väike-Pakri, Suur-Pakri); -1, -1
+// when it names none so.
+func twoOf(rows [][]table.Cell, b, k int) (x, y int) {
+	text := strings.TrimSpace(rows[b][k].Text)
+	if m := pairName.FindStringSubmatch(text); m != nil {
+		named := func(name string) int {
+			return slices.IndexFunc(rows, func(r []table.Cell) bool { return k < len(r) && strings.TrimSpace(r[k].Text) == name })
+		}
+		if x, y := named(m[1]), named(m[2]); x >= 0 && y >= 0 && x != b && y != b && x != y {
+			return x, y
+		}
+		return -1, -1
+	}
+	words := func(s string) []string {
+		return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) })
+	}
+	for _, w := range words(text) {
+		if utf8.RuneCountInString(w) < 4 {
+			continue
+		}
+		var in []int
+		for i, r := range rows {
+			if i != b && k < len(r) && slices.Contains(words(r[k].Text), w) {
+				in = append(in, i)
+			}
+		}
+		if len(in) == 2 {
+			return in[0], in[1]
+		}
+	}
+	return -1, -1
 }
 
 // coversOthers reports whether row b has, in some column of figures, at

@@ -75,9 +75,10 @@ func TestTotalCountRow(t *testing.T) {
 
 // TestCombinedRows: the largest islands of Estonia list "Saaremaa and
 // Muhu" unranked beside Saaremaa and Muhu, its area their sum (OTT-QA
-// line 5989, round 202): two islands together are no island of the list,
-// and they are left out; "Pakri Islands", unranked but named as one
-// group, stays, and so does a ranked duet.
+// line 5989, round 202), and "Pakri Islands" beside Väike-Pakri and
+// Suur-Pakri (rounds 195 and 203): two islands together are no island of
+// the list, and they are left out; a ranked duet stays, and so does an
+// island whose name and area no two others make.
 func TestCombinedRows(t *testing.T) {
 	rows := [][]string{
 		{"-", "Saaremaa and Muhu", "2,871", "West Estonian archipelago"},
@@ -92,6 +93,9 @@ func TestCombinedRows(t *testing.T) {
 		{"7", "Kihnu", "16.4", "Gulf of Riga"},
 		{"8", "Väike-Pakri", "12.9", "Gulf of Finland"},
 		{"9", "Suur-Pakri", "11.6", "Gulf of Finland"},
+		{"10", "Ruhnu", "11.4", "Gulf of Riga"},
+		{"11", "Abruka", "8.8", "West Estonian archipelago"},
+		{"12", "Vilsandi", "8.8", "West Estonian archipelago"},
 	}
 	tb := mk([]string{"#", "Name", "Area (km²)", "Location"}, rows)
 	tb.PageTitle, tb.PageURL = "List of islands of Estonia", table.URL("List of islands of Estonia")
@@ -103,8 +107,11 @@ func TestCombinedRows(t *testing.T) {
 	for _, k := range s.Keys {
 		names = append(names, k.Name)
 	}
-	if len(names) != 10 || slices.Contains(names, "Saaremaa and Muhu") || slices.Contains(names, "Hiiumaa and Kassari") || !slices.Contains(names, "Pakri Islands") {
-		t.Errorf("keys %q, want the ten islands and Pakri Islands, without the two pairs", names)
+	if len(names) != 12 || slices.Contains(names, "Saaremaa and Muhu") || slices.Contains(names, "Hiiumaa and Kassari") || slices.Contains(names, "Pakri Islands") {
+		t.Errorf("keys %q, want the twelve islands without the three pairs", names)
+	}
+	if fresh := mk([]string{"#", "Name", "Area (km²)", "Location"}, rows); combines(fresh.Rows, 8) || !combines(fresh.Rows, 6) {
+		t.Errorf("%s taken for two islands together, or %s not", fresh.Rows[8][1].Text, fresh.Rows[6][1].Text)
 	}
 	// Where the column ranks every row, a pair is a row of its own (a
 	// duet among singers).
@@ -114,5 +121,32 @@ func TestCombinedRows(t *testing.T) {
 	duets := mk([]string{"#", "Name", "Area (km²)", "Location"}, rows)
 	if got := combinedRows(duets.Rows); len(got) != 0 {
 		t.Errorf("ranked pairs dropped: rows %v", got)
+	}
+}
+
+// TestCombinedRowsDotted: sts-csv's export of the same list ranks its
+// islands "1.", "2.", … with a tie ("20.", "20.", "21.", "23."), and
+// marks the pairs "–" (round 203): the pairs go all the same.
+func TestCombinedRowsDotted(t *testing.T) {
+	ranks := []string{"–", "1.", "–", "2.", "3.", "4.", "–", "5.", "6.", "7.", "8.", "9.", "10.", "10.", "11.", "13."}
+	names := []string{"Saaremaa and Muhu", "Saaremaa", "Hiiumaa and Kassari", "Hiiumaa", "Muhu", "Vormsi", "Pakri Islands",
+		"Kassari", "Naissaar", "Kihnu", "Väike-Pakri", "Suur-Pakri", "Ruhnu", "Abruka", "Vilsandi", "Piirissaar"}
+	areas := []string{"2,871", "2,673", "1,008", "989", "198", "93", "24.7", "19.3", "18.6", "16.4", "12.9", "11.6", "11.4", "8.8", "8.8", "7.8"}
+	var rows [][]string
+	for i := range ranks {
+		rows = append(rows, []string{ranks[i], names[i], areas[i]})
+	}
+	tb := mk([]string{"#", "Name", "Area (km2)"}, rows)
+	if got := combinedRows(tb.Rows); !slices.Equal(got, []int{0, 2, 6}) {
+		t.Errorf("combined rows %v, want the three pairs, rows 0, 2 and 6", got)
+	}
+	// A column of ones beside a blank ranks nothing: its rows are no
+	// ties of a ranking.
+	for i := range rows {
+		rows[i][0] = "1"
+	}
+	rows[0][0] = ""
+	if got := unrankedRows(mk([]string{"Seats", "Name", "Area (km2)"}, rows).Rows); got != nil {
+		t.Errorf("a column of ones ranks the rows: unranked %v", got)
 	}
 }
