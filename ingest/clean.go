@@ -886,6 +886,18 @@ func initialsIn(note, l string) bool {
 	return false
 }
 
+// initialism reports whether code is made of the first letters of the
+// words of name: "Oceania Chess Confederation (OCC)" writes its name's
+// abbreviation, no country's code.
+func initialism(code, name string) bool {
+	var b strings.Builder
+	for _, w := range strings.Fields(name) {
+		r, _ := utf8.DecodeRuneInString(w)
+		b.WriteRune(unicode.ToUpper(r))
+	}
+	return b.Len() >= 2 && b.String() == code
+}
+
 // filmNote are the one-word notes a filmography writes after a title.
 var filmNote = map[string]bool{"short": true, "voice": true, "uncredited": true, "cameo": true, "documentary": true, "unreleased": true}
 
@@ -1291,6 +1303,7 @@ func cutNotes(col []table.Cell) {
 	}
 	names := unlinkedNotes(col, noteNames(col))
 	turnNames(col)
+	codes := columnCodes(col)
 	for i, c := range col {
 		text := strings.TrimSpace(textnorm.SqueezeSpaces(c.Text))
 		if strings.Contains(text, "()") {
@@ -1357,13 +1370,9 @@ func cutNotes(col []table.Cell) {
 		} else if m := noteDigit.FindStringSubmatch(text); m != nil && !hasDigit(m[1]) && !seriesName(col, i, m[1]) {
 			text = m[1] // "Russia1": a footnote's number ("817 km2" is an area)
 			col[i].Text = text
-		} else if m := iocCode.FindStringSubmatch(text); m != nil {
-			// "Liu Jianying (CHN)": an athlete and her country's code, her
-			// name linked or not, the code too
-			if links, ok := athleteLinks(m[1], c.Links); ok {
-				text = m[1]
-				col[i].Text, col[i].Links = text, links
-			}
+		} else if name, links, ok := codes.cut(text, c.Links); ok {
+			text = name // "Liu Jianying (CHN)": an athlete and her country's code
+			col[i].Text, col[i].Links = text, links
 		} else if m := langLink.FindStringSubmatch(text); m != nil {
 			text = m[1] // "Theodore Akimenko (ru)": a link to the Russian Wikipedia
 			col[i].Text = text
@@ -1418,6 +1427,48 @@ func cutNotes(col []table.Cell) {
 		}
 		col[i].Links = keep
 	}
+}
+
+// codeCounts counts a column's cells that end in a country's code,
+// "Liu Jianying (CHN)", and those of them whose code is their name's
+// initials: "Indian Premier League (IPL)" among leagues, "United Arab
+// Emirates (UAE)" among nations.
+type codeCounts struct{ coded, initials int }
+
+func columnCodes(col []table.Cell) codeCounts {
+	var n codeCounts
+	for _, c := range col {
+		text := strings.TrimSpace(textnorm.SqueezeSpaces(c.Text))
+		if m := iocCode.FindStringSubmatch(text); m != nil {
+			n.coded++
+			if initialism(strings.Trim(text[len(m[1]):], " ()"), m[1]) {
+				n.initials++
+			}
+		}
+	}
+	return n
+}
+
+// cut returns an athlete's name and links without the country's code that
+// ends text, her name linked or not, the code too (athleteLinks); ok is
+// false where text ends in no code, or the code is no country's: unlinked,
+// it must be one of two such cells at least, as athletes' codes come (a
+// lone "NIMM (RTE)" among multiplexes "PSB3 (BBC B)" is a name, round
+// 203), and where most codes are their names' initials, a name and its
+// abbreviation are written ("Oceania Chess Confederation (OCC)").
+func (n codeCounts) cut(text string, links []string) (string, []string, bool) {
+	m := iocCode.FindStringSubmatch(text)
+	if m == nil || len(links) == 0 && n.coded < 2 {
+		return "", nil, false
+	}
+	if initialism(strings.Trim(text[len(m[1]):], " ()"), m[1]) && 2*n.initials > n.coded {
+		return "", nil, false
+	}
+	kept, ok := athleteLinks(m[1], links)
+	if !ok {
+		return "", nil, false
+	}
+	return m[1], kept, true
 }
 
 // athleteLinks returns the links of a cell "name (CODE)" once the code is

@@ -1366,3 +1366,35 @@ func TestRowsNamesKey(t *testing.T) {
 		}
 	}
 }
+
+// TestCountryCodes: a country's code after an unlinked name is cut where
+// the column writes two such cells at least, as athletes come, and never
+// where most codes are their names' initials: "NIMM (RTE)" among
+// multiplexes "PSB3 (BBC B)" (Divis transmitting station, round 203) and
+// "Oceania Chess Confederation (OCC)" among chess's confederations stay;
+// "United Arab Emirates (UAE)" among nations loses its code.
+func TestCountryCodes(t *testing.T) {
+	cases := []struct {
+		col  []string
+		want []string
+	}{
+		{[]string{"PSB3 (BBC B)", "COM5 (ARQ A)", "LTVmux", "NIMM (RTE)"}, []string{"PSB3 (BBC B)", "COM5 (ARQ A)", "LTVmux", "NIMM (RTE)"}},
+		{[]string{"European Chess Union (ECU)", "Oceania Chess Confederation (OCC)", "Commonwealth Chess Association (CCA)", "FIDE"}, []string{"European Chess Union (ECU)", "Oceania Chess Confederation (OCC)", "Commonwealth Chess Association (CCA)", "FIDE"}},
+		{[]string{"Liu Jianying (CHN)", "Wang Junxia (CHN)", "Gabriela Szabo"}, []string{"Liu Jianying", "Wang Junxia", "Gabriela Szabo"}},
+		{[]string{"Saudi Arabia (KSA)", "United Arab Emirates (UAE)", "Qatar (QAT)"}, []string{"Saudi Arabia", "United Arab Emirates", "Qatar"}},
+	}
+	for _, c := range cases {
+		var col []table.Cell
+		for _, s := range c.col {
+			col = append(col, table.Cell{Text: s})
+		}
+		cutNotes(col)
+		var got []string
+		for _, x := range col {
+			got = append(got, x.Text)
+		}
+		if !slices.Equal(got, c.want) {
+			t.Errorf("cutNotes(%q) = %q, want %q", c.col, got, c.want)
+		}
+	}
+}
