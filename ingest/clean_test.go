@@ -1371,7 +1371,8 @@ func TestRowsNamesKey(t *testing.T) {
 // the column writes two such cells at least, as athletes come, and never
 // where most codes are their names' initials: "NIMM (RTE)" among
 // multiplexes "PSB3 (BBC B)" (Divis transmitting station, round 203) and
-// "Oceania Chess Confederation (OCC)" among chess's confederations stay;
+// "Oceania Chess Confederation (OCC)" among chess's confederations stay,
+// and so does a linked "Indian Premier League (IPL)" among leagues;
 // "United Arab Emirates (UAE)" among nations loses its code.
 func TestCountryCodes(t *testing.T) {
 	cases := []struct {
@@ -1396,5 +1397,17 @@ func TestCountryCodes(t *testing.T) {
 		if !slices.Equal(got, c.want) {
 			t.Errorf("cutNotes(%q) = %q, want %q", c.col, got, c.want)
 		}
+	}
+	// The initials rule holds for a linked cell too; an athlete's
+	// linked name loses her code as before.
+	leagues := []table.Cell{
+		{Text: "Indian Premier League (IPL)", Links: []string{"Indian Premier League"}},
+		{Text: "Indian Super League (ISL)", Links: []string{"Indian Super League"}},
+		{Text: "Pro Kabaddi League (PKL)"},
+		{Text: "Gabriela Szabo (ROU)", Links: []string{"Gabriela Szabo"}},
+	}
+	cutNotes(leagues)
+	if leagues[0].Text != "Indian Premier League (IPL)" || leagues[2].Text != "Pro Kabaddi League (PKL)" || leagues[3].Text != "Gabriela Szabo" {
+		t.Errorf("leagues and an athlete cut to %q, %q, %q", leagues[0].Text, leagues[2].Text, leagues[3].Text)
 	}
 }
