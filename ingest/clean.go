@@ -886,18 +886,6 @@ func initialsIn(note, l string) bool {
 	return false
 }
 
-// initialism reports whether code is made of the first letters of the
-// words of name: "Oceania Chess Confederation (OCC)" writes its name's
-// abbreviation, no country's code.
-func initialism(code, name string) bool {
-	var b strings.Builder
-	for _, w := range strings.Fields(name) {
-		r, _ := utf8.DecodeRuneInString(w)
-		b.WriteRune(unicode.ToUpper(r))
-	}
-	return b.Len() >= 2 && b.String() == code
-}
-
 // filmNote are the one-word notes a filmography writes after a title.
 var filmNote = map[string]bool{"short": true, "voice": true, "uncredited": true, "cameo": true, "documentary": true, "unreleased": true}
 
@@ -1438,10 +1426,13 @@ type codeCounts struct{ coded, initials int }
 func columnCodes(col []table.Cell) codeCounts {
 	var n codeCounts
 	for _, c := range col {
+		if !strings.HasSuffix(strings.TrimSpace(c.Text), ")") {
+			continue // most cells: no code can end them
+		}
 		text := strings.TrimSpace(textnorm.SqueezeSpaces(c.Text))
 		if m := iocCode.FindStringSubmatch(text); m != nil {
 			n.coded++
-			if initialism(strings.Trim(text[len(m[1]):], " ()"), m[1]) {
+			if graph.Initials(strings.Trim(text[len(m[1]):], " ()"), m[1]) {
 				n.initials++
 			}
 		}
@@ -1461,7 +1452,7 @@ func (n codeCounts) cut(text string, links []string) (string, []string, bool) {
 	if m == nil || len(links) == 0 && n.coded < 2 {
 		return "", nil, false
 	}
-	if initialism(strings.Trim(text[len(m[1]):], " ()"), m[1]) && 2*n.initials > n.coded {
+	if graph.Initials(strings.Trim(text[len(m[1]):], " ()"), m[1]) && 2*n.initials > n.coded {
 		return "", nil, false
 	}
 	kept, ok := athleteLinks(m[1], links)
@@ -1830,16 +1821,13 @@ func twoOf(rows [][]table.Cell, b, k int) (x, y int) {
 		}
 		return -1, -1
 	}
-	words := func(s string) []string {
-		return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) })
-	}
-	for _, w := range words(text) {
-		if utf8.RuneCountInString(w) < 4 {
+	for _, w := range linkWords(text) {
+		if utf8.RuneCountInString(w) < 4 || hasDigit(w) {
 			continue
 		}
 		var in []int
 		for i, r := range rows {
-			if i != b && k < len(r) && slices.Contains(words(r[k].Text), w) {
+			if i != b && k < len(r) && slices.Contains(linkWords(r[k].Text), w) {
 				in = append(in, i)
 			}
 		}
